@@ -1,0 +1,119 @@
+"""Checks across files: every reference a brief makes must land on something that exists.
+
+Schema validation (in :mod:`load`) sees one file at a time; these checks see the whole data
+folder, so they catch what an editor gets wrong when a brief points at the living doc: an
+unknown section, an update of an entry that does not exist, a contradiction naming an item
+no brief has.  The merge relies on them: it is only ever run on data that passed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from .load import Dataset, Finding, locate
+from .merge import arxiv_key
+from .model import Brief, Outline, PlacementAction
+
+
+def _suggest(value: str, known: list[str], prefix: str = "") -> str | None:
+    close = difflib.get_close_matches(value, known, n=1, cutoff=0.5)
+    return f"did you mean {prefix}{close[0]}?" if close else None
+
+
+def _nearest_section(value: str, sections: list[str]) -> str | None:
+    """The closest section in the same chapter (§3.3 → §3.2), else the closest by spelling."""
+    major, _, minor = value.partition(".")
+    same = [s for s in sections if s.split(".")[0] == major and "." in s]
+    if same and minor.isdigit():
+        best = min(same, key=lambda s: (abs(int(s.split(".")[1]) - int(minor)), s))
+        return f"did you mean §{best}?"
+    return _suggest(value, sections, "§")
+
+
+def check_references(dataset: Dataset) -> list[Finding]:
+    """Findings for every dangling or duplicate reference in the data set."""
+    findings: list[Finding] = []
+    item_ids: dict[str, str] = {}
+    contradiction_ids: dict[str, str] = {}
+    follow_up_ids: dict[str, str] = {}
+    for brief in dataset.briefs:
+        for loc, kind, value, seen in _ids(brief, item_ids, contradiction_ids, follow_up_ids):
+            if value in seen and seen[value] != f"{brief.id}:{loc}":
+                findings.append(_at(dataset, brief.id, loc, f"duplicate {kind} id '{value}' (also in {seen[value].split(':')[0]})",
+                                    hint=f"give this {kind} a new id"))
+            seen.setdefault(value, f"{brief.id}:{loc}")
+
+    for brief in dataset.briefs:
+        outline = dataset.outlines.get(brief.topic)
+        if outline is None:
+            findings.append(_at(dataset, brief.id, ("topic",), f"no outline for topic '{brief.topic}'",
+                                hint=_suggest(brief.topic, sorted(dataset.outlines)) or "add outlines/<topic>.yml"))
+            continue
+        findings += _check_brief(dataset, brief, outline, item_ids)
+    return findings
+
+
+def _ids(brief: Brief, items: dict, contradictions: dict, follow_ups: dict) -> Iterator[tuple[tuple, str, str, dict]]:
+    for i, item in enumerate(brief.items):
+        yield ("items", i, "id"), "item", item.id, items
+    for i, c in enumerate(brief.contradictions):
+        yield ("contradictions", i, "id"), "contradiction", c.id, contradictions
+    for i, f in enumerate(brief.follow_ups):
+        yield ("follow_ups", i, "id"), "follow-up", f.id, follow_ups
+
+
+def _check_brief(dataset: Dataset, brief: Brief, outline: Outline, item_ids: dict[str, str]) -> list[Finding]:
+    found: list[Finding] = []
+    sections = [s.number for s in outline.sections]
+    entries = [e.id for e in outline.entries] + list(item_ids)
+    items = list(item_ids)
+    citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
+    contradictions = {c.id for b in dataset.briefs for c in b.contradictions}
+
+    def section(loc: tuple, value: str) -> None:
+        if value not in sections:
+            found.append(_at(dataset, brief.id, loc, f"unknown section §{value}", hint=_nearest_section(value, sections)))
+
+    def ref(loc: tuple, value: str | None, known: list[str], kind: str) -> None:
+        if value is not None and value not in known:
+            found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, known)))
+
+    for i, item in enumerate(brief.items):
+        p, at = item.placement, ("items", i, "placement")
+        section(at + ("section",), p.section)
+        if p.action is PlacementAction.update_in_place:
+            ref(at + ("entry",), p.entry, [e.id for e in outline.entries] + items, "entry to update in place")
+        ref(at + ("after",), p.after, entries, "entry")
+        for j, alt in enumerate(p.alternatives):
+            section(at + ("alternatives", j, "section"), alt.section)
+        for j, x in enumerate(p.cross_refs):
+            section(at + ("cross_refs", j, "section"), x.section)
+            ref(at + ("cross_refs", j, "item"), x.item, items, "item")
+            ref(at + ("cross_refs", j, "entry"), x.entry, entries, "entry")
+    for i, c in enumerate(brief.contradictions):
+        at = ("contradictions", i, "touches")
+        for j, s in enumerate(c.touches.sections):
+            section(at + ("sections", j), s)
+        for j, x in enumerate(c.touches.items):
+            ref(at + ("items", j), x, items, "item")
+        for j, x in enumerate(c.touches.entries):
+            ref(at + ("entries", j), x, entries, "entry")
+        for j, x in enumerate(c.touches.citations):
+            if arxiv_key(x) not in citations:
+                found.append(_at(dataset, brief.id, at + ("citations", j), f"arXiv:{x} is not in any brief's citations",
+                                 hint="add it under citations: or fix the id"))
+    for i, cit in enumerate(brief.citations):
+        if cit.down_weighted_by and cit.down_weighted_by not in contradictions:
+            found.append(_at(dataset, brief.id, ("citations", i, "down_weighted_by"),
+                             f"unknown contradiction '{cit.down_weighted_by}'", hint=_suggest(cit.down_weighted_by, sorted(contradictions))))
+    for i, f in enumerate(brief.follow_ups):
+        for j, x in enumerate(f.items):
+            ref(("follow_ups", i, "items", j), x, items, "item")
+    return found
+
+
+def _at(dataset: Dataset, key: str, loc: tuple[Any, ...], message: str, hint: str | None = None) -> Finding:
+    line, col = locate(dataset.trees.get(key), loc)
+    return Finding(dataset.sources.get(key, key), line, col, message, hint=hint)

@@ -1,0 +1,143 @@
+"""The Python-Markdown extension that fills ``[[digest …]]`` directives with rendered fragments.
+
+Rendering lives in a Markdown extension, not in MkDocs events, so that any host that runs
+Python-Markdown extensions (MkDocs today; Zensical, which runs no MkDocs plugins) can use it.
+
+Directives (each alone in its own paragraph)::
+
+    [[digest section=3]]          §3 with its subsections (entries, callouts, stubs)
+    [[digest section=3.1]]        one subsection
+    [[digest register]]  [[digest bibliography]]  [[digest follow-ups]]
+    [[digest briefs]]  [[digest brief=2026-10-21-inference-E1]]  [[digest overview]]
+
+Add ``topic=<topic>`` where a site has several topics and the page is not under the topic's
+folder.  Inline, ``[[cite 1605.08803]]`` is a numbered citation link.
+
+Fragments go to the page through Markdown's raw-HTML stash, so Markdown never parses brief
+text (``__init__`` stays literal) and no template engine ever sees it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from markdown import Markdown
+from markdown.blockprocessors import BlockProcessor
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.util import AtomicString
+
+from .merge import LivingDoc, arxiv_key
+from .render import Block, Heading, Linker, Raw, Renderer, esc
+
+log = logging.getLogger("mkdocs.plugins.digest")
+
+DIRECTIVE = re.compile(r"^\[\[digest(?P<args>(?:\s+[a-z-]+(?:=[A-Za-z0-9._-]+)?)*)\s*\]\]$")
+ARG = re.compile(r"([a-z-]+)(?:=([A-Za-z0-9._-]+))?")
+CITE = r"\[\[cite\s+(?P<id>[A-Za-z0-9./-]+)\]\]"
+PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview")
+
+
+@dataclass
+class PageContext:
+    """What the host tells the extension about the page being converted."""
+
+    docs: dict[str, LivingDoc]
+    page: str
+    directory_urls: bool = True
+
+
+class DirectiveError(Exception):
+    pass
+
+
+def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Block]:
+    """Blocks for one directive; raises DirectiveError with an editor-facing message."""
+    kinds = [k for k in args if k in PAGES]
+    unknown = [k for k in args if k not in PAGES and k != "topic"]
+    if unknown or len(kinds) != 1:
+        raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
+    doc = _topic(ctx, args.get("topic"))
+    renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls))
+    kind = kinds[0]
+    value = args[kind]
+    if kind == "section":
+        if value not in doc.sections:
+            raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
+        return renderer.section(value)
+    if kind == "brief":
+        if value not in {b.id for b in doc.briefs}:
+            raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")
+        return renderer.brief(value)
+    return {"register": renderer.register, "bibliography": renderer.bibliography, "follow-ups": renderer.follow_ups,
+            "briefs": renderer.briefs_index, "overview": renderer.overview}[kind]()
+
+
+def _topic(ctx: PageContext, topic: str | None) -> LivingDoc:
+    if topic is None:
+        first = ctx.page.split("/")[0]
+        topic = first if first in ctx.docs else (next(iter(ctx.docs)) if len(ctx.docs) == 1 else None)
+    if topic not in ctx.docs:
+        raise DirectiveError(f"unknown topic '{topic}'; known topics: {', '.join(sorted(ctx.docs)) or 'none'}")
+    return ctx.docs[topic]
+
+
+class DirectiveProcessor(BlockProcessor):
+    def __init__(self, parser, extension: DigestExtension):
+        super().__init__(parser)
+        self.extension = extension
+
+    def test(self, parent, block) -> bool:
+        return bool(DIRECTIVE.match(block.strip()))
+
+    def run(self, parent, blocks) -> None:
+        block = blocks.pop(0).strip()
+        args = {m.group(1): m.group(2) for m in ARG.finditer(DIRECTIVE.match(block).group("args"))}
+        ctx = self.extension.context()
+        try:
+            if ctx is None:
+                raise DirectiveError("no living-doc data is loaded (is the digest plugin or extension configured?)")
+            rendered = render_directive(ctx, args)
+        except DirectiveError as exc:
+            where = ctx.page if ctx else "?"
+            log.warning(f"{where}: {block}: {exc}")
+            rendered = [Raw(f'<p class="digest-error">digest: {esc(exc)}</p>')]
+        for part in rendered:
+            if isinstance(part, Heading):
+                el = etree.SubElement(parent, f"h{part.level}", {"id": part.anchor})
+                el.text = AtomicString(part.text)
+            else:
+                el = etree.SubElement(parent, "p")
+                el.text = self.parser.md.htmlStash.store(part.html)
+
+
+class CiteProcessor(InlineProcessor):
+    def __init__(self, pattern: str, md: Markdown, extension: DigestExtension):
+        super().__init__(pattern, md)
+        self.extension = extension
+
+    def handleMatch(self, m, data):
+        ctx = self.extension.context()
+        key = arxiv_key(m.group("id"))
+        for doc in (ctx.docs.values() if ctx else ()):
+            if key in doc.citations:
+                renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls))
+                return self.md.htmlStash.store(renderer.cite(doc.citations[key])), m.start(0), m.end(0)
+        log.warning(f"{ctx.page if ctx else '?'}: [[cite {m.group('id')}]]: no brief cites arXiv:{key}")
+        return self.md.htmlStash.store(f'<span class="digest-error">[[cite {esc(m.group("id"))}]]</span>'), m.start(0), m.end(0)
+
+
+class DigestExtension(Extension):
+    """Give it a callable that returns the :class:`PageContext` of the page being converted."""
+
+    def __init__(self, context: Callable[[], PageContext | None], **kwargs):
+        self.context = context
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.parser.blockprocessors.register(DirectiveProcessor(md.parser, self), "digest", 105)
+        md.inlinePatterns.register(CiteProcessor(CITE, md, self), "digest-cite", 185)

@@ -1,0 +1,273 @@
+"""Read brief and outline YAML into models, with compiler-style error locations.
+
+Editors fix data from error messages, so every problem becomes a :class:`Finding` that names
+``file:line:col`` (1-based, as editors and GitHub annotations count) and, where one helps, a
+hint.  Nothing here raises a bare exception at a user: :func:`load_data` collects all findings
+of all files and raises one :class:`DataError`.
+
+The round-trip loader of ruamel.yaml is used because it keeps the position of every key and
+value (YAML 1.2: ``no`` stays a string, ``22:20`` stays a string).
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .model import Brief, Outline
+
+MAX_BYTES = 1_000_000
+"""A real brief is ~25 KB; anything past 1 MB is a mistake (or an attack), not a brief."""
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem in the data, located like a compiler error."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    severity: str = "error"
+    hint: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        return f"{text} ({self.hint})" if self.hint else text
+
+
+class DataError(Exception):
+    """Raised with every finding at once, so one run shows the editor everything to fix."""
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = sorted(findings)
+        super().__init__("\n".join(str(f) for f in self.findings))
+
+
+@dataclass
+class Dataset:
+    """Everything under a data folder, validated; briefs sorted by (date, id), whatever the disk order."""
+
+    outlines: dict[str, Outline] = field(default_factory=dict)
+    briefs: list[Brief] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    """Display path (as in error messages) per brief id / ``outline:<topic>``."""
+    trees: dict[str, Any] = field(default_factory=dict)
+    """Parsed YAML per brief id / ``outline:<topic>``, kept so later checks can point at lines."""
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
+    """Parse one YAML file; return (tree, findings).  Never raises for bad content."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Finding(display, 1, 1, f"cannot read file: {exc.strerror}")]
+    if len(raw) > MAX_BYTES:
+        return None, [Finding(display, 1, 1, f"file is {len(raw):,} bytes; a brief must be under {MAX_BYTES:,} bytes",
+                              hint="split it or remove pasted material")]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return None, [Finding(display, line, col, f"byte 0x{raw[exc.start]:02x} is not UTF-8",
+                              hint="save the file as UTF-8")]
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        return None, [Finding(display, 1, 1, "file is empty", hint="a brief starts with `schema: 1`")]
+    try:
+        tree = _yaml().load(io.StringIO(text))
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "malformed YAML"
+        hint = None
+        if "\t" in problem or "\\t" in problem or "tab" in problem.lower():
+            hint = "indent with spaces, not tabs"
+        elif "duplicate key" in problem:
+            hint = "each key may appear once in a mapping"
+        return None, [Finding(display, line, col, f"YAML: {' '.join(problem.split())}", hint=hint)]
+    except YAMLError as exc:  # errors without a mark
+        return None, [Finding(display, 1, 1, f"YAML: {' '.join(str(exc).split())}")]
+    alias = _first_alias(tree)
+    if alias is not None:
+        line, col = alias
+        return None, [Finding(display, line, col, "anchors and aliases (&name, *name) are not allowed in briefs",
+                              hint="write the value out in full")]
+    return tree, []
+
+
+def _first_alias(tree: Any) -> tuple[int, int] | None:
+    """Where a container is reached twice (a YAML alias), else None.
+
+    Refusing aliases keeps an alias bomb from expanding during validation, and briefs never need them."""
+    seen: set[int] = set()
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (CommentedMap, CommentedSeq)):
+            if id(node) in seen:
+                return node.lc.line + 1, node.lc.col + 1
+            seen.add(id(node))
+            stack.extend(node.values() if isinstance(node, CommentedMap) else node)
+    return None
+
+
+def locate(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int]:
+    """1-based (line, col) of the node a pydantic error ``loc`` points at, or of its nearest parent."""
+    node, line, col = tree, 1, 1
+    if isinstance(tree, (CommentedMap, CommentedSeq)):
+        line, col = tree.lc.line + 1, tree.lc.col + 1
+    for key in loc:
+        if isinstance(node, CommentedMap) and key in node:
+            pos = node.lc.value(key) if not isinstance(node[key], (CommentedMap, CommentedSeq)) else node.lc.key(key)
+            line, col = pos[0] + 1, pos[1] + 1
+            node = node[key]
+        elif isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
+            pos = node.lc.item(key)
+            line, col = pos[0] + 1, pos[1] + 1
+            node = node[key]
+        else:
+            break
+    return line, col
+
+
+def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | None]:
+    """An editor's wording for one pydantic error, with a hint where one helps."""
+    where = ".".join(str(p) for p in error["loc"]) or "document"
+    kind = error["type"]
+    if kind == "missing":
+        return f"missing required field '{error['loc'][-1]}' in {'.'.join(str(p) for p in error['loc'][:-1]) or 'document'}", None
+    if kind == "extra_forbidden":
+        name = str(error["loc"][-1])
+        known = _known_fields(model, error["loc"][:-1])
+        close = difflib.get_close_matches(name, known, n=1)
+        return f"unknown field '{name}'", (f"did you mean '{close[0]}'?" if close else f"known fields: {', '.join(known)}" if known else None)
+    if kind == "enum":
+        expected = error.get("ctx", {}).get("expected", "")
+        return f"{where}: {error['input']!r} is not allowed here", f"use one of {expected}"
+    msg = error["msg"].removeprefix("Value error, ")
+    return f"{where}: {msg}", None
+
+
+def _known_fields(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The field names allowed at ``loc`` (for 'did you mean' hints)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        info = getattr(current, "model_fields", {}).get(part) or next(
+            (f for f in getattr(current, "model_fields", {}).values() if f.alias == part), None)
+        if info is None:
+            return []
+        current = _inner_model(info.annotation)
+        if current is None:
+            return []
+    fields = getattr(current, "model_fields", {})
+    return sorted(f.alias or n for n, f in fields.items())
+
+
+def _inner_model(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _inner_model(arg)
+        if found:
+            return found
+    return None
+
+
+def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list[Finding]]:
+    """Validate a parsed tree as ``model``; return (instance or None, findings)."""
+    if not isinstance(tree, CommentedMap):
+        return None, [Finding(display, 1, 1, f"expected a mapping of fields at the top, found {type(tree).__name__}",
+                              hint="a brief starts with `schema: 1`")]
+    try:
+        return model.model_validate(tree), []
+    except ValidationError as exc:
+        findings = []
+        errors = exc.errors()
+        extras = {(e["loc"][:-1], str(e["loc"][-1])) for e in errors if e["type"] == "extra_forbidden"}
+        for error in errors:
+            if error["type"] == "missing" and any(
+                    parent == error["loc"][:-1] and difflib.get_close_matches(str(error["loc"][-1]), [name], n=1)
+                    for parent, name in extras):
+                continue  # the misspelt key's own finding already says "did you mean …"
+            line, col = locate(tree, error["loc"])
+            message, hint = _message(error, model)
+            findings.append(Finding(display, line, col, message, hint=hint))
+        return None, findings
+
+
+def load_file(path: Path, model: type[BaseModel], display: str | None = None) -> tuple[Any, list[Finding], Any]:
+    """(instance or None, findings, parsed tree)."""
+    display = display or str(path)
+    tree, findings = read_yaml(path, display)
+    if findings:
+        return None, findings, None
+    instance, findings = validate(tree, model, display)
+    return instance, findings, tree
+
+
+def load_data(data_dir: Path, *, relative_to: Path | None = None) -> Dataset:
+    """Load every outline (``outlines/*.yml``) and brief (``briefs/*.yml``) under ``data_dir``.
+
+    Raises :class:`DataError` with every finding of every file."""
+    data_dir = Path(data_dir)
+    base = relative_to or data_dir.parent
+
+    def show(p: Path) -> str:
+        try:
+            return str(p.relative_to(base))
+        except ValueError:
+            return str(p)
+
+    dataset, findings = Dataset(), []
+    if not data_dir.is_dir():
+        raise DataError([Finding(str(data_dir), 1, 1, "data folder not found",
+                                 hint="set `data_dir` of the digest plugin in mkdocs.yml")])
+    for path in sorted((data_dir / "outlines").glob("*.yml")):
+        outline, found, tree = load_file(path, Outline, show(path))
+        findings += found
+        if outline is not None:
+            if outline.topic != path.stem:
+                findings.append(Finding(show(path), 1, 1, f"outline topic '{outline.topic}' does not match file name",
+                                        hint=f"name the file outlines/{outline.topic}.yml"))
+            dataset.outlines[outline.topic] = outline
+            dataset.sources[f"outline:{outline.topic}"] = show(path)
+            dataset.trees[f"outline:{outline.topic}"] = tree
+    for path in sorted((data_dir / "briefs").glob("*.yml")):
+        brief, found, tree = load_file(path, Brief, show(path))
+        findings += found
+        if brief is not None:
+            if brief.id != path.stem:
+                findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' does not match file name '{path.name}'",
+                                        hint=f"name the file {brief.id}.yml or change the id"))
+            if brief.id in dataset.sources:
+                findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' is used by another file too"))
+            dataset.briefs.append(brief)
+            dataset.sources[brief.id] = show(path)
+            dataset.trees[brief.id] = tree
+    if not dataset.outlines and not findings:
+        findings.append(Finding(show(data_dir / "outlines"), 1, 1, "no outline found",
+                                hint="add outlines/<topic>.yml"))
+    if findings:
+        raise DataError(findings)
+    dataset.briefs.sort(key=lambda b: (b.date, b.id))
+    return dataset

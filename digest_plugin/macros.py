@@ -1,0 +1,57 @@
+"""The mkdocs-macros pluglet: lets page authors place merged content inside their own prose.
+
+mkdocs-macros renders pages with an unsandboxed Jinja environment, so no brief text may ever
+reach it.  These macros therefore return only ``[[digest …]]`` directives built from checked
+arguments (a section number, an arXiv id); the Markdown extension fills them in after Jinja has
+run.  Usage in a page::
+
+    {{ digest_section("3.1") }}     the entries, callouts and stubs of §3.1
+    {{ cite("1605.08803") }}        a numbered citation link
+    {{ digest_register() }}         the contradiction register
+"""
+
+from __future__ import annotations
+
+import re
+
+SECTION = re.compile(r"[1-9][0-9]?(?:\.[1-9][0-9]?)?")
+ARXIV = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
+TOPIC = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _checked(pattern: re.Pattern[str], value: object, what: str) -> str:
+    text = str(value)
+    if not pattern.fullmatch(text):
+        raise ValueError(f"digest macro: {text!r} is not a valid {what}")
+    return text
+
+
+def _directive(kind: str, value: str | None = None, topic: str | None = None) -> str:
+    arg = kind if value is None else f"{kind}={value}"
+    if topic is not None:
+        arg += f" topic={_checked(TOPIC, topic, 'topic')}"
+    return f"\n\n[[digest {arg}]]\n\n"
+
+
+def define_env(env) -> None:
+    """Entry point mkdocs-macros calls for a pluglet (``modules: [digest_plugin.macros]``)."""
+
+    @env.macro
+    def digest_section(number, topic=None) -> str:
+        return _directive("section", _checked(SECTION, number, "section number"), topic)
+
+    @env.macro
+    def cite(arxiv_id) -> str:
+        return f"[[cite {_checked(ARXIV, arxiv_id, 'arXiv id')}]]"
+
+    @env.macro
+    def digest_register(topic=None) -> str:
+        return _directive("register", topic=topic)
+
+    @env.macro
+    def digest_follow_ups(topic=None) -> str:
+        return _directive("follow-ups", topic=topic)
+
+    @env.macro
+    def digest_overview(topic=None) -> str:
+        return _directive("overview", topic=topic)

@@ -1,0 +1,41 @@
+"""Which pages the living doc generates, and the Markdown stub of each.
+
+A stub holds only fixed words and a ``[[digest …]]`` directive: no brief text, so mkdocs-macros
+(whose Jinja is not sandboxed) has nothing of the data to evaluate, and ``render_macros: false``
+tells it not to try.  The same stubs can be written to disk for hosts that cannot generate
+pages (Zensical).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib.resources import files as package_files
+
+from .merge import (
+    LivingDoc,
+    bibliography_page,
+    brief_page,
+    briefs_index_page,
+    follow_ups_page,
+    register_page,
+)
+
+CSS_PATH = "assets/digest/digest.css"
+
+
+def stub(title: str, directive: str) -> str:
+    return f"---\nrender_macros: false\n---\n\n# {title}\n\n{directive}\n"
+
+
+def generated_pages(docs: dict[str, LivingDoc]) -> Iterator[tuple[str, str]]:
+    """(source path, content) of every generated file, in a fixed order."""
+    yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
+    for topic, doc in docs.items():
+        yield register_page(topic), stub("矛盾与待核实登记", "[[digest register]]")
+        yield bibliography_page(topic), stub("参考文献", "[[digest bibliography]]")
+        yield follow_ups_page(topic), stub("待跟进事项", "[[digest follow-ups]]")
+        yield briefs_index_page(topic), stub("简报", "[[digest briefs]]")
+        for brief in doc.briefs:
+            # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
+            yield brief_page(brief), stub(f"简报 {brief.date.isoformat()} · {brief.topic} · {brief.round}",
+                                          f"[[digest brief={brief.id}]]")

@@ -1,0 +1,91 @@
+"""The MkDocs adapter: config, events, generated pages, serve watch.  Kept thin on purpose.
+
+Each handler hands off to the pure core (:mod:`pipeline` loads and merges, :mod:`pages` says
+which pages exist, :mod:`extension` renders inside Markdown).  Nothing here decides what the
+living doc says, so the core can move to another host when MkDocs goes.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from .extension import DigestExtension, PageContext
+from .load import DataError
+from .merge import LivingDoc
+from .pages import CSS_PATH, generated_pages
+from .pipeline import living_docs
+from .render import esc
+
+log = logging.getLogger("mkdocs.plugins.digest")
+
+CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
+
+
+class DigestConfig(Config):
+    enabled = c.Type(bool, default=True)
+    data_dir = c.Type(str, default="data")
+    """The data folder (outlines/ and briefs/), relative to mkdocs.yml."""
+
+
+class DigestPlugin(BasePlugin[DigestConfig]):
+    docs: dict[str, LivingDoc]
+
+    def __init__(self) -> None:
+        self.docs = {}
+        self._page: PageContext | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so that MkDocs keeps this one instance across ``serve`` rebuilds."""
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        """Load, check and merge the data before any page is written (a bad brief publishes nothing).
+
+        Also watches the data folder in ``serve`` and registers the Markdown extension."""
+        if not self.config.enabled:
+            return config
+        root = Path(config.config_file_path or ".").resolve().parent
+        data_dir = (root / self.config.data_dir).resolve()
+        if str(data_dir) not in config.watch:
+            config.watch.append(str(data_dir))
+        try:
+            self.docs = living_docs(data_dir, relative_to=root)
+        except DataError as exc:
+            count = len(exc.findings)
+            raise PluginError(f"digest: {count} problem{'s' if count > 1 else ''} in the brief data:\n{exc}") from None
+        config.markdown_extensions.append(DigestExtension(lambda: self._page))
+        config.extra_css.append(CSS_PATH)
+        return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
+        """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own."""
+        if not self.config.enabled:
+            return files
+        for path, content in generated_pages(self.docs):
+            if files.get_file_from_path(path) is None:
+                files.append(File.generated(config, path, content=content))
+        return files
+
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
+        """Tell the extension which page it is about to convert (for relative links and the topic)."""
+        self._page = PageContext(self.docs, page.file.src_uri, config.use_directory_urls)
+        return page
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        """Refuse (as a warning, fatal under --strict) a withheld claim anywhere outside its callouts."""
+        outside = CALLOUT.sub("", html)
+        for doc in self.docs.values():
+            for pattern, view in doc.withheld.items():
+                if esc(pattern) in outside:
+                    log.warning(f"{page.file.src_uri}: withheld claim '{pattern}' appears outside contradiction "
+                                f"{view.contradiction.number} ({view.id}); it must not be stated as fact while that is open")
+        return html

@@ -1,0 +1,508 @@
+"""Merged living doc → HTML fragments.  Pure functions: no MkDocs, no Markdown, no Jinja.
+
+Brief text is data, never markup: every string from the data goes through :func:`Renderer.text`,
+which escapes it, withholds claims that an open contradiction forbids stating as fact, and turns
+known ``arXiv:<id>`` mentions into numbered citation links.  The result is handed to the
+Markdown host as raw HTML (see :mod:`extension`), so neither Markdown nor Jinja ever reads it.
+
+Output is a list of blocks: :class:`Heading` (so the host can put it in the page's table of
+contents) and :class:`Raw` HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from .merge import (
+    ARXIV_MENTION,
+    CitationView,
+    ContradictionView,
+    EntryView,
+    LivingDoc,
+    SectionView,
+    arxiv_key,
+    bibliography_page,
+    brief_page,
+    briefs_index_page,
+    follow_ups_page,
+    register_page,
+    section_page,
+)
+from .model import Brief, Disposition, EvidenceLevel, Item, Status
+
+LEVEL_ICON = {
+    EvidenceLevel.verified: "✔",
+    EvidenceLevel.partially_verified: "◐",
+    EvidenceLevel.unverified: "？",
+    EvidenceLevel.lead: "○",
+    EvidenceLevel.discard: "✕",
+}
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    anchor: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Raw:
+    html: str
+
+
+Block = Heading | Raw
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def page_url(src: str, directory_urls: bool = True) -> str:
+    """The URL MkDocs (and Zensical) give a Markdown source path."""
+    stem = src[:-3] if src.endswith(".md") else src
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+@dataclass
+class Linker:
+    """Makes links relative to the page being rendered, so the site works under any base URL."""
+
+    page: str
+    directory_urls: bool = True
+
+    def url(self, target: str, anchor: str | None = None) -> str:
+        frag = f"#{anchor}" if anchor else ""
+        if target == self.page:
+            return frag or "./"
+        return relative_url(page_url(target, self.directory_urls), page_url(self.page, self.directory_urls)) + frag
+
+
+def relative_url(url: str, base: str) -> str:
+    """``url`` relative to the page at ``base`` (both site-relative, as MkDocs writes them)."""
+    base_dir = base if base.endswith("/") or not base else base.rpartition("/")[0] + "/"
+    here = [p for p in base_dir.split("/") if p]
+    there = [p for p in url.split("/") if p]
+    common = 0
+    for a, b in zip(here, there):
+        if a != b:
+            break
+        common += 1
+    rel = "/".join([".."] * (len(here) - common) + there[common:]) or "."
+    return rel + "/" if (url.endswith("/") or not url) and rel != "." else rel if rel != "." else "./"
+
+
+@dataclass
+class Renderer:
+    """Renders one page's fragments of one topic's living doc."""
+
+    doc: LivingDoc
+    linker: Linker
+    anchors: set[str] = field(default_factory=set)
+
+    # ------------------------------------------------------------------ text
+
+    def text(self, value: str, *, withhold: bool = True, links: bool = True) -> str:
+        """Escape data text; withhold forbidden claims; link known arXiv ids.
+
+        ``links=False`` for text that sits inside a link itself (links do not nest)."""
+        out = esc(value)
+        patterns = self.doc.withheld if withhold else {}
+        if patterns:
+            by_escaped = {esc(p): c for p, c in patterns.items()}
+            regex = re.compile("|".join(re.escape(p) for p in by_escaped))
+            out = regex.sub(lambda m: self.withheld(by_escaped[m.group(0)], link=links), out)
+        return ARXIV_MENTION.sub(self._arxiv_link, out) if links else out
+
+    def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
+        label = f"〔暂扣，见矛盾 {view.contradiction.number}〕"
+        if not link:
+            return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
+        href = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        return f'<a class="digest-withheld" data-withheld-by="{esc(view.id)}" href="{esc(href)}">{label}</a>'
+
+    def _arxiv_link(self, m: re.Match[str]) -> str:
+        view = self.doc.citations.get(arxiv_key(m.group(1)))
+        return self.cite(view, m.group(0)) if view else m.group(0)
+
+    def cite(self, view: CitationView, label: str | None = None) -> str:
+        c = view.citation
+        counts = " / ".join(f"{x.count}（{x.source.label}）" for x in c.cited_by)
+        tip = c.title + (f" · 被引 {counts}" if counts else "")
+        label = label or f"arXiv:{c.arxiv}"
+        return (f'<a class="digest-cite" href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
+                f'title="{esc(tip)}">{esc(label)} <span class="digest-cite__n">[{view.number}]</span></a>')
+
+    def anchor(self, name: str) -> str:
+        """An id attribute the first time a name is used on the page (callouts may repeat per section)."""
+        if name in self.anchors:
+            return ""
+        self.anchors.add(name)
+        return f' id="{esc(name)}"'
+
+    # ------------------------------------------------------------------ small parts
+
+    def brief_link(self, brief: Brief) -> str:
+        href = self.linker.url(brief_page(brief))
+        return f'<a class="digest-brief-link" href="{esc(href)}">{brief.date.isoformat()} {esc(brief.round)} 简报</a>'
+
+    def section_link(self, number: str) -> str:
+        href = self.linker.url(section_page(self.doc.topic, number), "s" + number.replace(".", "-"))
+        return f'<a href="{esc(href)}">§{esc(number)}</a>'
+
+    def item_link(self, item_id: str) -> str:
+        brief, item, entry_id = self.doc.items[item_id]
+        href = self.linker.url(section_page(self.doc.topic, item.placement.section), f"entry-{entry_id}")
+        return f'<a href="{esc(href)}">{self.text(item.title, links=False)}</a>'
+
+    def contradiction_link(self, view: ContradictionView) -> str:
+        href = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        return f'<a class="digest-contradiction-link" href="{esc(href)}">矛盾 {view.contradiction.number}</a>'
+
+    def badge(self, item: Item, key: str) -> str:
+        ev = item.evidence
+        tip_id = f"boundary-{key}"
+        gaps = "".join(f'<span class="digest-gap" data-gap="{g.value}">{esc(g.label)}</span>' for g in ev.gaps)
+        kinds = "、".join(k.label for k in ev.source_kinds)
+        return (
+            f'<span class="digest-badge" data-evidence="{ev.level.value}" tabindex="0" aria-describedby="{esc(tip_id)}">'
+            f'<span class="digest-badge__level">{LEVEL_ICON[ev.level]} {esc(ev.level.label)}</span>'
+            + (f'<span class="digest-badge__kind">{esc(kinds)}</span>' if kinds else "")
+            + gaps
+            + f'<span class="digest-badge__tip" role="tooltip">{self.text(ev.boundary)}</span></span>'
+        )
+
+    def sources(self, item: Item) -> str:
+        parts = []
+        for m in item.sources.materials:
+            extra = []
+            if m.first_collected:
+                extra.append(f"首次采集 {m.first_collected}")
+            if m.last_collected:
+                extra.append(f"上次采集 {m.last_collected}")
+            note = f"（{'，'.join(extra)}）" if extra else ""
+            anchor = f" {self.text(m.anchor)}" if m.anchor else ""
+            parts.append(f'<span class="digest-material"><code>{esc(m.path)}</code>{anchor}{note}</span>')
+        for url in item.sources.urls:
+            host = urlsplit(url).hostname or url
+            parts.append(f'<a class="digest-source" href="{esc(url)}" rel="noopener nofollow" title="{esc(url)}">{esc(host)}</a>')
+        return " · ".join(parts)
+
+    # ------------------------------------------------------------------ items and entries
+
+    def item_body(self, item: Item, brief: Brief, key: str) -> str:
+        """Everything a brief says about one item, with its evidence boundary beside it."""
+        p = item.placement
+        related = [c for c in self.doc.contradictions if item.id in c.contradiction.touches.items]
+        out = [
+            f'<p class="digest-item__meta">{self.badge(item, key)} '
+            f'<span class="digest-value">{esc(" · ".join(v.label for v in item.value))}</span> · '
+            f"{self.brief_link(brief)} 条目 {item.number} · {esc(p.action.label)}</p>",
+            f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>证据边界</strong>：{self.text(item.evidence.boundary)}</p>',
+        ]
+        if related:
+            out.append('<p class="digest-item__contradictions">⚠ 相关矛盾：'
+                       + "、".join(self.contradiction_link(c) for c in related) + "</p>")
+        if item.points_note:
+            out.append(f'<p class="digest-points-note">要点（{self.text(item.points_note)}）：</p>')
+        out.append('<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>")
+        out.append(f'<p class="digest-sources"><strong>来源</strong>：{self.sources(item)}</p>')
+        out.append(f'<p class="digest-relation"><strong>与活文档脉络的关系</strong>：{self.text(item.relation)}</p>')
+        placement = f'<strong>建议归入</strong>：{self.text(p.text)}'
+        if p.alternatives:
+            placement += "（备选：" + "、".join(self.section_link(a.section) for a in p.alternatives) + "）"
+        if p.cross_refs:
+            placement += "（交叉引用：" + "、".join(self.section_link(r.section) for r in p.cross_refs) + "）"
+        out.append(f'<p class="digest-placement">{placement}</p>')
+        if item.guards:
+            out.append('<ul class="digest-guards">' + "".join(f"<li>{'' if g.startswith('⚠') else '⚠ '}{self.text(g)}</li>" for g in item.guards) + "</ul>")
+        for note in item.notes:
+            out.append(f'<p class="digest-note">{self.text(note)}</p>')
+        return "".join(out)
+
+    def figures(self, entry: EntryView) -> str:
+        if not entry.figures:
+            return ""
+        rows = []
+        for f in entry.figures:
+            if f.withheld_by is not None:
+                value = self.withheld(next(c for c in self.doc.contradictions if c.id == f.withheld_by.id))
+            else:
+                value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
+            as_of = f"截至 {f.current.as_of}" if f.current.as_of else ""
+            before = "；".join(
+                f'<span class="digest-figure__old">{esc(old.value)}{" " + esc(old.unit) if old.unit else ""}'
+                f'{"（" + str(old.as_of) + "）" if old.as_of else ""}</span>' for old, _ in f.history)
+            rows.append(f'<tr data-figure="{esc(f.key)}"><th>{esc(f.label)}</th><td class="digest-figure__now">{value}</td>'
+                        f"<td>{as_of}</td><td>{('此前：' + before) if before else ''}</td></tr>")
+        return ('<table class="digest-figures"><thead><tr><th>数值</th><th>当前</th><th>日期</th><th>历史</th></tr></thead>'
+                "<tbody>" + "".join(rows) + "</tbody></table>")
+
+    def history(self, entry: EntryView) -> str:
+        rows = []
+        for u in entry.history[:-1] if entry.item else []:
+            if u.brief is None:
+                doc = self.doc.outline.doc
+                rows.append(f'<li data-history="baseline">活文档 {esc(doc.version or "")}（据 {self.brief_ref(entry)}）：'
+                            f"{self.text(u.text)}</li>")
+            else:
+                rows.append(f'<li data-history="{esc(u.source)}">{self.brief_link(u.brief)}：{self.text(u.text)}</li>')
+        return ('<div class="digest-history"><p><strong>历史</strong></p><ol>' + "".join(rows) + "</ol></div>") if rows else ""
+
+    def brief_ref(self, entry: EntryView) -> str:
+        stated = entry.baseline.stated_in if entry.baseline else ""
+        brief = next((b for b in self.doc.briefs if b.id == stated), None)
+        return self.brief_link(brief) if brief else esc(stated)
+
+    def entry(self, entry: EntryView) -> str:
+        attrs = f'data-digest-entry="{esc(entry.id)}" data-section="{esc(entry.section)}"'
+        classes = ["digest-entry"]
+        if entry.item is not None:
+            attrs += f' data-digest-item="{esc(entry.item.id)}" data-brief="{esc(entry.brief.id)}"'
+        else:
+            classes.append("digest-entry--baseline")
+        if entry.parent:
+            classes.append("digest-entry--child")
+        if entry.footnote:
+            classes.append("digest-entry--footnote")
+        out = [f'<section class="{" ".join(classes)}"{self.anchor("entry-" + entry.id)} {attrs}>',
+               f'<p class="digest-entry__title"><strong>{self.text(entry.title)}</strong>'
+               + (f'<span class="digest-entry__kind">（小注）</span>' if entry.footnote else "") + "</p>"]
+        if entry.item is not None and entry.title != entry.item.title:
+            out.append(f'<p class="digest-item__title">{self.text(entry.item.title)}</p>')
+        if entry.item is None:
+            out.append(f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
+                       f'<p class="digest-entry__origin">活文档 {esc(self.doc.outline.doc.version or "")} 既有条目，据 {self.brief_ref(entry)}</p>')
+        out.append(self.figures(entry))
+        if entry.item is not None:
+            out.append(self.item_body(entry.item, entry.brief, entry.id))
+        out.append(self.history(entry))
+        entry_contradictions = [c for c in self.doc.contradictions if entry.id in c.contradiction.touches.entries]
+        if entry_contradictions and entry.item is None:
+            out.append('<p class="digest-item__contradictions">⚠ 相关矛盾：'
+                       + "、".join(self.contradiction_link(c) for c in entry_contradictions) + "</p>")
+        out.append("</section>")
+        return "".join(out)
+
+    def stub(self, stub) -> str:
+        href = self.linker.url(section_page(self.doc.topic, stub.home), f"entry-{stub.item.id}")
+        return (f'<p class="digest-stub" data-digest-stub="{esc(stub.item.id)}" data-section="{esc(stub.section)}">'
+                f'↔ 交叉引用：<a href="{esc(href)}">{self.text(stub.item.title, links=False)}</a>（§{esc(stub.home)}，{self.brief_link(stub.brief)}）</p>')
+
+    # ------------------------------------------------------------------ contradictions
+
+    def callout(self, view: ContradictionView, *, full: bool = True) -> str:
+        """A Material admonition (collapsible ``details``) holding a contradiction, unmasked."""
+        c = view.contradiction
+        kind = "danger" if c.disposition in (Disposition.blocked, Disposition.discarded) else "warning"
+        state = "open" if view.is_open else "resolved"
+        touched = []
+        if c.touches.sections or view.sections:
+            touched.append("涉及：" + "、".join(self.section_link(s) for s in view.sections))
+        if c.touches.items:
+            touched.append("条目：" + "、".join(self.item_link(i) for i in c.touches.items if i in self.doc.items))
+        withheld = ""
+        if c.withheld:
+            withheld = ('<p class="digest-withheld-claims"><strong>暂扣说法</strong>（修正前不得作为事实写入）：'
+                        + "、".join(f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, withhold=False)}</mark>' for w in c.withheld)
+                        + "</p>")
+        label = f'<p class="digest-required-label"><strong>必须带标注</strong>：{self.text(c.required_label, withhold=False)}</p>' if c.required_label else ""
+        register = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        return (
+            f'<details class="{kind} digest-contradiction"{" open" if view.is_open else ""}{self.anchor("contradiction-" + view.id)} '
+            f'data-digest-contradiction="{esc(view.id)}" data-status="{state}" data-disposition="{c.disposition.value}">'
+            f'<summary>矛盾 {c.number} · {self.text(c.title, withhold=False)}'
+            f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(c.status.label)}</span></summary>'
+            f'<p>{self.text(c.text, withhold=False)}</p>{withheld}{label}'
+            f'<p class="digest-contradiction__meta">{" · ".join(touched + ["来源：" + self.brief_link(view.brief)])}'
+            + (f' · <a href="{esc(register)}">登记页</a>' if register[0] != "#" else "") + "</p></details>"
+        )
+
+    # ------------------------------------------------------------------ pages
+
+    def section(self, number: str) -> list[Block]:
+        """A top-level section (§N with its subsections) or one subsection."""
+        blocks: list[Block] = []
+        top = self.doc.sections[number]
+        if "." in number:
+            return self._section_body(top)
+        blocks += self._section_body(top)
+        for child in self.doc.children(number):
+            blocks.append(Heading(2, "s" + child.number.replace(".", "-"), section_title(child)))
+            blocks += self._section_body(child)
+        return blocks
+
+    def _section_body(self, view: SectionView) -> list[Block]:
+        parts = [self.callout(c) for c in view.contradictions if c.is_open and c.contradiction.disposition is not Disposition.discarded]
+        parts += [self.callout(c) for c in view.contradictions if c.is_open and c.contradiction.disposition is Disposition.discarded]
+        parts += [self.entry(e) for e in view.entries if not e.footnote]
+        parts += [self.entry(e) for e in view.entries if e.footnote]
+        parts += [self.stub(s) for s in view.stubs]
+        if not parts and not self.doc.children(view.number):
+            parts.append('<p class="digest-empty">本节暂无来自简报的条目。</p>')
+        if not parts:
+            return []
+        return [Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + "".join(parts) + "</div>")]
+
+    def register(self) -> list[Block]:
+        blocks: list[Block] = []
+        open_n = sum(c.is_open for c in self.doc.contradictions)
+        blocks.append(Raw(f'<p class="digest-summary">共 {len(self.doc.contradictions)} 条矛盾与待核实说法，其中 {open_n} 条未解决。</p>'))
+        for brief in self.doc.briefs:
+            views = [c for c in self.doc.contradictions if c.brief.id == brief.id]
+            if views:
+                blocks.append(Heading(2, f"brief-{brief.id}", f"{brief.date.isoformat()} {brief.round} 简报"))
+                blocks.append(Raw("".join(self.callout(c) for c in views)))
+        return blocks
+
+    def bibliography(self) -> list[Block]:
+        doc = self.doc
+        rows = [f'<p class="digest-summary">活文档既有引用 {doc.outline.doc.reference_count or 0} 条（{esc(doc.outline.doc.version or "")}），'
+                f"简报新增 {len(doc.citations)} 条，编号自 {(doc.outline.doc.reference_count or 0) + 1} 起。</p>"]
+        for view in sorted(doc.citations.values(), key=lambda v: v.number):
+            rows.append(self.reference(view))
+        return [Raw("".join(rows))]
+
+    def reference(self, view: CitationView, *, back_links: bool = True) -> str:
+        c = view.citation
+        meta = []
+        if c.year:
+            meta.append(f"{c.year}")
+        for x in c.cited_by:
+            meta.append(f"被引 {x.count}（{esc(x.source.label)}{'，截至 ' + str(x.as_of) if x.as_of else ''}）")
+        if c.openalex_id:
+            meta.append(f"OpenAlex {esc(c.openalex_id)}")
+        if c.doi:
+            meta.append(f'DOI <a href="https://doi.org/{esc(c.doi)}" rel="noopener nofollow">{esc(c.doi)}</a>')
+        if c.oa_status:
+            meta.append(f"开放获取 {esc(c.oa_status)}")
+        if c.card:
+            meta.append(f"卡片 <code>{esc(c.card)}</code>" + (f"（卡片主题 {esc(c.card_topic)}）" if c.card_topic else ""))
+        meta.append("已核实" if c.verified else "未核实")
+        note = f'<p class="digest-ref__note">用途：{self.text(c.use_note)}</p>' if c.use_note else ""
+        if c.down_weighted_by:
+            dw = next((x for x in self.doc.contradictions if x.id == c.down_weighted_by), None)
+            if dw:
+                note += f'<p class="digest-ref__down" data-down-weighted="true">⚠ 降权：不作为结论依据，见 {self.contradiction_link(dw)}</p>'
+        back = ""
+        if back_links:
+            back = ('<p class="digest-ref__back">引用处：' + "、".join(
+                f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor))}">↩ {esc(p.label)}</a>' for p in view.places) + "</p>")
+        return (f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
+                f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view)} <strong>{esc(c.title)}</strong></p>'
+                f'<p class="digest-ref__meta">{" · ".join(meta)} · 来自 {self.brief_link(view.brief)}</p>{note}{back}</div>')
+
+    def follow_ups(self) -> list[Block]:
+        views = self.doc.open_follow_ups()
+        if not views:
+            return [Raw('<p class="digest-empty">目前没有待跟进事项。</p>')]
+        rows = []
+        for f in views:
+            fu = f.follow_up
+            items = "、".join(self.item_link(i) for i in fu.items if i in self.doc.items)
+            rows.append(f'<li class="digest-follow-up" id="follow-up-{esc(fu.id)}" data-follow-up="{esc(fu.id)}" data-status="{fu.status.value}">'
+                        f'<span class="digest-follow-up__round">{esc(fu.round)}</span> {self.text(fu.text)}'
+                        f'<span class="digest-follow-up__meta">（{esc(fu.status.label)} · 出自 {self.brief_link(f.brief)}'
+                        + (f" · 条目：{items}" if items else "") + "）</span></li>")
+        return [Raw(f'<p class="digest-summary">待跟进 {len(views)} 项。</p><ol class="digest-follow-ups">' + "".join(rows) + "</ol>")]
+
+    def brief(self, brief_id: str) -> list[Block]:
+        """The day as published: header, items (with where they went), contradictions, citations, conclusions."""
+        brief = next(b for b in self.doc.briefs if b.id == brief_id)
+        blocks: list[Block] = [Raw(self._brief_header(brief))]
+        blocks.append(Heading(2, "items", f"一、{brief.items_heading or '条目'}"))
+        parts = []
+        for item in sorted(brief.items, key=lambda i: i.number):
+            _, _, entry_id = self.doc.items[item.id]
+            placed = self.linker.url(section_page(self.doc.topic, item.placement.section), f"entry-{entry_id}")
+            parts.append(
+                f'<article class="digest-item"{self.anchor("item-" + item.id)} data-digest-item="{esc(item.id)}" '
+                f'data-section="{esc(item.placement.section)}" data-brief="{esc(brief.id)}">'
+                f'<p class="digest-item__title"><strong>条目 {item.number}：{self.text(item.title)}</strong></p>'
+                f'<p class="digest-item__placed">已归入 <a href="{esc(placed)}">§{esc(item.placement.section)}</a></p>'
+                f"{self.item_body(item, brief, 'brief-' + item.id)}</article>")
+        blocks.append(Raw("".join(parts)))
+        blocks.append(Heading(2, "contradictions", "二、值得警惕的矛盾与待核实说法"))
+        blocks.append(Raw("".join(self.callout(c) for c in self.doc.contradictions if c.brief.id == brief.id)
+                          or '<p class="digest-empty">无。</p>'))
+        blocks.append(Heading(2, "citations", "三、可引用的 arXiv 号"))
+        cites = [v for v in self.doc.citations.values() if v.brief.id == brief.id]
+        parts = [f"<p>{self.text(brief.citations_note)}：</p>"] if brief.citations_note else []
+        parts += [self.reference(v, back_links=False) for v in cites]
+        if brief.citations_not_registered:
+            parts.append(f'<p class="digest-not-registered">{self.text(brief.citations_not_registered)}</p>')
+        blocks.append(Raw("".join(parts) or '<p class="digest-empty">无。</p>'))
+        blocks.append(Heading(2, "conclusions", "四、本轮结论与建议动作"))
+        parts = ['<ul class="digest-conclusions">' + "".join(f"<li>{self.text(c)}</li>" for c in brief.conclusions) + "</ul>"]
+        if brief.follow_ups:
+            parts.append(f'<p><strong>{self.text(brief.follow_ups_heading or "跟进事项")}</strong></p><ol class="digest-follow-ups">'
+                         + "".join(f'<li data-follow-up="{esc(f.id)}" data-status="{f.status.value}">{esc(f.round)} · {self.text(f.text)}（{esc(f.status.label)}）</li>'
+                                   for f in sorted(brief.follow_ups, key=lambda f: f.number)) + "</ol>")
+        blocks.append(Raw("".join(parts)))
+        return blocks
+
+    def _brief_header(self, brief: Brief) -> str:
+        rows = [("主题", esc(brief.topic)), ("轮次", esc(brief.round) + (f"（{self.text(brief.round_label)}）" if brief.round_label else "")),
+                ("日期", brief.date.isoformat() + (f" {esc(brief.written_at)}" if brief.written_at else ""))]
+        if brief.author:
+            rows.append(("作者", self.text(brief.author)))
+        job = brief.job
+        if job.checklist or job.job_id or job.item:
+            rows.append(("处理依据", " · ".join(self.text(x) for x in (job.checklist, f"job {job.job_id}" if job.job_id else None,
+                                                                   f"item {job.item}" if job.item else None) if x)))
+        if brief.materials or brief.materials_note:
+            mats = "".join(f"<li><code>{esc(m.path)}</code>{(' ' + self.text(m.anchor)) if m.anchor else ''}</li>" for m in brief.materials)
+            rows.append(("材料", (self.text(brief.materials_note) if brief.materials_note else "") + (f"<ul>{mats}</ul>" if mats else "")))
+        for label, ref in (("活文档参照", brief.living_doc), ("队列参照", brief.queue)):
+            if ref:
+                extra = f"（{esc(ref.version)}" if ref.version else "（"
+                extra += f"，引用→{ref.reference_count}）" if ref.reference_count is not None else "）"
+                rows.append((label, f"<code>{esc(ref.path)}</code>{extra if extra != '（）' else ''}"))
+        if brief.scope:
+            rows.append(("边界", self.text(brief.scope)))
+        body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+        return (f'<div class="digest-brief" data-brief="{esc(brief.id)}"><p class="digest-brief__title"><strong>{self.text(brief.title)}</strong></p>'
+                f'<table class="digest-brief__header">{body}</table>'
+                f'<p class="digest-brief__counts">条目 {len(brief.items)} · 矛盾与待核实 {len(brief.contradictions)} · '
+                f"arXiv 引用 {len(brief.citations)} · 跟进 {len(brief.follow_ups)}</p></div>")
+
+    def briefs_index(self) -> list[Block]:
+        rows = []
+        for b in sorted(self.doc.briefs, key=lambda b: (b.date, b.id), reverse=True):
+            rows.append(f'<li data-brief="{esc(b.id)}">{self.brief_link(b)} · {self.text(b.title)} · 条目 {len(b.items)} · '
+                        f"矛盾 {len(b.contradictions)} · 引用 {len(b.citations)} · 跟进 {len(b.follow_ups)}</li>")
+        return [Raw('<ol class="digest-briefs" reversed>' + "".join(rows) + "</ol>" if rows else '<p class="digest-empty">还没有简报。</p>')]
+
+    def overview(self) -> list[Block]:
+        doc = self.doc
+        latest = doc.briefs[-1] if doc.briefs else None
+        open_c = [c for c in doc.contradictions if c.is_open]
+        parts = [f'<div class="digest-overview" data-topic="{esc(doc.topic)}"><ul>']
+        if latest:
+            parts.append(f"<li>最新简报：{self.brief_link(latest)}（条目 {len(latest.items)}）</li>")
+        parts.append(f'<li>未解决的矛盾与待核实说法：<a href="{esc(self.linker.url(register_page(doc.topic)))}">{len(open_c)} 条</a></li>')
+        parts.append(f'<li>待跟进：<a href="{esc(self.linker.url(follow_ups_page(doc.topic)))}">{len(doc.open_follow_ups())} 项</a></li>')
+        parts.append(f'<li>参考文献：<a href="{esc(self.linker.url(bibliography_page(doc.topic)))}">共 {doc.reference_count} 条</a>'
+                     f"（简报新增 {len(doc.citations)} 条）</li>")
+        parts.append(f'<li>全部简报：<a href="{esc(self.linker.url(briefs_index_page(doc.topic)))}">{len(doc.briefs)} 份</a></li></ul>')
+        parts.append('<table class="digest-counts"><thead><tr><th>章节</th><th>条目</th><th>未解决矛盾</th></tr></thead><tbody>')
+        for top in doc.top_sections():
+            group = [top, *doc.children(top.number)]
+            n_entries = sum(len(s.entries) for s in group)
+            n_open = len({c.id for s in group for c in s.contradictions if c.is_open})
+            parts.append(f"<tr><td>{self.section_link(top.number)} {esc(top.section.title or '')}</td><td>{n_entries}</td><td>{n_open}</td></tr>")
+        parts.append("</tbody></table></div>")
+        return [Raw("".join(parts))]
+
+
+def section_title(view: SectionView) -> str:
+    """'§3.1 调度算法与 JIL 攻击', or '§4（未命名）' where no brief has given the section a title."""
+    s = view.section
+    return f"§{s.number} {s.title}" if s.title else f"§{s.number}（未命名）"
