@@ -305,6 +305,18 @@ def _number_citations(outline: Outline, briefs: list[Brief]) -> dict[str, Citati
     return citations
 
 
+PAGE_CITE = re.compile(r"""\bcite\(\s*["']([^"']+)["']\s*\)|\[\[cite\s+([^\]\s]+)\s*\]\]""")
+
+
+def cite_hand_written_page(doc: LivingDoc, page: str, markdown: str, label: str) -> None:
+    """Record the citations a hand-written page makes (``{{ cite("…") }}`` or ``[[cite …]]``) as back-link places."""
+    for macro, directive in PAGE_CITE.findall(markdown):
+        view = doc.citations.get(arxiv_key(macro or directive))
+        place = Place(page, "", label)
+        if view is not None and place not in view.places:
+            view.places.append(place)
+
+
 def _collect_places(citations: dict[str, CitationView], contradictions: list[ContradictionView], items: dict) -> None:
     """Back-links for the bibliography: every place a paper is listed, discussed or mentioned."""
     for view in citations.values():

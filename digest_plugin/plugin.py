@@ -21,7 +21,7 @@ from mkdocs.structure.pages import Page
 
 from .extension import DigestExtension, PageContext
 from .load import DataError
-from .merge import LivingDoc
+from .merge import LivingDoc, cite_hand_written_page
 from .pages import CSS_PATH, generated_pages
 from .pipeline import living_docs
 from .render import esc
@@ -70,6 +70,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own."""
         if not self.config.enabled:
             return files
+        for file in sorted(files.documentation_pages(), key=lambda f: f.src_uri):
+            markdown = file.content_string
+            heading = re.search(r"^#\s+(.+?)\s*$", markdown, re.M)
+            for doc in self.docs.values():
+                cite_hand_written_page(doc, file.src_uri, markdown, heading.group(1) if heading else file.src_uri)
         for path, content in generated_pages(self.docs):
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=content))

@@ -132,13 +132,13 @@ class Renderer:
         view = self.doc.citations.get(arxiv_key(m.group(1)))
         return self.cite(view, m.group(0)) if view else m.group(0)
 
-    def cite(self, view: CitationView, label: str | None = None) -> str:
+    def cite(self, view: CitationView, label: str | None = None, *, number: bool = True) -> str:
         c = view.citation
         counts = " / ".join(f"{x.count}（{x.source.label}）" for x in c.cited_by)
         tip = c.title + (f" · 被引 {counts}" if counts else "")
         label = label or f"arXiv:{c.arxiv}"
         return (f'<a class="digest-cite" href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
-                f'title="{esc(tip)}">{esc(label)} <span class="digest-cite__n">[{view.number}]</span></a>')
+                f'title="{esc(tip)}">{esc(label)}' + (f' <span class="digest-cite__n">[{view.number}]</span>' if number else "") + "</a>")
 
     def anchor(self, name: str) -> str:
         """An id attribute the first time a name is used on the page (callouts may repeat per section)."""
@@ -199,14 +199,23 @@ class Renderer:
 
     def item_body(self, item: Item, brief: Brief, key: str) -> str:
         """Everything a brief says about one item, with its evidence boundary beside it."""
+        return self.item_head(item, brief, key) + self.item_details(item)
+
+    def item_head(self, item: Item, brief: Brief, key: str) -> str:
+        """The badge, value rating, brief date and the evidence boundary: what qualifies the statement."""
         p = item.placement
-        related = [c for c in self.doc.contradictions if item.id in c.contradiction.touches.items]
-        out = [
+        return "".join([
             f'<p class="digest-item__meta">{self.badge(item, key)} '
             f'<span class="digest-value">{esc(" · ".join(v.label for v in item.value))}</span> · '
             f"{self.brief_link(brief)} 条目 {item.number} · {esc(p.action.label)}</p>",
             f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>证据边界</strong>：{self.text(item.evidence.boundary)}</p>',
-        ]
+        ])
+
+    def item_details(self, item: Item) -> str:
+        """Related contradictions, key points, sources, relation, placement, guards and notes."""
+        p = item.placement
+        related = [c for c in self.doc.contradictions if item.id in c.contradiction.touches.items]
+        out = []
         if related:
             out.append('<p class="digest-item__contradictions">⚠ 相关矛盾：'
                        + "、".join(self.contradiction_link(c) for c in related) + "</p>")
@@ -280,9 +289,11 @@ class Renderer:
         if entry.item is None:
             out.append(f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
                        f'<p class="digest-entry__origin">活文档 {esc(self.doc.outline.doc.version or "")} 既有条目，据 {self.brief_ref(entry)}</p>')
-        out.append(self.figures(entry))
         if entry.item is not None:
-            out.append(self.item_body(entry.item, entry.brief, entry.id))
+            out += [self.item_head(entry.item, entry.brief, entry.id), self.figures(entry),
+                    self.item_details(entry.item)]
+        else:
+            out.append(self.figures(entry))
         out.append(self.history(entry))
         entry_contradictions = [c for c in self.doc.contradictions if entry.id in c.contradiction.touches.entries]
         if entry_contradictions and entry.item is None:
@@ -394,9 +405,9 @@ class Renderer:
         back = ""
         if back_links:
             back = ('<p class="digest-ref__back">引用处：' + "、".join(
-                f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor))}">↩ {esc(p.label)}</a>' for p in view.places) + "</p>")
+                f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {esc(p.label)}</a>' for p in view.places) + "</p>")
         return (f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
-                f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view)} <strong>{esc(c.title)}</strong></p>'
+                f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{esc(c.title)}</strong></p>'
                 f'<p class="digest-ref__meta">{" · ".join(meta)} · 来自 {self.brief_link(view.brief)}</p>{note}{back}</div>')
 
     def follow_ups(self) -> list[Block]:
