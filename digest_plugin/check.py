@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .load import Dataset, Finding, locate
-from .merge import arxiv_key
-from .model import Brief, Outline, PlacementAction
+from .model import Brief, Outline, PlacementAction, arxiv_key
 
 
 def _suggest(value: str, known: list[str], prefix: str = "") -> str | None:

@@ -1,37 +1,71 @@
-"""The ``digest`` command.  ``digest check [DATA_DIR]`` validates the data like a compiler.
+"""The ``digest`` command.
 
-Exit codes: 0 clean, 1 problems found, 2 bad usage (argparse's own convention).
+``digest check [DATA_DIR]`` validates every brief, the outlines and the references between them,
+and applies the editorial rules, exactly as ``mkdocs build`` does.  Exit codes: 0 clean,
+1 anything wrong (error or warning), 2 bad usage.  ``digest schema`` prints the brief's JSON Schema.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
 import sys
 from pathlib import Path
 
-from .load import DataError
-from .pipeline import living_docs
+from pydantic import ValidationError
+from ruamel.yaml import YAML
+
+from .model import Brief, Outline, Rules
+from .pipeline import analyse
+from .report import format_json, format_text
+
+
+def _rules(config: Path | None) -> Rules:
+    """The ``rules`` of the digest plugin in mkdocs.yml, so check and build apply the same ones."""
+    if config is None or not config.is_file():
+        return Rules()
+    tree = YAML(typ="safe", pure=True)
+    tree.constructor.add_constructor(None, lambda loader, node: None)  # !!python/name:… tags Material uses
+    settings = tree.load(config.read_text(encoding="utf-8")) or {}
+    for plugin in settings.get("plugins") or []:
+        if isinstance(plugin, dict) and "digest" in plugin:
+            return Rules.model_validate((plugin["digest"] or {}).get("rules") or {})
+    return Rules()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="validate every brief and outline and the references between them")
+    check = sub.add_parser("check", help="validate the data like a compiler (exit 0 clean, 1 problems)")
     check.add_argument("data_dir", nargs="?", default="data", type=Path)
+    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("--config", type=Path, default=Path("mkdocs.yml"),
+                       help="mkdocs.yml whose digest `rules` apply (default: ./mkdocs.yml if present)")
+    schema = sub.add_parser("schema", help="print the JSON Schema of a brief (or of an outline)")
+    schema.add_argument("what", nargs="?", choices=["brief", "outline"], default="brief")
     args = parser.parse_args(argv)
 
-    if args.command == "check":
-        try:
-            docs = living_docs(args.data_dir, relative_to=Path.cwd())
-        except DataError as exc:
-            print(exc, file=sys.stderr)
-            n = len(exc.findings)
-            print(f"{n} problem{'s' if n > 1 else ''} found", file=sys.stderr)
-            return 1
+    if args.command == "schema":
+        model = Brief if args.what == "brief" else Outline
+        print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
+        return 0
+
+    try:
+        rules = _rules(args.config)
+    except (ValidationError, Exception) as exc:  # a broken mkdocs.yml is the user's to fix, not a traceback
+        print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    result = analyse(args.data_dir, rules=rules, relative_to=Path.cwd(), today=dt.date.today())
+    if args.format == "json":
+        print(format_json(result.findings))
+    elif result.findings:
+        print(format_text(result.findings, Path.cwd()), file=sys.stderr)
+    else:
+        docs = result.docs or {}
         briefs = sum(len(d.briefs) for d in docs.values())
         print(f"ok: {len(docs)} topic{'s' if len(docs) != 1 else ''}, {briefs} brief{'s' if briefs != 1 else ''}")
-        return 0
-    return 2
+    return 1 if result.findings else 0
 
 
 if __name__ == "__main__":

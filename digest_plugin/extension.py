@@ -31,7 +31,8 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
-from .merge import LivingDoc, arxiv_key
+from .merge import LivingDoc
+from .model import arxiv_key
 from .render import Block, Heading, Linker, Raw, Renderer, esc
 
 log = logging.getLogger("mkdocs.plugins.digest")

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from .model import Brief, Outline
@@ -65,9 +65,16 @@ class Dataset:
 
 
 def _yaml() -> YAML:
+    """Round-trip YAML 1.2 with dates left as text: pydantic parses them, so '2026-02-30' becomes a
+    located 'invalid date' finding instead of a crash, and every loader gives the same values."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
+    yaml.constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
     return yaml
+
+
+def _timestamp_as_text(constructor: Any, node: Any) -> str:
+    return constructor.construct_scalar(node)
 
 
 def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
@@ -105,28 +112,43 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
         return None, [Finding(display, line, col, f"YAML: {' '.join(problem.split())}", hint=hint)]
     except YAMLError as exc:  # errors without a mark
         return None, [Finding(display, 1, 1, f"YAML: {' '.join(str(exc).split())}")]
-    alias = _first_alias(tree)
-    if alias is not None:
-        line, col = alias
-        return None, [Finding(display, line, col, "anchors and aliases (&name, *name) are not allowed in briefs",
-                              hint="write the value out in full")]
+    problem = _first_special_node(tree)
+    if problem is not None:
+        (line, col), message, hint = problem
+        return None, [Finding(display, line, col, message, hint=hint)]
     return tree, []
 
 
-def _first_alias(tree: Any) -> tuple[int, int] | None:
-    """Where a container is reached twice (a YAML alias), else None.
+def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
+    """The first alias or explicit tag in the tree, located; briefs need neither.
 
-    Refusing aliases keeps an alias bomb from expanding during validation, and briefs never need them."""
+    Refusing aliases keeps an alias bomb from expanding during validation; refusing tags keeps
+    ``!!python/…`` and other typed values out of what is plain data."""
     seen: set[int] = set()
-    stack = [tree]
+    stack: list[tuple[Any, tuple[int, int]]] = [(tree, (1, 1))]
     while stack:
-        node = stack.pop()
-        if isinstance(node, (CommentedMap, CommentedSeq)):
-            if id(node) in seen:
-                return node.lc.line + 1, node.lc.col + 1
-            seen.add(id(node))
-            stack.extend(node.values() if isinstance(node, CommentedMap) else node)
+        node, where = stack.pop()
+        if isinstance(node, TaggedScalar) or getattr(getattr(node, "tag", None), "value", None):
+            return where, f"YAML tags ({_tag(node)}) are not allowed in briefs", "remove the tag; write plain text"
+        if not isinstance(node, (CommentedMap, CommentedSeq)):
+            continue
+        if id(node) in seen:
+            return where, "anchors and aliases (&name, *name) are not allowed in briefs", "write the value out in full"
+        seen.add(id(node))
+        if isinstance(node, CommentedMap):
+            stack.extend((v, _pos(node.lc.value(k) if k in node.lc.data else None, where)) for k, v in node.items())
+        else:
+            stack.extend((v, _pos(node.lc.item(i) if i in node.lc.data else None, where)) for i, v in enumerate(node))
     return None
+
+
+def _tag(node: Any) -> str:
+    tag = getattr(node, "tag", None)
+    return str(getattr(tag, "value", tag) or "!")
+
+
+def _pos(pair: Any, fallback: tuple[int, int]) -> tuple[int, int]:
+    return (pair[0] + 1, pair[1] + 1) if pair else fallback
 
 
 def locate(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int]:

@@ -14,6 +14,8 @@ from functools import cached_property
 
 from .model import (
     Brief,
+    Disposition,
+    EvidenceLevel,
     Citation,
     Contradiction,
     Entry,
@@ -24,15 +26,12 @@ from .model import (
     Outline,
     PlacementAction,
     Section,
+    Rules,
     Status,
+    arxiv_key,
 )
 
 ARXIV_MENTION = re.compile(r"arXiv:(\d{4}\.\d{4,5})(?:v\d+)?")
-
-
-def arxiv_key(arxiv_id: str) -> str:
-    """The identity of a paper: its id without a version suffix (1605.08803v2 is 1605.08803)."""
-    return re.sub(r"v\d+$", "", arxiv_id)
 
 
 @dataclass
@@ -202,8 +201,12 @@ def briefs_index_page(topic: str) -> str:
     return f"{topic}/briefs/index.md"
 
 
-def merge(outline: Outline, briefs: list[Brief]) -> LivingDoc:
-    """Apply every brief of the outline's topic, oldest first, to the outline."""
+def merge(outline: Outline, briefs: list[Brief], rules: Rules | None = None) -> LivingDoc:
+    """Apply every brief of the outline's topic, oldest first, to the outline.
+
+    With ``rules.hide_discarded`` (the default), discarded contradictions and discard-level items
+    stay off the section pages; the register and the brief pages keep them."""
+    rules = rules or Rules()
     briefs = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
     sections = {s.number: SectionView(s) for s in outline.sections}
     entries: dict[str, EntryView] = {}
@@ -217,6 +220,9 @@ def merge(outline: Outline, briefs: list[Brief]) -> LivingDoc:
     items: dict[str, tuple[Brief, Item, str]] = {}
     for brief in briefs:
         for item in sorted(brief.items, key=lambda i: i.number):
+            if rules.hide_discarded and item.evidence.level is EvidenceLevel.discard and not _is_update(item):
+                items[item.id] = (brief, item, item.id)
+                continue
             _place(item, brief, sections, entries)
             items[item.id] = (brief, item, item.placement.entry if _is_update(item) else item.id)
 
@@ -225,6 +231,8 @@ def merge(outline: Outline, briefs: list[Brief]) -> LivingDoc:
         for b in briefs for c in sorted(b.contradictions, key=lambda c: c.number)
     ]
     for view in contradictions:
+        if rules.hide_discarded and view.contradiction.disposition is Disposition.discarded:
+            continue
         for number in view.sections:
             sections[number].contradictions.append(view)
         for claim in view.contradiction.withheld:

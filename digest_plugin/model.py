@@ -181,6 +181,11 @@ ROUND = re.compile(r"^E[1-9]$")
 BRIEF_ID = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*-E[1-9]$")
 
 
+def arxiv_key(arxiv_id: str) -> str:
+    """The identity of a paper: its id without a version suffix (1605.08803v2 is 1605.08803)."""
+    return re.sub(r"v\d+$", "", arxiv_id)
+
+
 def _matches(pattern: re.Pattern[str], what: str, example: str):
     def check(value: str) -> str:
         if not pattern.fullmatch(value):
@@ -253,6 +258,8 @@ class Figure(Model):
     value: int | float | str
     unit: str | None = None
     as_of: dt.date | None = None
+    note: str | None = None
+    """Why a count went down, or how it was counted (口径); required when a count drops."""
 
 
 class CrossRef(Model):
@@ -276,6 +283,8 @@ class Placement(Model):
     after: Slug | None = None
     alternatives: list[Alternative] = []
     cross_refs: list[CrossRef] = []
+    as_conclusion: bool = False
+    """The brief asks to write this as a conclusion (定论), not as a lead; evidence rules apply."""
     text: Text
 
     @model_validator(mode="after")
@@ -301,6 +310,8 @@ class Item(Model):
     figures: list[Figure] = []
     guards: list[Text] = []
     notes: list[Text] = []
+    supported_by: list[ArxivId] = []
+    """Papers the item rests on; a down-weighted one never counts as support for a conclusion."""
 
 
 class WithheldClaim(Model):
@@ -446,3 +457,21 @@ class Outline(Model):
     entries: list[Entry] = []
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+# --------------------------------------------------------------------------- editorial rules
+
+
+class Rules(BaseModel):
+    """Defaults follow the team's practice in the 2026-10-21 brief."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    no_conclusion_levels: list[EvidenceLevel] = [EvidenceLevel.lead, EvidenceLevel.unverified, EvidenceLevel.discard]
+    no_conclusion_sources: list[SourceKind] = [SourceKind.vendor_self_report]
+    gain_totals: dict[str, str] = {"weekly-gain": "stars"}
+    """A figure (key) that counts a gain over a period, and the total (key) it cannot exceed."""
+    citation_count_factor: float = Field(3.0, gt=1)
+    """Warn when two sources' cited-by counts differ by more than this factor."""
+    hide_discarded: bool = True
+    """Discarded (丢弃级) contradictions and items stay off the §1–§6 pages; the register keeps them."""

@@ -7,6 +7,7 @@ living doc says, so the core can move to another host when MkDocs goes.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from pathlib import Path
@@ -20,10 +21,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .extension import DigestExtension, PageContext
-from .load import DataError
+from pydantic import ValidationError
+
+from .model import Rules
 from .merge import LivingDoc, cite_hand_written_page
 from .pages import CSS_PATH, generated_pages
-from .pipeline import living_docs
+from .pipeline import analyse
 from .render import esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
@@ -35,6 +38,8 @@ class DigestConfig(Config):
     enabled = c.Type(bool, default=True)
     data_dir = c.Type(str, default="data")
     """The data folder (outlines/ and briefs/), relative to mkdocs.yml."""
+    rules = c.Type(dict, default={})
+    """Editorial rules (see ``digest_plugin.model.Rules``); omitted keys keep the team's defaults."""
 
 
 class DigestPlugin(BasePlugin[DigestConfig]):
@@ -58,10 +63,17 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if str(data_dir) not in config.watch:
             config.watch.append(str(data_dir))
         try:
-            self.docs = living_docs(data_dir, relative_to=root)
-        except DataError as exc:
-            count = len(exc.findings)
-            raise PluginError(f"digest: {count} problem{'s' if count > 1 else ''} in the brief data:\n{exc}") from None
+            rules = Rules.model_validate(self.config.rules)
+        except ValidationError as exc:
+            raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
+        result = analyse(data_dir, rules=rules, relative_to=root, today=dt.date.today())
+        for finding in result.warnings:
+            log.warning(str(finding))
+        if result.docs is None:
+            count = len(result.errors)
+            raise PluginError(f"digest: {count} error{'s' if count > 1 else ''} in the brief data "
+                              f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
+        self.docs = result.docs
         config.markdown_extensions.append(DigestExtension(lambda: self._page))
         config.extra_css.append(CSS_PATH)
         return config

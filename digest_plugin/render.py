@@ -23,7 +23,6 @@ from .merge import (
     EntryView,
     LivingDoc,
     SectionView,
-    arxiv_key,
     bibliography_page,
     brief_page,
     briefs_index_page,
@@ -31,7 +30,7 @@ from .merge import (
     register_page,
     section_page,
 )
-from .model import Brief, Disposition, EvidenceLevel, Item, Status
+from .model import Brief, Disposition, EvidenceLevel, Item, Status, arxiv_key
 
 LEVEL_ICON = {
     EvidenceLevel.verified: "✔",
@@ -154,7 +153,8 @@ class Renderer:
         return f'<a class="digest-brief-link" href="{esc(href)}">{brief.date.isoformat()} {esc(brief.round)} 简报</a>'
 
     def section_link(self, number: str) -> str:
-        href = self.linker.url(section_page(self.doc.topic, number), "s" + number.replace(".", "-"))
+        anchor = "s" + number.replace(".", "-") if "." in number else None  # a top section is its page
+        href = self.linker.url(section_page(self.doc.topic, number), anchor)
         return f'<a href="{esc(href)}">§{esc(number)}</a>'
 
     def item_link(self, item_id: str) -> str:

@@ -1,0 +1,150 @@
+"""Editorial rules: the checks the team does by hand today, from the numbers and evidence alone.
+
+Two kinds, both configurable (``rules:`` of the digest plugin in mkdocs.yml):
+
+* consistency of a brief's own numbers — a weekly gain larger than the total (Kapitsa
+  "+175 > 155"), a count that drops without a note, a date after the brief's own date,
+  citation counts from two sources that disagree by more than a factor;
+* evidence rules — lead-level, unverified or vendor-self-reported items may not be placed as a
+  conclusion, and a down-weighted citation never supports one.
+
+A finding the brief has already acknowledged (a contradiction that withholds the very figure)
+is not reported again: the rule is there to catch what nobody noticed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from .load import Dataset, Finding, locate
+from .model import Brief, Figure, PlacementAction, Rules, Status, arxiv_key
+
+
+def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:
+    findings: list[Finding] = []
+    current: dict[tuple[str, str], Figure] = {}
+    for outline in dataset.outlines.values():
+        for entry in outline.entries:
+            for figure in entry.figures:
+                current[(entry.id, figure.key)] = figure
+    for brief in dataset.briefs:  # date order: "went down" compares with the latest earlier value
+        at = _Locator(dataset, brief.id)
+        findings += _dates(brief, at, today)
+        findings += _gains(brief, rules, at)
+        findings += _drops(brief, current, at)
+        findings += _citation_counts(brief, rules, at)
+        findings += _conclusions(brief, rules, dataset, at)
+    return findings
+
+
+class _Locator:
+    def __init__(self, dataset: Dataset, key: str):
+        self.tree, self.path = dataset.trees.get(key), dataset.sources.get(key, key)
+
+    def __call__(self, loc: tuple[Any, ...], message: str, hint: str | None = None, severity: str = "error") -> Finding:
+        line, col = locate(self.tree, loc)
+        return Finding(self.path, line, col, message, severity, hint)
+
+
+def _dates(brief: Brief, at: _Locator, today: dt.date | None) -> list[Finding]:
+    found = []
+    if today is not None and brief.date > today + dt.timedelta(days=1):
+        found.append(at(("date",), f"brief date {brief.date} is in the future", "use the date the round was written"))
+    for loc, value in _dated(brief):
+        if value > brief.date:
+            found.append(at(loc, f"date {value} is after the brief's own date {brief.date}",
+                            "a brief can only report what was known on its date"))
+    return found
+
+
+def _dated(brief: Brief):
+    for i, m in enumerate(brief.materials):
+        yield from ((("materials", i, k), getattr(m, k)) for k in ("first_collected", "last_collected") if getattr(m, k))
+    for i, item in enumerate(brief.items):
+        for j, m in enumerate(item.sources.materials):
+            for k in ("first_collected", "last_collected"):
+                if getattr(m, k):
+                    yield ("items", i, "sources", "materials", j, k), getattr(m, k)
+        for j, f in enumerate(item.figures):
+            if f.as_of:
+                yield ("items", i, "figures", j, "as_of"), f.as_of
+    for i, c in enumerate(brief.citations):
+        for j, x in enumerate(c.cited_by):
+            if x.as_of:
+                yield ("citations", i, "cited_by", j, "as_of"), x.as_of
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _withheld_figures(brief: Brief) -> set[tuple[str, str]]:
+    """(item id, figure key) pairs an open contradiction of the brief already withholds."""
+    return {(item, w.figure) for c in brief.contradictions if c.status is Status.open
+            for w in c.withheld if w.figure for item in c.touches.items}
+
+
+def _gains(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
+    found = []
+    acknowledged = _withheld_figures(brief)
+    for i, item in enumerate(brief.items):
+        figures = {f.key: (j, f) for j, f in enumerate(item.figures)}
+        for gain_key, total_key in rules.gain_totals.items():
+            if gain_key in figures and total_key in figures:
+                j, gain = figures[gain_key]
+                total = figures[total_key][1]
+                g, t = _number(gain.value), _number(total.value)
+                if g is not None and t is not None and g > t and (item.id, gain_key) not in acknowledged:
+                    found.append(at(("items", i, "figures", j, "value"),
+                                    f"{gain.label} +{gain.value} is larger than the total {total.label} {total.value}",
+                                    "fix the basis (口径) of the figure, or record a contradiction that withholds it"))
+    return found
+
+
+def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -> list[Finding]:
+    found = []
+    for i, item in enumerate(brief.items):
+        entry = item.placement.entry if item.placement.action is PlacementAction.update_in_place else item.id
+        for j, figure in enumerate(item.figures):
+            before = current.get((entry, figure.key))
+            old, new = _number(before.value) if before else None, _number(figure.value)
+            if old is not None and new is not None and new < old and not figure.note:
+                found.append(at(("items", i, "figures", j, "value"),
+                                f"{figure.label} went down from {before.value} to {figure.value} without a note",
+                                "add `note:` saying why (口径 change, correction…)", severity="warning"))
+            current[(entry, figure.key)] = figure
+    return found
+
+
+def _citation_counts(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
+    found = []
+    for i, c in enumerate(brief.citations):
+        counts = [x.count for x in c.cited_by if x.count > 0]
+        if len(counts) >= 2 and max(counts) > rules.citation_count_factor * min(counts):
+            found.append(at(("citations", i, "cited_by"),
+                            f"cited-by counts of arXiv:{c.arxiv} differ by more than {rules.citation_count_factor:g}× "
+                            f"({', '.join(f'{x.count} {x.source.value}' for x in c.cited_by)})",
+                            "check both sources, or raise `citation_count_factor`", severity="warning"))
+    return found
+
+
+def _conclusions(brief: Brief, rules: Rules, dataset: Dataset, at: _Locator) -> list[Finding]:
+    found = []
+    down = {arxiv_key(c.arxiv): c.down_weighted_by for b in dataset.briefs for c in b.citations if c.down_weighted_by}
+    for i, item in enumerate(brief.items):
+        if not item.placement.as_conclusion:
+            continue
+        ev = item.evidence
+        weak = [ev.level.label] if ev.level in rules.no_conclusion_levels else []
+        weak += [k.label for k in ev.source_kinds if k in rules.no_conclusion_sources]
+        if weak:
+            found.append(at(("items", i, "placement", "as_conclusion"),
+                            f"item {item.number} cannot be placed as a conclusion: its evidence is {'、'.join(weak)}",
+                            "place it as a lead (remove `as_conclusion`) until the evidence is raised"))
+        for j, paper in enumerate(item.supported_by):
+            if arxiv_key(paper) in down:
+                found.append(at(("items", i, "supported_by", j),
+                                f"arXiv:{paper} is down-weighted ({down[arxiv_key(paper)]}) and cannot support a conclusion",
+                                "cite it as a historical anchor only, or find other support"))
+    return found
