@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from .model import Brief, Outline
 
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 MAX_BYTES = 1_000_000
 """A real brief is ~25 KB; anything past 1 MB is a mistake (or an attack), not a brief."""
 
@@ -130,6 +132,8 @@ def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
         node, where = stack.pop()
         if isinstance(node, TaggedScalar) or getattr(getattr(node, "tag", None), "value", None):
             return where, f"YAML tags ({_tag(node)}) are not allowed in briefs", "remove the tag; write plain text"
+        if isinstance(node, str) and (bad := CONTROL.search(node)):
+            return where, f"control character U+{ord(bad.group()):04X} in text", "remove it (only line breaks and tabs are allowed)"
         if not isinstance(node, (CommentedMap, CommentedSeq)):
             continue
         if id(node) in seen:
@@ -172,10 +176,10 @@ def locate(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int]:
 
 def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | None]:
     """An editor's wording for one pydantic error, with a hint where one helps."""
-    where = ".".join(str(p) for p in error["loc"]) or "document"
+    where = _path(error["loc"])
     kind = error["type"]
     if kind == "missing":
-        return f"missing required field '{error['loc'][-1]}' in {'.'.join(str(p) for p in error['loc'][:-1]) or 'document'}", None
+        return f"missing required field '{error['loc'][-1]}' in {_path(error['loc'][:-1])}", None
     if kind == "extra_forbidden":
         name = str(error["loc"][-1])
         known = _known_fields(model, error["loc"][:-1])
@@ -186,6 +190,14 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
         return f"{where}: {error['input']!r} is not allowed here", f"use one of {expected}"
     msg = error["msg"].removeprefix("Value error, ")
     return f"{where}: {msg}", None
+
+
+def _path(loc: tuple[Any, ...]) -> str:
+    """A pydantic location as an editor reads it: items[0].evidence.level."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "document"
 
 
 def _known_fields(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
@@ -218,7 +230,8 @@ def _inner_model(annotation: Any) -> type[BaseModel] | None:
 def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list[Finding]]:
     """Validate a parsed tree as ``model``; return (instance or None, findings)."""
     if not isinstance(tree, CommentedMap):
-        return None, [Finding(display, 1, 1, f"expected a mapping of fields at the top, found {type(tree).__name__}",
+        found = "a list" if isinstance(tree, list) else f"a single value ({type(tree).__name__})"
+        return None, [Finding(display, 1, 1, f"expected a mapping of fields at the top, found {found}",
                               hint="a brief starts with `schema: 1`")]
     try:
         return model.model_validate(tree), []
@@ -278,7 +291,13 @@ def load_data(data_dir: Path, *, relative_to: Path | None = None) -> Dataset:
         brief, found, tree = load_file(path, Brief, show(path))
         findings += found
         if brief is not None:
-            if brief.id != path.stem:
+            expected = f"{brief.date.isoformat()}-{brief.topic}-{brief.round}"
+            if brief.id != expected:
+                line, col = locate(tree, ("id",))
+                findings.append(Finding(show(path), line, col,
+                                        f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
+                                        hint="the id is <date>-<topic>-<round>; fix whichever is wrong"))
+            elif brief.id != path.stem:
                 findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' does not match file name '{path.name}'",
                                         hint=f"name the file {brief.id}.yml or change the id"))
             if brief.id in dataset.sources:

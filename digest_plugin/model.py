@@ -212,7 +212,17 @@ def _material_path(value: str) -> str:
 Slug = Annotated[str, AfterValidator(_matches(SLUG, "id", "llm-d-1-0"))]
 BriefId = Annotated[str, AfterValidator(_matches(BRIEF_ID, "brief id", "2026-10-21-inference-E1"))]
 SectionNo = Annotated[str, AfterValidator(_matches(SECTION, "section number", "3.1"))]
-ArxivId = Annotated[str, AfterValidator(_matches(ARXIV, "arXiv id", "1605.08803"))]
+def _arxiv_digits(value: str) -> str:
+    """New-style ids have 4 digits after the dot until 2014 (YYMM < 1501) and 5 from 2015 on."""
+    m = re.match(r"^(\d{2})(\d{2})\.(\d+)", value)
+    if m:
+        year, month, digits = int(m.group(1)), int(m.group(2)), len(m.group(3))
+        if not 1 <= month <= 12 or digits != (5 if (year, month) >= (15, 1) else 4):
+            raise ValueError(f"{value!r} is not a valid arXiv id (YYMM.NNNNN: 5 digits after the dot since 2015, 4 before)")
+    return value
+
+
+ArxivId = Annotated[str, AfterValidator(_matches(ARXIV, "arXiv id", "1605.08803")), AfterValidator(_arxiv_digits)]
 HttpUrl = Annotated[str, AfterValidator(_http_url)]
 MaterialPath = Annotated[str, AfterValidator(_material_path)]
 Text = Annotated[str, Field(min_length=1)]
