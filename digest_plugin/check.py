@@ -51,7 +51,40 @@ def check_references(dataset: Dataset) -> list[Finding]:
                                 hint=_suggest(brief.topic, sorted(dataset.outlines)) or "add outlines/<topic>.yml"))
             continue
         findings += _check_brief(dataset, brief, outline, item_ids)
+    findings += _check_lifecycle(dataset)
     return findings
+
+
+def _check_lifecycle(dataset: Dataset) -> list[Finding]:
+    """Updates may only name what an earlier (or the same) brief of the same topic opened."""
+    found: list[Finding] = []
+    seen: dict[str, dict[str, set[str]]] = {}
+    for brief in sorted(dataset.briefs, key=lambda b: (b.date, b.id)):
+        known = seen.setdefault(brief.topic, {"items": set(), "contradictions": set(), "follow_ups": set()})
+        known["items"] |= {i.id for i in brief.items}
+        known["contradictions"] |= {c.id for c in brief.contradictions}
+        known["follow_ups"] |= {f.id for f in brief.follow_ups}
+
+        def need(loc: tuple, value: str | None, kind: str, what: str, hint: str) -> None:
+            if value is not None and value not in known[kind]:
+                found.append(_at(dataset, brief.id, loc, f"{what} '{value}' was never opened by this or an earlier brief",
+                                 hint=_suggest(value, sorted(known[kind])) or hint))
+
+        for i, u in enumerate(brief.contradiction_updates):
+            need(("contradiction_updates", i, "contradiction"), u.contradiction, "contradictions", "contradiction",
+                 "a later brief can only resolve a contradiction an earlier one opened")
+            need(("contradiction_updates", i, "superseded_by"), u.superseded_by, "contradictions", "contradiction",
+                 "open the successor in this brief's contradictions first")
+        for i, u in enumerate(brief.follow_up_updates):
+            need(("follow_up_updates", i, "follow_up"), u.follow_up, "follow_ups", "follow-up",
+                 "a follow-up must be opened (follow_ups:) before it is closed")
+        for i, u in enumerate(brief.evidence_updates):
+            need(("evidence_updates", i, "item"), u.item, "items", "item", "name an item of this or an earlier brief")
+            need(("evidence_updates", i, "follow_up"), u.follow_up, "follow_ups", "follow-up", "name the follow-up that raised it")
+        for i, r in enumerate(brief.retractions):
+            need(("retractions", i, "item"), r.item, "items", "item", "name an item of this or an earlier brief")
+            need(("retractions", i, "superseded_by"), r.superseded_by, "items", "item", "name the item that replaces it")
+    return found
 
 
 def _ids(brief: Brief, items: dict, contradictions: dict, follow_ups: dict) -> Iterator[tuple[tuple, str, str, dict]]:

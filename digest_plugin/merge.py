@@ -1,9 +1,11 @@
 """Briefs + outline → the merged living doc.  Pure functions: no MkDocs, no files, no clock.
 
 The merge decides *what* is on each section page and in what order; :mod:`render` decides how
-it looks.  Everything here is a function of the validated data alone, and briefs are taken in
-(date, id) order, so the same data always gives the same living doc, whatever order the files
-were read in.
+it looks.  Briefs are applied one at a time in (date, id) order — items placed, entries updated,
+contradictions opened, resolved, re-opened or superseded, follow-ups opened and closed, evidence
+raised, items retracted — and what each brief changed is recorded, so a brief's page and the feed
+can say what that day did.  The same data always gives the same living doc, whatever order the
+files were read in.
 """
 
 from __future__ import annotations
@@ -14,19 +16,24 @@ from functools import cached_property
 
 from .model import (
     Brief,
-    Disposition,
-    EvidenceLevel,
     Citation,
     Contradiction,
+    ContradictionChange,
+    ContradictionUpdate,
+    Disposition,
     Entry,
+    Evidence,
+    EvidenceLevel,
     Figure,
     FollowUp,
     FollowUpStatus,
+    FollowUpUpdate,
     Item,
     Outline,
     PlacementAction,
-    Section,
+    Retraction,
     Rules,
+    Section,
     Status,
     arxiv_key,
 )
@@ -45,16 +52,20 @@ class FigureState:
     history: list[tuple[Figure, str]] = field(default_factory=list)
     withheld_by: Contradiction | None = None
 
+    def series(self) -> list[Figure]:
+        """Every dated value, oldest first (for the chart)."""
+        return [f for f, _ in self.history] + [self.current]
+
 
 @dataclass
 class Update:
-    """One dated change to an entry: which brief (or the baseline doc) and which item."""
+    """One dated change to an entry: which brief (or the baseline doc) did what."""
 
-    date: str
-    source: str
+    kind: str  # baseline | placed | updated | evidence | retracted
     brief: Brief | None
     item: Item | None
     text: str
+    evidence: Evidence | None = None
 
 
 @dataclass
@@ -71,6 +82,13 @@ class EntryView:
     footnote: bool = False
     figures: list[FigureState] = field(default_factory=list)
     history: list[Update] = field(default_factory=list)
+    evidence: Evidence | None = None
+    retraction: Retraction | None = None
+    retracted_in: Brief | None = None
+
+    @property
+    def retracted(self) -> bool:
+        return self.retraction is not None
 
 
 @dataclass
@@ -88,6 +106,8 @@ class ContradictionView:
     contradiction: Contradiction
     brief: Brief
     sections: list[str]
+    status: Status = Status.open
+    history: list[tuple[Brief, ContradictionUpdate]] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -95,7 +115,12 @@ class ContradictionView:
 
     @property
     def is_open(self) -> bool:
-        return self.contradiction.status is Status.open
+        return self.status is Status.open
+
+    @property
+    def settled(self) -> tuple[Brief, ContradictionUpdate] | None:
+        """The brief and update that resolved or superseded it, if it is no longer open."""
+        return self.history[-1] if self.history and not self.is_open else None
 
 
 @dataclass(frozen=True)
@@ -131,6 +156,40 @@ class SectionView:
 class FollowUpView:
     follow_up: FollowUp
     brief: Brief
+    status: FollowUpStatus = FollowUpStatus.open
+    history: list[tuple[Brief, FollowUpUpdate]] = field(default_factory=list)
+
+    @property
+    def pending(self) -> bool:
+        """Still to do: open, or carried over to the next round."""
+        return self.status in (FollowUpStatus.open, FollowUpStatus.carried_over)
+
+
+@dataclass
+class Changes:
+    """What one brief did to the living doc (ids; citation numbers)."""
+
+    entries_added: list[str] = field(default_factory=list)
+    entries_updated: list[str] = field(default_factory=list)
+    entries_retracted: list[str] = field(default_factory=list)
+    evidence_changed: list[str] = field(default_factory=list)
+    contradictions_opened: list[str] = field(default_factory=list)
+    contradictions_resolved: list[str] = field(default_factory=list)
+    contradictions_reopened: list[str] = field(default_factory=list)
+    contradictions_superseded: list[str] = field(default_factory=list)
+    citations_added: list[int] = field(default_factory=list)
+    follow_ups_opened: list[str] = field(default_factory=list)
+    follow_ups_closed: list[str] = field(default_factory=list)
+
+    LABELS = {
+        "entries_added": "新增条目", "entries_updated": "更新条目", "entries_retracted": "撤回条目",
+        "evidence_changed": "证据变更", "contradictions_opened": "新开矛盾", "contradictions_resolved": "解决矛盾",
+        "contradictions_reopened": "重开矛盾", "contradictions_superseded": "取代矛盾", "citations_added": "新增引用",
+        "follow_ups_opened": "新开跟进", "follow_ups_closed": "关闭跟进",
+    }
+
+    def counts(self) -> dict[str, int]:
+        return {name: len(getattr(self, name)) for name in self.LABELS}
 
 
 @dataclass
@@ -146,6 +205,7 @@ class LivingDoc:
     contradictions: list[ContradictionView]
     citations: dict[str, CitationView]
     follow_ups: list[FollowUpView]
+    changes: dict[str, Changes]
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -153,11 +213,15 @@ class LivingDoc:
     def children(self, number: str) -> list[SectionView]:
         return [s for s in self.sections.values() if s.number.split(".")[0] == number and "." in s.number]
 
+    def contradiction(self, contradiction_id: str) -> ContradictionView | None:
+        return next((c for c in self.contradictions if c.id == contradiction_id), None)
+
     @cached_property
     def withheld(self) -> dict[str, ContradictionView]:
         """Spellings of claims that must not appear as fact, longest first (so the longest match wins).
 
-        A spelling named by two open contradictions is withheld by the earlier one."""
+        Only open contradictions withhold; once resolved, the claim is publishable again.  A
+        spelling named by two open contradictions is withheld by the earlier one."""
         found: dict[str, ContradictionView] = {}
         for c in self.contradictions:
             for claim in c.contradiction.withheld if c.is_open else ():
@@ -166,7 +230,7 @@ class LivingDoc:
         return dict(sorted(found.items(), key=lambda pc: (-len(pc[0]), pc[0])))
 
     def open_follow_ups(self) -> list[FollowUpView]:
-        return [f for f in self.follow_ups if f.follow_up.status is FollowUpStatus.open]
+        return [f for f in self.follow_ups if f.pending]
 
     @property
     def reference_count(self) -> int:
@@ -201,6 +265,11 @@ def briefs_index_page(topic: str) -> str:
     return f"{topic}/briefs/index.md"
 
 
+def feed_page(topic: str) -> str:
+    """Not a Markdown page: the Atom feed file, linked from the briefs pages."""
+    return f"{topic}/feed.xml"
+
+
 def merge(outline: Outline, briefs: list[Brief], rules: Rules | None = None) -> LivingDoc:
     """Apply every brief of the outline's topic, oldest first, to the outline.
 
@@ -208,65 +277,124 @@ def merge(outline: Outline, briefs: list[Brief], rules: Rules | None = None) -> 
     stay off the section pages; the register and the brief pages keep them."""
     rules = rules or Rules()
     briefs = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
-    sections = {s.number: SectionView(s) for s in outline.sections}
-    entries: dict[str, EntryView] = {}
-    for entry in outline.entries:
-        view = EntryView(entry.id, entry.section, entry.title, baseline=entry)
-        view.figures = [FigureState(f.key, f.label, f, "baseline") for f in entry.figures]
-        view.history.append(Update("", "baseline", None, None, entry.text))
-        entries[entry.id] = view
-        sections[entry.section].entries.append(view)
-
-    items: dict[str, tuple[Brief, Item, str]] = {}
+    state = _State(outline, rules)
     for brief in briefs:
-        for item in sorted(brief.items, key=lambda i: i.number):
-            if rules.hide_discarded and item.evidence.level is EvidenceLevel.discard and not _is_update(item):
-                items[item.id] = (brief, item, item.id)
-                continue
-            _place(item, brief, sections, entries)
-            items[item.id] = (brief, item, item.placement.entry if _is_update(item) else item.id)
-
-    contradictions = [
-        ContradictionView(c, b, _touched_sections(c, items, entries, sections))
-        for b in briefs for c in sorted(b.contradictions, key=lambda c: c.number)
-    ]
+        state.apply(brief)
+    contradictions = state.contradictions
     for view in contradictions:
+        view.sections = _touched_sections(view.contradiction, state.items, state.entries, state.sections)
         if rules.hide_discarded and view.contradiction.disposition is Disposition.discarded:
             continue
         for number in view.sections:
-            sections[number].contradictions.append(view)
-        for claim in view.contradiction.withheld:
+            state.sections[number].contradictions.append(view)
+        for claim in view.contradiction.withheld if view.is_open else ():
             for entry_id in view.contradiction.touches.entries:
-                for fig in entries[entry_id].figures if entry_id in entries else []:
-                    if claim.figure == fig.key and view.is_open:
+                for fig in state.entries[entry_id].figures if entry_id in state.entries else []:
+                    if claim.figure == fig.key:
                         fig.withheld_by = view.contradiction
+    _collect_places(state.citations, contradictions, state.items)
+    return LivingDoc(outline.topic, outline, briefs, state.sections, state.items, state.entries, contradictions,
+                     state.citations, state.follow_ups, state.changes)
 
-    citations = _number_citations(outline, briefs)
-    _collect_places(citations, contradictions, items)
-    follow_ups = [FollowUpView(f, b) for b in briefs for f in sorted(b.follow_ups, key=lambda f: f.number)]
-    return LivingDoc(outline.topic, outline, briefs, sections, items, entries, contradictions, citations, follow_ups)
+
+class _State:
+    """The living doc while briefs are being applied."""
+
+    def __init__(self, outline: Outline, rules: Rules):
+        self.rules = rules
+        self.sections = {s.number: SectionView(s) for s in outline.sections}
+        self.entries: dict[str, EntryView] = {}
+        self.items: dict[str, tuple[Brief, Item, str]] = {}
+        self.contradictions: list[ContradictionView] = []
+        self.follow_ups: list[FollowUpView] = []
+        self.citations: dict[str, CitationView] = {}
+        self.changes: dict[str, Changes] = {}
+        self.next_citation = (outline.doc.reference_count or 0) + 1
+        for entry in outline.entries:
+            view = EntryView(entry.id, entry.section, entry.title, baseline=entry)
+            view.figures = [FigureState(f.key, f.label, f, "baseline") for f in entry.figures]
+            view.history.append(Update("baseline", None, None, entry.text))
+            self.entries[entry.id] = view
+            self.sections[entry.section].entries.append(view)
+
+    def apply(self, brief: Brief) -> None:
+        changes = self.changes[brief.id] = Changes()
+        for item in sorted(brief.items, key=lambda i: i.number):
+            self._place(item, brief, changes)
+        for c in sorted(brief.contradictions, key=lambda c: c.number):
+            self.contradictions.append(ContradictionView(c, brief, [], c.status))
+            (changes.contradictions_opened if c.status is Status.open else changes.contradictions_resolved).append(c.id)
+        for citation in brief.citations:
+            key = arxiv_key(citation.arxiv)
+            if key not in self.citations:  # a paper cited again (even as vN) keeps its first number
+                self.citations[key] = CitationView(citation, self.next_citation, brief)
+                changes.citations_added.append(self.next_citation)
+                self.next_citation += 1
+        for f in sorted(brief.follow_ups, key=lambda f: f.number):
+            self.follow_ups.append(FollowUpView(f, brief, f.status))
+            changes.follow_ups_opened.append(f.id)
+        for update in brief.contradiction_updates:
+            self._update_contradiction(update, brief, changes)
+        for update in brief.follow_up_updates:
+            view = next(f for f in self.follow_ups if f.follow_up.id == update.follow_up)
+            view.status = update.status
+            view.history.append((brief, update))
+            changes.follow_ups_closed.append(view.follow_up.id)
+        for update in brief.evidence_updates:
+            entry = self.entries.get(self.items[update.item][2])
+            if entry is None:  # a discard-level item kept off the pages
+                continue
+            entry.history.append(Update("evidence", brief, self.items[update.item][1], update.note or "", update.evidence))
+            entry.evidence = update.evidence
+            changes.evidence_changed.append(entry.id)
+        for retraction in brief.retractions:
+            entry = self.entries.get(self.items[retraction.item][2])
+            if entry is None:
+                continue
+            entry.retraction, entry.retracted_in = retraction, brief
+            entry.history.append(Update("retracted", brief, None, retraction.reason))
+            changes.entries_retracted.append(entry.id)
+
+    def _update_contradiction(self, update: ContradictionUpdate, brief: Brief, changes: Changes) -> None:
+        view = next(c for c in self.contradictions if c.id == update.contradiction)
+        view.history.append((brief, update))
+        if update.change is ContradictionChange.resolved:
+            view.status = Status.resolved
+            changes.contradictions_resolved.append(view.id)
+        elif update.change is ContradictionChange.reopened:
+            view.status = Status.open
+            changes.contradictions_reopened.append(view.id)
+        else:
+            view.status = Status.superseded
+            changes.contradictions_superseded.append(view.id)
+
+    def _place(self, item: Item, brief: Brief, changes: Changes) -> None:
+        placement = item.placement
+        if _is_update(item):
+            view = self.entries[placement.entry]
+            view.item, view.brief, view.evidence = item, brief, item.evidence
+            view.history.append(Update("updated", brief, item, item.title, item.evidence))
+            _update_figures(view, item, brief)
+            self.items[item.id] = (brief, item, view.id)
+            changes.entries_updated.append(view.id)
+            return
+        self.items[item.id] = (brief, item, item.id)
+        if self.rules.hide_discarded and item.evidence.level is EvidenceLevel.discard:
+            return
+        view = EntryView(item.id, placement.section, placement.entry_title or item.title, item=item, brief=brief,
+                         parent=placement.after, footnote=placement.action is PlacementAction.footnote,
+                         evidence=item.evidence)
+        view.history.append(Update("placed", brief, item, item.title, item.evidence))
+        view.figures = [FigureState(f.key, f.label, f, brief.id) for f in item.figures]
+        self.entries[item.id] = view
+        _insert(self.sections[placement.section].entries, view)
+        changes.entries_added.append(view.id)
+        for ref in placement.cross_refs:
+            self.sections[ref.section].stubs.append(Stub(ref.section, item, brief, placement.section))
 
 
 def _is_update(item: Item) -> bool:
     return item.placement.action is PlacementAction.update_in_place
-
-
-def _place(item: Item, brief: Brief, sections: dict[str, SectionView], entries: dict[str, EntryView]) -> None:
-    placement = item.placement
-    if _is_update(item):
-        view = entries[placement.entry]
-        view.item, view.brief = item, brief
-        view.history.append(Update(brief.date.isoformat(), brief.id, brief, item, item.title))
-        _update_figures(view, item, brief)
-    else:
-        view = EntryView(item.id, placement.section, placement.entry_title or item.title, item=item, brief=brief,
-                         parent=placement.after, footnote=placement.action is PlacementAction.footnote)
-        view.history.append(Update(brief.date.isoformat(), brief.id, brief, item, item.title))
-        view.figures = [FigureState(f.key, f.label, f, brief.id) for f in item.figures]
-        entries[item.id] = view
-        _insert(sections[placement.section].entries, view)
-    for ref in placement.cross_refs:
-        sections[ref.section].stubs.append(Stub(ref.section, item, brief, placement.section))
 
 
 def _update_figures(view: EntryView, item: Item, brief: Brief) -> None:
@@ -296,21 +424,6 @@ def _touched_sections(c: Contradiction, items: dict, entries: dict[str, EntryVie
     found += [items[i][1].placement.section for i in c.touches.items if i in items]
     found += [entries[e].section for e in c.touches.entries if e in entries]
     return sorted({s for s in found if s in sections}, key=lambda s: [int(p) for p in s.split(".")])
-
-
-def _number_citations(outline: Outline, briefs: list[Brief]) -> dict[str, CitationView]:
-    """Numbers continue after the doc's existing references, in (brief date, brief id, list) order.
-
-    A paper cited again (with or without a vN suffix) keeps the number it got first."""
-    citations: dict[str, CitationView] = {}
-    number = outline.doc.reference_count or 0
-    for brief in briefs:
-        for citation in brief.citations:
-            key = arxiv_key(citation.arxiv)
-            if key not in citations:
-                number += 1
-                citations[key] = CitationView(citation, number, brief)
-    return citations
 
 
 PAGE_CITE = re.compile(r"""\bcite\(\s*["']([^"']+)["']\s*\)|\[\[cite\s+([^\]\s]+)\s*\]\]""")

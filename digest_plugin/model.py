@@ -99,6 +99,15 @@ class Disposition(Vocabulary):
 class Status(Vocabulary):
     open = "open"
     resolved = "resolved"
+    superseded = "superseded"
+
+
+class ContradictionChange(Vocabulary):
+    """What a later brief does to an earlier contradiction."""
+
+    resolved = "resolved"
+    reopened = "reopened"
+    superseded = "superseded"
 
 
 class FollowUpStatus(Vocabulary):
@@ -167,7 +176,8 @@ _LABELS: dict[type, dict[str, str]] = {
         "discarded": "丢弃级",
         "down_weighted": "降权",
     },
-    Status: {"open": "未解决", "resolved": "已解决"},
+    Status: {"open": "未解决", "resolved": "已解决", "superseded": "已被取代"},
+    ContradictionChange: {"resolved": "解决", "reopened": "重新打开", "superseded": "取代"},
     FollowUpStatus: {"open": "待跟进", "done": "已完成", "dropped": "已放弃", "carried_over": "顺延"},
     CitationSource: {"S2": "S2", "OpenAlex": "OpenAlex"},
 }
@@ -389,6 +399,52 @@ class FollowUp(Model):
     status: FollowUpStatus = FollowUpStatus.open
 
 
+class ContradictionUpdate(Model):
+    """A later brief resolves, re-opens or supersedes a contradiction of an earlier one."""
+
+    contradiction: Slug
+    change: ContradictionChange
+    text: Text
+    superseded_by: Slug | None = None
+
+    @model_validator(mode="after")
+    def _superseded_names_successor(self) -> ContradictionUpdate:
+        if self.change is ContradictionChange.superseded and not self.superseded_by:
+            raise ValueError("a superseded contradiction must name its successor (superseded_by: <contradiction id>)")
+        return self
+
+
+class FollowUpUpdate(Model):
+    """A later brief closes a follow-up: done, dropped, or carried over to the next round."""
+
+    follow_up: Slug
+    status: FollowUpStatus
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _closes(self) -> FollowUpUpdate:
+        if self.status is FollowUpStatus.open:
+            raise ValueError("a follow-up update closes it: status is done, dropped or carried_over")
+        return self
+
+
+class EvidenceUpdate(Model):
+    """New evidence for an earlier item (for example once a follow-up found the missing issue)."""
+
+    item: Slug
+    evidence: Evidence
+    follow_up: Slug | None = None
+    note: str | None = None
+
+
+class Retraction(Model):
+    """A later brief withdraws an earlier item; it stays visible, struck through, and leaves the counts."""
+
+    item: Slug
+    reason: Text
+    superseded_by: Slug | None = None
+
+
 class Job(Model):
     checklist: str | None = None
     job_id: str | None = None
@@ -431,6 +487,10 @@ class Brief(Model):
     conclusions: list[Text] = []
     follow_ups_heading: str | None = None
     follow_ups: list[FollowUp] = []
+    contradiction_updates: list[ContradictionUpdate] = []
+    follow_up_updates: list[FollowUpUpdate] = []
+    evidence_updates: list[EvidenceUpdate] = []
+    retractions: list[Retraction] = []
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

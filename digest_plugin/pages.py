@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from importlib.resources import files as package_files
 
+from .feed import atom
 from .merge import (
     LivingDoc,
     bibliography_page,
     brief_page,
     briefs_index_page,
+    feed_page,
     follow_ups_page,
     register_page,
 )
@@ -27,7 +29,8 @@ def stub(title: str, directive: str) -> str:
     return f"---\nrender_macros: false\n---\n\n# {title}\n\n{directive}\n"
 
 
-def generated_pages(docs: dict[str, LivingDoc]) -> Iterator[tuple[str, str]]:
+def generated_pages(docs: dict[str, LivingDoc], site_url: str | None = None,
+                    directory_urls: bool = True) -> Iterator[tuple[str, str]]:
     """(source path, content) of every generated file, in a fixed order."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
     for topic, doc in docs.items():
@@ -35,6 +38,7 @@ def generated_pages(docs: dict[str, LivingDoc]) -> Iterator[tuple[str, str]]:
         yield bibliography_page(topic), stub("参考文献", "[[digest bibliography]]")
         yield follow_ups_page(topic), stub("待跟进事项", "[[digest follow-ups]]")
         yield briefs_index_page(topic), stub("简报", "[[digest briefs]]")
+        yield feed_page(topic), atom(doc, site_url, directory_urls)
         for brief in doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
             yield brief_page(brief), stub(f"简报 {brief.date.isoformat()} · {brief.topic} · {brief.round}",

@@ -87,7 +87,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             heading = re.search(r"^#\s+(.+?)\s*$", markdown, re.M)
             for doc in self.docs.values():
                 cite_hand_written_page(doc, file.src_uri, markdown, heading.group(1) if heading else file.src_uri)
-        for path, content in generated_pages(self.docs):
+        for path, content in generated_pages(self.docs, config.site_url, config.use_directory_urls):
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=content))
         return files

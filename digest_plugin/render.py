@@ -26,11 +26,13 @@ from .merge import (
     bibliography_page,
     brief_page,
     briefs_index_page,
+    feed_page,
     follow_ups_page,
     register_page,
     section_page,
 )
-from .model import Brief, Disposition, EvidenceLevel, Item, Status, arxiv_key
+from .chart import sparkline
+from .model import Brief, Disposition, Evidence, EvidenceLevel, FollowUpStatus, Item, Status, arxiv_key
 
 LEVEL_ICON = {
     EvidenceLevel.verified: "✔",
@@ -61,8 +63,10 @@ def esc(value: object) -> str:
 
 
 def page_url(src: str, directory_urls: bool = True) -> str:
-    """The URL MkDocs (and Zensical) give a Markdown source path."""
-    stem = src[:-3] if src.endswith(".md") else src
+    """The URL MkDocs (and Zensical) give a Markdown source path (other files keep their path)."""
+    if not src.endswith(".md"):
+        return src
+    stem = src[:-3]
     if not directory_urls:
         return stem + ".html"
     if stem == "index" or stem.endswith("/index"):
@@ -120,8 +124,13 @@ class Renderer:
             out = regex.sub(lambda m: self.withheld(by_escaped[m.group(0)], link=links), out)
         return ARXIV_MENTION.sub(self._arxiv_link, out) if links else out
 
+    def contradiction_name(self, view: ContradictionView) -> str:
+        """'矛盾 3', or '2026-10-21 矛盾 3' once several briefs each number their own from 1."""
+        n = f"矛盾 {view.contradiction.number}"
+        return n if len(self.doc.briefs) == 1 else f"{view.brief.date.isoformat()} {n}"
+
     def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
-        label = f"〔暂扣，见矛盾 {view.contradiction.number}〕"
+        label = f"〔暂扣，见{self.contradiction_name(view)}〕"
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
         href = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
@@ -164,10 +173,9 @@ class Renderer:
 
     def contradiction_link(self, view: ContradictionView) -> str:
         href = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
-        return f'<a class="digest-contradiction-link" href="{esc(href)}">矛盾 {view.contradiction.number}</a>'
+        return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
 
-    def badge(self, item: Item, key: str) -> str:
-        ev = item.evidence
+    def badge(self, ev: Evidence, key: str) -> str:
         tip_id = f"boundary-{key}"
         gaps = "".join(f'<span class="digest-gap" data-gap="{g.value}">{esc(g.label)}</span>' for g in ev.gaps)
         kinds = "、".join(k.label for k in ev.source_kinds)
@@ -201,14 +209,17 @@ class Renderer:
         """Everything a brief says about one item, with its evidence boundary beside it."""
         return self.item_head(item, brief, key) + self.item_details(item)
 
-    def item_head(self, item: Item, brief: Brief, key: str) -> str:
-        """The badge, value rating, brief date and the evidence boundary: what qualifies the statement."""
+    def item_head(self, item: Item, brief: Brief, key: str, evidence: Evidence | None = None) -> str:
+        """The badge, value rating, brief date and the evidence boundary: what qualifies the statement.
+
+        ``evidence`` is the entry's current evidence when a later brief changed it."""
         p = item.placement
+        ev = evidence or item.evidence
         return "".join([
-            f'<p class="digest-item__meta">{self.badge(item, key)} '
+            f'<p class="digest-item__meta">{self.badge(ev, key)} '
             f'<span class="digest-value">{esc(" · ".join(v.label for v in item.value))}</span> · '
             f"{self.brief_link(brief)} 条目 {item.number} · {esc(p.action.label)}</p>",
-            f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>证据边界</strong>：{self.text(item.evidence.boundary)}</p>',
+            f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>证据边界</strong>：{self.text(ev.boundary)}</p>',
         ])
 
     def item_details(self, item: Item) -> str:
@@ -246,24 +257,35 @@ class Renderer:
             else:
                 value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
             as_of = f"截至 {f.current.as_of}" if f.current.as_of else ""
-            before = "；".join(
+            before = "" if f.withheld_by is not None else "；".join(
                 f'<span class="digest-figure__old">{esc(old.value)}{" " + esc(old.unit) if old.unit else ""}'
                 f'{"（" + str(old.as_of) + "）" if old.as_of else ""}</span>' for old, _ in f.history)
+            chart = sparkline(f.label, f.series()) if f.withheld_by is None else ""
             rows.append(f'<tr data-figure="{esc(f.key)}"><th>{esc(f.label)}</th><td class="digest-figure__now">{value}</td>'
-                        f"<td>{as_of}</td><td>{('此前：' + before) if before else ''}</td></tr>")
+                        f"<td>{as_of}</td><td>{('此前：' + before) if before else ''}{chart}</td></tr>")
         return ('<table class="digest-figures"><thead><tr><th>数值</th><th>当前</th><th>日期</th><th>历史</th></tr></thead>'
                 "<tbody>" + "".join(rows) + "</tbody></table>")
 
     def history(self, entry: EntryView) -> str:
-        rows = []
-        for u in entry.history[:-1] if entry.item else []:
-            if u.brief is None:
+        """How the entry got here, oldest first: the baseline, each update, evidence change and retraction."""
+        if len(entry.history) < 2:
+            return ""
+        rows, level = [], None
+        for u in entry.history:
+            if u.kind == "baseline":
                 doc = self.doc.outline.doc
                 rows.append(f'<li data-history="baseline">活文档 {esc(doc.version or "")}（据 {self.brief_ref(entry)}）：'
                             f"{self.text(u.text)}</li>")
-            else:
-                rows.append(f'<li data-history="{esc(u.source)}">{self.brief_link(u.brief)}：{self.text(u.text)}</li>')
-        return ('<div class="digest-history"><p><strong>历史</strong></p><ol>' + "".join(rows) + "</ol></div>") if rows else ""
+                continue
+            what = {"placed": "归入", "updated": "原地更新", "evidence": "证据变更", "retracted": "撤回"}[u.kind]
+            text = self.text(u.text) if u.text else ""
+            if u.kind == "evidence" and u.evidence is not None:
+                change = f"{esc(level.label)} → {esc(u.evidence.level.label)}" if level else esc(u.evidence.level.label)
+                text = f"{change}：{self.text(u.evidence.boundary)}" + (f"（{text}）" if text else "")
+            if u.evidence is not None:
+                level = u.evidence.level
+            rows.append(f'<li data-history="{esc(u.brief.id)}" data-change="{u.kind}">{self.brief_link(u.brief)} · {what}：{text}</li>')
+        return '<div class="digest-history"><p><strong>历史</strong></p><ol>' + "".join(rows) + "</ol></div>"
 
     def brief_ref(self, entry: EntryView) -> str:
         stated = entry.baseline.stated_in if entry.baseline else ""
@@ -274,24 +296,34 @@ class Renderer:
         attrs = f'data-digest-entry="{esc(entry.id)}" data-section="{esc(entry.section)}"'
         classes = ["digest-entry"]
         if entry.item is not None:
-            attrs += f' data-digest-item="{esc(entry.item.id)}" data-brief="{esc(entry.brief.id)}"'
+            last = next(u.brief for u in reversed(entry.history) if u.brief is not None)
+            attrs += f' data-digest-item="{esc(entry.item.id)}" data-brief="{esc(last.id)}"'
         else:
             classes.append("digest-entry--baseline")
+        if entry.retracted:
+            classes.append("digest-entry--retracted")
+            attrs += " data-retracted=\"true\""
         if entry.parent:
             classes.append("digest-entry--child")
         if entry.footnote:
             classes.append("digest-entry--footnote")
+        title = f"<strong>{self.text(entry.title)}</strong>"
         out = [f'<section class="{" ".join(classes)}"{self.anchor("entry-" + entry.id)} {attrs}>',
-               f'<p class="digest-entry__title"><strong>{self.text(entry.title)}</strong>'
+               f'<p class="digest-entry__title">{f"<del>{title}</del>" if entry.retracted else title}'
                + (f'<span class="digest-entry__kind">（小注）</span>' if entry.footnote else "") + "</p>"]
+        if entry.retracted:
+            r = entry.retraction
+            successor = f"，由 {self.item_link(r.superseded_by)} 取代" if r.superseded_by in self.doc.items else ""
+            out.append(f'<p class="digest-retraction">已撤回（{self.brief_link(entry.retracted_in)}）：{self.text(r.reason)}{successor}</p>')
         if entry.item is not None and entry.title != entry.item.title:
             out.append(f'<p class="digest-item__title">{self.text(entry.item.title)}</p>')
         if entry.item is None:
             out.append(f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
                        f'<p class="digest-entry__origin">活文档 {esc(self.doc.outline.doc.version or "")} 既有条目，据 {self.brief_ref(entry)}</p>')
         if entry.item is not None:
-            out += [self.item_head(entry.item, entry.brief, entry.id), self.figures(entry),
+            body = [self.item_head(entry.item, entry.brief, entry.id, entry.evidence), self.figures(entry),
                     self.item_details(entry.item)]
+            out += [f'<div class="digest-retracted-body">{"".join(body)}</div>'] if entry.retracted else body
         else:
             out.append(self.figures(entry))
         out.append(self.history(entry))
@@ -309,31 +341,59 @@ class Renderer:
 
     # ------------------------------------------------------------------ contradictions
 
-    def callout(self, view: ContradictionView, *, full: bool = True) -> str:
-        """A Material admonition (collapsible ``details``) holding a contradiction, unmasked."""
+    def callout(self, view: ContradictionView, *, compact: bool = False) -> str:
+        """A Material admonition (collapsible ``details``) holding a contradiction, unmasked.
+
+        Open ones are expanded.  Settled ones (resolved or superseded) are collapsed; with
+        ``compact`` (section pages) they shrink to a "resolved on …" note, while the register
+        keeps the whole story."""
         c = view.contradiction
-        kind = "danger" if c.disposition in (Disposition.blocked, Disposition.discarded) else "warning"
-        state = "open" if view.is_open else "resolved"
+        settled = view.settled
+        if view.is_open:
+            kind = "danger" if c.disposition in (Disposition.blocked, Disposition.discarded) else "warning"
+        else:
+            kind = "success" if view.status is Status.resolved else "note"
+        attrs = (f'{self.anchor("contradiction-" + view.id)} data-digest-contradiction="{esc(view.id)}" '
+                 f'data-status="{"open" if view.is_open else "resolved"}" data-state="{view.status.value}" '
+                 f'data-disposition="{c.disposition.value}"')
+        register = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        register_link = f' · <a href="{esc(register)}">登记页</a>' if register[0] != "#" else ""
+        when = ""
+        if settled:
+            brief, update = settled
+            when = f" · 已于 {brief.date.isoformat()} {esc(view.status.label)}"
+        summary = (f'<summary>矛盾 {c.number} · {self.text(c.title, withhold=False)}'
+                   f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(view.status.label)}{when}</span></summary>')
+        if compact and settled:
+            brief, update = settled
+            return (f'<details class="{kind} digest-contradiction"{attrs}>{summary}'
+                    f'<p>{self.text(update.text, withhold=False)}（{self.brief_link(brief)}）{register_link}</p></details>')
         touched = []
-        if c.touches.sections or view.sections:
+        if view.sections:
             touched.append("涉及：" + "、".join(self.section_link(s) for s in view.sections))
         if c.touches.items:
             touched.append("条目：" + "、".join(self.item_link(i) for i in c.touches.items if i in self.doc.items))
         withheld = ""
         if c.withheld:
-            withheld = ('<p class="digest-withheld-claims"><strong>暂扣说法</strong>（修正前不得作为事实写入）：'
+            note = "（修正前不得作为事实写入）" if view.is_open else "（矛盾已不再未解决，可以写入）"
+            withheld = (f'<p class="digest-withheld-claims"><strong>暂扣说法</strong>{note}：'
                         + "、".join(f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, withhold=False)}</mark>' for w in c.withheld)
                         + "</p>")
         label = f'<p class="digest-required-label"><strong>必须带标注</strong>：{self.text(c.required_label, withhold=False)}</p>' if c.required_label else ""
-        register = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        story = ""
+        if view.history:
+            rows = []
+            for brief, update in view.history:
+                successor = self.doc.contradiction(update.superseded_by) if update.superseded_by else None
+                then = f"，由 {self.contradiction_link(successor)} 取代" if successor else ""
+                rows.append(f'<li data-change="{update.change.value}">{self.brief_link(brief)} · {esc(update.change.label)}：'
+                            f"{self.text(update.text, withhold=False)}{then}</li>")
+            story = '<ol class="digest-contradiction__history">' + "".join(rows) + "</ol>"
         return (
-            f'<details class="{kind} digest-contradiction"{" open" if view.is_open else ""}{self.anchor("contradiction-" + view.id)} '
-            f'data-digest-contradiction="{esc(view.id)}" data-status="{state}" data-disposition="{c.disposition.value}">'
-            f'<summary>矛盾 {c.number} · {self.text(c.title, withhold=False)}'
-            f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(c.status.label)}</span></summary>'
-            f'<p>{self.text(c.text, withhold=False)}</p>{withheld}{label}'
+            f'<details class="{kind} digest-contradiction"{" open" if view.is_open else ""}{attrs}>{summary}'
+            f'<p>{self.text(c.text, withhold=False)}</p>{withheld}{label}{story}'
             f'<p class="digest-contradiction__meta">{" · ".join(touched + ["来源：" + self.brief_link(view.brief)])}'
-            + (f' · <a href="{esc(register)}">登记页</a>' if register[0] != "#" else "") + "</p></details>"
+            f"{register_link}</p></details>"
         )
 
     # ------------------------------------------------------------------ pages
@@ -351,8 +411,8 @@ class Renderer:
         return blocks
 
     def _section_body(self, view: SectionView) -> list[Block]:
-        parts = [self.callout(c) for c in view.contradictions if c.is_open and c.contradiction.disposition is not Disposition.discarded]
-        parts += [self.callout(c) for c in view.contradictions if c.is_open and c.contradiction.disposition is Disposition.discarded]
+        parts = [self.callout(c) for c in view.contradictions if c.is_open]
+        parts += [self.callout(c, compact=True) for c in view.contradictions if not c.is_open]
         parts += [self.entry(e) for e in view.entries if not e.footnote]
         parts += [self.entry(e) for e in view.entries if e.footnote]
         parts += [self.stub(s) for s in view.stubs]
@@ -411,28 +471,64 @@ class Renderer:
                 f'<p class="digest-ref__meta">{" · ".join(meta)} · 来自 {self.brief_link(view.brief)}</p>{note}{back}</div>')
 
     def follow_ups(self) -> list[Block]:
-        views = self.doc.open_follow_ups()
-        if not views:
-            return [Raw('<p class="digest-empty">目前没有待跟进事项。</p>')]
+        """Pending follow-ups (open or carried over) first, then the closed ones with how they closed."""
+        pending = self.doc.open_follow_ups()
+        closed = [f for f in self.doc.follow_ups if not f.pending]
+        blocks: list[Block] = [Raw(f'<p class="digest-summary">待跟进 {len(pending)} 项，已关闭 {len(closed)} 项。</p>')]
+        blocks.append(Raw('<ol class="digest-follow-ups" data-list="pending">' + "".join(self.follow_up(f) for f in pending) + "</ol>"
+                          if pending else '<p class="digest-empty">目前没有待跟进事项。</p>'))
+        if closed:
+            blocks.append(Heading(2, "closed", "已关闭"))
+            blocks.append(Raw('<ol class="digest-follow-ups" data-list="closed">' + "".join(self.follow_up(f) for f in closed) + "</ol>"))
+        return blocks
+
+    def follow_up(self, view) -> str:
+        fu = view.follow_up
+        items = "、".join(self.item_link(i) for i in fu.items if i in self.doc.items)
+        story = "".join(f"；{self.brief_link(b)} {esc(u.status.label)}" + (f"：{self.text(u.note)}" if u.note else "")
+                        for b, u in view.history)
+        return (f'<li class="digest-follow-up"{self.anchor("follow-up-" + fu.id)} data-follow-up="{esc(fu.id)}" data-status="{view.status.value}">'
+                f'<span class="digest-follow-up__round">{esc(fu.round)}</span> {self.text(fu.text)}'
+                f'<span class="digest-follow-up__meta">（{esc(view.status.label)} · 出自 {self.brief_link(view.brief)}'
+                + (f" · 条目：{items}" if items else "") + f"{story}）</span></li>")
+
+    def changes(self, brief: Brief) -> str:
+        """Exactly what one brief did to the living doc, each with a link to where it happened."""
+        ch = self.doc.changes[brief.id]
         rows = []
-        for f in views:
-            fu = f.follow_up
-            items = "、".join(self.item_link(i) for i in fu.items if i in self.doc.items)
-            rows.append(f'<li class="digest-follow-up" id="follow-up-{esc(fu.id)}" data-follow-up="{esc(fu.id)}" data-status="{fu.status.value}">'
-                        f'<span class="digest-follow-up__round">{esc(fu.round)}</span> {self.text(fu.text)}'
-                        f'<span class="digest-follow-up__meta">（{esc(fu.status.label)} · 出自 {self.brief_link(f.brief)}'
-                        + (f" · 条目：{items}" if items else "") + "）</span></li>")
-        return [Raw(f'<p class="digest-summary">待跟进 {len(views)} 项。</p><ol class="digest-follow-ups">' + "".join(rows) + "</ol>")]
+        for name, label in ch.LABELS.items():
+            ids = getattr(ch, name)
+            if not ids:
+                continue
+            if name.startswith("entries") or name == "evidence_changed":
+                links = [self.entry_link(i) for i in ids]
+            elif name.startswith("contradictions"):
+                links = [self.contradiction_link(self.doc.contradiction(i)) for i in ids]
+            elif name == "citations_added":
+                links = [f'<a href="{esc(self.linker.url(bibliography_page(self.doc.topic), f"ref-{n}"))}">[{n}]</a>' for n in ids]
+            else:
+                links = [f'<a href="{esc(self.linker.url(follow_ups_page(self.doc.topic), f"follow-up-{i}"))}">{esc(i)}</a>' for i in ids]
+            rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{label} {len(ids)}：{"、".join(links)}</li>')
+        return '<ul class="digest-changes">' + "".join(rows) + "</ul>" if rows else '<p class="digest-empty">这份简报没有改动活文档。</p>'
+
+    def entry_link(self, entry_id: str) -> str:
+        entry = self.doc.entries[entry_id]
+        href = self.linker.url(section_page(self.doc.topic, entry.section), f"entry-{entry.id}")
+        return f'<a href="{esc(href)}">§{esc(entry.section)} {self.text(entry.title, links=False)}</a>'
 
     def brief(self, brief_id: str) -> list[Block]:
         """The day as published: header, items (with where they went), contradictions, citations, conclusions."""
         brief = next(b for b in self.doc.briefs if b.id == brief_id)
         blocks: list[Block] = [Raw(self._brief_header(brief))]
+        blocks.append(Heading(2, "changes", "这份简报对活文档的改动"))
+        blocks.append(Raw(self.changes(brief)))
         blocks.append(Heading(2, "items", f"一、{brief.items_heading or '条目'}"))
         parts = []
         for item in sorted(brief.items, key=lambda i: i.number):
             _, _, entry_id = self.doc.items[item.id]
             placed = self.linker.url(section_page(self.doc.topic, item.placement.section), f"entry-{entry_id}")
+            if entry_id not in self.doc.entries:  # a discard-level item: kept here, not on the section page
+                placed = self.linker.url(brief_page(brief), f"item-{item.id}")
             parts.append(
                 f'<article class="digest-item"{self.anchor("item-" + item.id)} data-digest-item="{esc(item.id)}" '
                 f'data-section="{esc(item.placement.section)}" data-brief="{esc(brief.id)}">'
@@ -484,20 +580,30 @@ class Renderer:
                 f'<p class="digest-brief__counts">条目 {len(brief.items)} · 矛盾与待核实 {len(brief.contradictions)} · '
                 f"arXiv 引用 {len(brief.citations)} · 跟进 {len(brief.follow_ups)}</p></div>")
 
-    def briefs_index(self) -> list[Block]:
+    def timeline(self, briefs: list[Brief]) -> str:
+        """Newest first: each brief with the counts of what it changed."""
         rows = []
-        for b in sorted(self.doc.briefs, key=lambda b: (b.date, b.id), reverse=True):
-            rows.append(f'<li data-brief="{esc(b.id)}">{self.brief_link(b)} · {self.text(b.title)} · 条目 {len(b.items)} · '
-                        f"矛盾 {len(b.contradictions)} · 引用 {len(b.citations)} · 跟进 {len(b.follow_ups)}</li>")
-        return [Raw('<ol class="digest-briefs" reversed>' + "".join(rows) + "</ol>" if rows else '<p class="digest-empty">还没有简报。</p>')]
+        for b in sorted(briefs, key=lambda b: (b.date, b.id), reverse=True):
+            counts = self.doc.changes[b.id].counts()
+            shown = " · ".join(f"{label} {counts[name]}" for name, label in self.doc.changes[b.id].LABELS.items() if counts[name])
+            rows.append(f'<li data-brief="{esc(b.id)}">{self.brief_link(b)} · {self.text(b.title)}'
+                        f'<span class="digest-timeline__counts">{(" · " + shown) if shown else ""}</span></li>')
+        return '<ol class="digest-timeline" reversed>' + "".join(rows) + "</ol>" if rows else '<p class="digest-empty">还没有简报。</p>'
+
+    def briefs_index(self) -> list[Block]:
+        return [Raw(self.timeline(self.doc.briefs)), Raw(self._feed_link())]
+
+    def _feed_link(self) -> str:
+        return f'<p><a class="digest-feed" href="{esc(self.linker.url(feed_page(self.doc.topic)))}" type="application/atom+xml">订阅（Atom）</a></p>'
 
     def overview(self) -> list[Block]:
+        """The topic at a glance: today's brief, open contradictions and follow-ups, counts, the timeline."""
         doc = self.doc
         latest = doc.briefs[-1] if doc.briefs else None
         open_c = [c for c in doc.contradictions if c.is_open]
         parts = [f'<div class="digest-overview" data-topic="{esc(doc.topic)}"><ul>']
         if latest:
-            parts.append(f"<li>最新简报：{self.brief_link(latest)}（条目 {len(latest.items)}）</li>")
+            parts.append(f"<li>最新简报：{self.brief_link(latest)}（{self._counts_text(latest)}）</li>")
         parts.append(f'<li>未解决的矛盾与待核实说法：<a href="{esc(self.linker.url(register_page(doc.topic)))}">{len(open_c)} 条</a></li>')
         parts.append(f'<li>待跟进：<a href="{esc(self.linker.url(follow_ups_page(doc.topic)))}">{len(doc.open_follow_ups())} 项</a></li>')
         parts.append(f'<li>参考文献：<a href="{esc(self.linker.url(bibliography_page(doc.topic)))}">共 {doc.reference_count} 条</a>'
@@ -506,11 +612,21 @@ class Renderer:
         parts.append('<table class="digest-counts"><thead><tr><th>章节</th><th>条目</th><th>未解决矛盾</th></tr></thead><tbody>')
         for top in doc.top_sections():
             group = [top, *doc.children(top.number)]
-            n_entries = sum(len(s.entries) for s in group)
+            n_entries = sum(1 for s in group for e in s.entries if not e.retracted)
             n_open = len({c.id for s in group for c in s.contradictions if c.is_open})
-            parts.append(f"<tr><td>{self.section_link(top.number)} {esc(top.section.title or '')}</td><td>{n_entries}</td><td>{n_open}</td></tr>")
-        parts.append("</tbody></table></div>")
+            parts.append(f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} {esc(top.section.title or "")}</td>'
+                         f"<td>{n_entries}</td><td>{n_open}</td></tr>")
+        parts.append("</tbody></table>")
+        if open_c:
+            parts.append('<p><strong>未解决的矛盾</strong></p><ul class="digest-open-contradictions">' + "".join(
+                f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title, withhold=False)}（{esc(c.contradiction.disposition.label)}）</li>"
+                for c in open_c) + "</ul>")
+        parts.append("<p><strong>简报时间线</strong></p>" + self.timeline(doc.briefs[-30:]) + self._feed_link() + "</div>")
         return [Raw("".join(parts))]
+
+    def _counts_text(self, brief: Brief) -> str:
+        counts = self.doc.changes[brief.id].counts()
+        return " · ".join(f"{label} {counts[name]}" for name, label in self.doc.changes[brief.id].LABELS.items() if counts[name]) or "无改动"
 
 
 def section_title(view: SectionView) -> str:
