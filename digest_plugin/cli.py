@@ -22,10 +22,12 @@ from pathlib import Path
 from pydantic import ValidationError
 from ruamel.yaml import YAML
 
-from .model import Brief, Outline, Rules
+from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
+from .model import Brief, EvidenceLevel, Outline, Rules
 from .diff import diff_docs
 from .pipeline import analyse
 from .report import format_json, format_text
+from .scaffold import new_brief
 
 
 def _rules(config: Path | None) -> Rules:
@@ -57,6 +59,30 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
     return into / rel
 
 
+EDITS = {
+    "resolve": lambda a: resolve_contradiction(a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by),
+    "close-follow-up": lambda a: close_follow_up(a.brief, a.follow_up, a.status, a.note),
+    "set-evidence": lambda a: set_evidence(a.brief, a.item, a.level, boundary=a.boundary, gaps=a.gaps, follow_up=a.follow_up),
+    "cite": lambda a: add_citation(a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note),
+}
+
+
+def _edit(args: argparse.Namespace) -> int:
+    """Run one editing command; on refusal print why (compiler style) and write nothing."""
+    if not args.brief.is_file():
+        print(f"{args.brief}: error: no such brief file", file=sys.stderr)
+        return 2
+    try:
+        EDITS[args.command](args)
+    except EditError as exc:
+        print(f"{args.brief}: error: {exc}", file=sys.stderr)
+        if exc.findings:
+            print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
+        return 1
+    print(f"{args.brief}: updated")
+    return 0
+
+
 def _diff(args: argparse.Namespace) -> int:
     rules = _rules(args.config)
     after = analyse(args.data_dir, rules=rules, relative_to=Path.cwd())
@@ -82,6 +108,41 @@ def main(argv: list[str] | None = None) -> int:
     diff.add_argument("base_ref")
     diff.add_argument("data_dir", nargs="?", default="data", type=Path)
     diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+    new = sub.add_parser("new", help="scaffold an empty brief for a day")
+    new.add_argument("--topic", required=True)
+    new.add_argument("--date", required=True, type=dt.date.fromisoformat, help="YYYY-MM-DD")
+    new.add_argument("--round", default="E1")
+    new.add_argument("--data", default=Path("data"), type=Path)
+
+    resolve = sub.add_parser("resolve", help="record in BRIEF that an earlier contradiction is resolved")
+    resolve.add_argument("brief", type=Path)
+    resolve.add_argument("contradiction")
+    resolve.add_argument("--text", required=True, help="the resolution, in the brief's words")
+    resolve.add_argument("--change", default="resolved", choices=["resolved", "reopened", "superseded"])
+    resolve.add_argument("--superseded-by")
+
+    close = sub.add_parser("close-follow-up", help="record in BRIEF that an earlier follow-up is closed")
+    close.add_argument("brief", type=Path)
+    close.add_argument("follow_up")
+    close.add_argument("--status", default="done", choices=["done", "dropped", "carried_over"])
+    close.add_argument("--note")
+
+    evidence = sub.add_parser("set-evidence", help="set an item's evidence level (in place, or as an update)")
+    evidence.add_argument("brief", type=Path)
+    evidence.add_argument("item")
+    evidence.add_argument("--level", required=True, choices=[e.value for e in EvidenceLevel])
+    evidence.add_argument("--boundary")
+    evidence.add_argument("--gaps", type=lambda v: [g for g in v.split(",") if g], help="comma-separated gap codes")
+    evidence.add_argument("--follow-up")
+
+    cite = sub.add_parser("cite", help="add an arXiv citation to BRIEF")
+    cite.add_argument("brief", type=Path)
+    cite.add_argument("arxiv")
+    cite.add_argument("--title", required=True)
+    cite.add_argument("--s2", type=int)
+    cite.add_argument("--openalex", type=int)
+    cite.add_argument("--use-note")
+
     schema = sub.add_parser("schema", help="print the JSON Schema of a brief (or of an outline)")
     schema.add_argument("what", nargs="?", choices=["brief", "outline"], default="brief")
     args = parser.parse_args(argv)
@@ -93,6 +154,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "diff":
         return _diff(args)
+    if args.command == "new":
+        try:
+            path = new_brief(args.data, args.topic, args.date, args.round)
+        except FileExistsError as exc:
+            print(f"digest new: {exc}; edit it instead", file=sys.stderr)
+            return 1
+        print(path)
+        return 0
+    if args.command in EDITS:
+        return _edit(args)
     try:
         rules = _rules(args.config)
     except (ValidationError, Exception) as exc:  # a broken mkdocs.yml is the user's to fix, not a traceback

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from .model import Brief, Outline
@@ -71,12 +72,16 @@ def _yaml() -> YAML:
     located 'invalid date' finding instead of a crash, and every loader gives the same values."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
-    yaml.constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+    yaml.Constructor = _DatesAsText
     return yaml
 
 
-def _timestamp_as_text(constructor: Any, node: Any) -> str:
-    return constructor.construct_scalar(node)
+class _DatesAsText(RoundTripConstructor):
+    """Round-trip constructor that leaves timestamps as the text written (a subclass, so that
+    other YAML instances in the process — the editing commands — keep real dates)."""
+
+
+_DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", lambda constructor, node: constructor.construct_scalar(node))
 
 
 def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:

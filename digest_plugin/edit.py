@@ -1,0 +1,170 @@
+"""Edit brief files without losing a comment: the frequent changes, as small safe operations.
+
+Every edit goes through ruamel.yaml's round-trip mode (comments, key order, quoting and blank
+lines survive), is checked against the whole data folder before anything is written (an edit
+that would not validate is refused), and is written atomically (a temporary file in the same
+folder, then a rename), so a crash never leaves half a brief behind.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+from .load import Finding
+from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap
+from .pipeline import analyse
+
+
+class EditError(Exception):
+    """The edit was refused; nothing was written."""
+
+    def __init__(self, message: str, findings: list[Finding] | None = None):
+        super().__init__(message)
+        self.findings = findings or []
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # never re-wrap a long Chinese line
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def q(text: str) -> DoubleQuotedScalarString:
+    """Text written by an edit is double-quoted, like the rest of a brief."""
+    return DoubleQuotedScalarString(text)
+
+
+def edit_brief(path: Path, change: Callable[[CommentedMap], None], *, data_dir: Path | None = None) -> str:
+    """Apply ``change`` to the brief at ``path``; validate the whole data folder; write atomically.
+
+    Returns the new text.  Raises EditError (writing nothing) when the result has any error."""
+    path = Path(path)
+    data_dir = Path(data_dir) if data_dir else path.parent.parent
+    yaml = _yaml()
+    tree = yaml.load(path.read_text(encoding="utf-8"))
+    change(tree)
+    out = io.StringIO()
+    yaml.dump(tree, out)
+    text = out.getvalue()
+    _validate(text, path, data_dir)
+    _write_atomically(path, text)
+    return text
+
+
+def _validate(text: str, path: Path, data_dir: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "data"
+        shutil.copytree(data_dir, copy)
+        target = copy / path.resolve().relative_to(data_dir.resolve())
+        target.write_text(text, encoding="utf-8")
+        result = analyse(copy, relative_to=Path(tmp))
+    if result.errors:
+        raise EditError("the edited brief would not validate; nothing was written", result.errors)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _list(tree: CommentedMap, key: str) -> CommentedSeq:
+    """The brief's list under ``key``, created at the end of the file if the brief has none yet."""
+    if key not in tree or not tree[key]:  # absent, null or an empty flow list `[]`: start a block list
+        tree[key] = CommentedSeq()
+    return tree[key]
+
+
+def _entry(**fields: Any) -> CommentedMap:
+    entry = CommentedMap()
+    for key, value in fields.items():
+        if value is not None:
+            entry[key] = q(value) if isinstance(value, str) and key not in {"contradiction", "follow_up", "item",
+                                                                            "change", "status", "superseded_by",
+                                                                            "level", "arxiv"} else value
+    return entry
+
+
+# --------------------------------------------------------------------------- the frequent edits
+
+
+def resolve_contradiction(path: Path, contradiction: str, text: str, *, change: str = "resolved",
+                          superseded_by: str | None = None, data_dir: Path | None = None) -> str:
+    """Record in this brief that an earlier contradiction is resolved (or re-opened, or superseded)."""
+    ContradictionChange(change)
+    return edit_brief(path, lambda t: _list(t, "contradiction_updates").append(
+        _entry(contradiction=contradiction, change=change, text=text, superseded_by=superseded_by)), data_dir=data_dir)
+
+
+def close_follow_up(path: Path, follow_up: str, status: str = "done", note: str | None = None,
+                    *, data_dir: Path | None = None) -> str:
+    """Record in this brief that an earlier follow-up is done, dropped or carried over."""
+    FollowUpStatus(status)
+    return edit_brief(path, lambda t: _list(t, "follow_up_updates").append(
+        _entry(follow_up=follow_up, status=status, note=note)), data_dir=data_dir)
+
+
+def set_evidence(path: Path, item: str, level: str, *, boundary: str | None = None, gaps: list[str] | None = None,
+                 follow_up: str | None = None, data_dir: Path | None = None) -> str:
+    """Set an item's evidence level: in place if the item is in this brief, else as an evidence update."""
+    EvidenceLevel(level)
+    for gap in gaps or []:
+        Gap(gap)
+
+    def change(tree: CommentedMap) -> None:
+        own = next((i for i in tree.get("items") or [] if i.get("id") == item), None)
+        if own is not None:
+            own["evidence"]["level"] = level
+            if boundary is not None:
+                own["evidence"]["boundary"] = q(boundary)
+            if gaps is not None:
+                own["evidence"]["gaps"] = _flow(gaps)
+            return
+        if boundary is None:
+            raise EditError(f"item '{item}' is in an earlier brief: give the new evidence boundary (--boundary)")
+        evidence = CommentedMap(level=level)
+        if gaps:
+            evidence["gaps"] = _flow(gaps)
+        evidence["boundary"] = q(boundary)
+        _list(tree, "evidence_updates").append(_entry(item=item, follow_up=follow_up, evidence=evidence))
+
+    return edit_brief(path, change, data_dir=data_dir)
+
+
+def add_citation(path: Path, arxiv: str, title: str, *, s2: int | None = None, openalex: int | None = None,
+                 use_note: str | None = None, data_dir: Path | None = None) -> str:
+    """Add an arXiv citation to this brief (numbered at build time after the existing ones)."""
+    cited_by = CommentedSeq()
+    for source, count in (("S2", s2), ("OpenAlex", openalex)):
+        if count is not None:
+            cited_by.append(CommentedMap(source=source, count=count))
+    entry = _entry(arxiv=q(arxiv), title=title, use_note=use_note)
+    if cited_by:
+        entry.insert(2, "cited_by", cited_by)
+    return edit_brief(path, lambda t: _list(t, "citations").append(entry), data_dir=data_dir)
+
+
+def _flow(values: list[str]) -> CommentedSeq:
+    seq = CommentedSeq(values)
+    seq.fa.set_flow_style()
+    return seq

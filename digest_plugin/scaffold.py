@@ -1,0 +1,81 @@
+"""`digest new`: an empty brief with the schema line, every section, and free ids to start from."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from .load import DataError, load_data
+
+TEMPLATE = """\
+# yaml-language-server: $schema=../../schema/brief.schema.json
+# Brief {id}. Fill in the lists below; `digest check` says what is missing or wrong.
+schema: 1
+id: "{id}"
+topic: {topic}
+round: {round}
+title: "{topic} · {round} 预消化简报（{date}）"
+date: {date}
+author: ""
+materials: []
+scope: ""
+
+# 一、今日该主题最重要的增量 — one entry per 条目; ids must be unique across all briefs.
+# Next free id: {item_id}
+#  - id: {item_id}
+#    number: 1
+#    title: ""
+#    value: [high]                 # high | high_pending | refresh | medium | filler
+#    sources: {{materials: [{{path: "", anchor: ""}}], urls: [""]}}
+#    points: [""]
+#    evidence: {{level: lead, source_kinds: [], gaps: [], boundary: ""}}
+#    relation: ""
+#    placement: {{section: "3.1", action: new_sub_entry, text: ""}}
+items: []
+
+# 二、值得警惕的矛盾与待核实说法. Next free id: {contradiction_id}
+contradictions: []
+
+# 三、可引用的 arXiv 号 (numbers are given at build time, after the doc's existing references)
+citations: []
+
+# 四、本轮结论与建议动作
+conclusions: []
+# Next free follow-up id: {follow_up_id}
+follow_ups: []
+
+# What this brief does to earlier ones (see README, "The doc over time")
+contradiction_updates: []
+follow_up_updates: []
+evidence_updates: []
+retractions: []
+"""
+
+
+def _free(prefix: str, taken: set[str]) -> str:
+    n = 1
+    while f"{prefix}-{n}" in taken:
+        n += 1
+    return f"{prefix}-{n}"
+
+
+def new_brief(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> Path:
+    """Write ``briefs/<date>-<topic>-<round>.yml`` and return its path; never overwrite a brief."""
+    brief_id = f"{date.isoformat()}-{topic}-{round_}"
+    path = Path(data_dir) / "briefs" / f"{brief_id}.yml"
+    if path.exists():
+        raise FileExistsError(f"{path} already exists")
+    try:
+        briefs = load_data(Path(data_dir)).briefs
+    except DataError:
+        briefs = []  # a broken brief elsewhere must not stop an editor starting today's
+    taken = {i.id for b in briefs for i in b.items} | {c.id for b in briefs for c in b.contradictions} | \
+        {f.id for b in briefs for f in b.follow_ups}
+    stem = f"{date.isoformat()}-{round_.lower()}"
+    text = TEMPLATE.format(id=brief_id, topic=topic, round=round_, date=date.isoformat(),
+                           item_id=_free(f"{stem}-item", taken), contradiction_id=_free(f"{stem}-c", taken),
+                           follow_up_id=_free(f"{stem}-f", taken))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "x", encoding="utf-8") as handle:
+        handle.write(text)
+    return path

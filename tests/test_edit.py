@@ -1,0 +1,109 @@
+"""Editing commands change only the lines they must, keep comments, and refuse invalid results."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BRIEF
+from digest_plugin import edit
+from digest_plugin.edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
+from digest_plugin.load import load_file
+from digest_plugin.model import Brief
+from digest_plugin.pipeline import living_docs
+from digest_plugin.scaffold import new_brief
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """(removed, added) lines of a unified diff."""
+    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
+    removed = [l[1:] for l in diff if l.startswith("-") and not l.startswith("---")]
+    added = [l[1:] for l in diff if l.startswith("+") and not l.startswith("+++")]
+    return removed, added
+
+
+def test_set_evidence_in_place_changes_one_line(data_copy):
+    path = data_copy / BRIEF
+    before = path.read_text(encoding="utf-8")
+    set_evidence(path, "modelexpress-weight-transfer", "partially_verified")
+    removed, added = changed_lines(before, path.read_text(encoding="utf-8"))
+    assert removed == ["      level: lead"] and added == ["      level: partially_verified"]
+    assert before.splitlines()[:3] == path.read_text(encoding="utf-8").splitlines()[:3]  # schema line and comments kept
+
+
+def test_a_new_days_brief_resolves_closes_raises_and_cites(data_copy):
+    path = new_brief(data_copy, "inference", dt.date(2026, 10, 22), "E2")
+    scaffold = path.read_text(encoding="utf-8")
+    resolve_contradiction(path, "kapitsa-weekly-gain", "采集器已修正：周增按 7 日窗口重算。")
+    close_follow_up(path, "vllm-long-prefill-issue", "done", note="找到原始 issue")
+    set_evidence(path, "vllm-long-prefill-freeze", "partially_verified", boundary="已回溯原始 issue。",
+                 gaps=["vendor_self_report"], follow_up="vllm-long-prefill-issue")
+    add_citation(path, "2309.06180", "Efficient Memory Management for Large Language Model Serving with PagedAttention",
+                 s2=3000)
+    after = path.read_text(encoding="utf-8")
+    removed, added = changed_lines(scaffold, after)
+    # only the four empty lists were replaced; every comment of the scaffold is still there
+    assert sorted(removed) == ["citations: []", "contradiction_updates: []", "evidence_updates: []", "follow_up_updates: []"]
+    assert [l for l in scaffold.splitlines() if l.startswith("#")] == [l for l in after.splitlines() if l.startswith("#")]
+    assert '    text: "采集器已修正：周增按 7 日窗口重算。"' in added
+    assert '  - arxiv: "2309.06180"' in added
+    doc = living_docs(data_copy)["inference"]
+    assert not doc.contradiction("kapitsa-weekly-gain").is_open
+    assert doc.entries["vllm-long-prefill-freeze"].evidence.level.value == "partially_verified"
+    assert doc.citations["2309.06180"].number == 529
+
+
+def test_an_edit_that_would_not_validate_writes_nothing(data_copy):
+    path = data_copy / BRIEF
+    before = path.read_bytes()
+    with pytest.raises(EditError) as info:
+        resolve_contradiction(path, "no-such-contradiction", "x")
+    assert "no-such-contradiction" in str(info.value.findings[0])
+    with pytest.raises(EditError):
+        add_citation(path, "1605.8803", "bad id")  # 1605 needs five digits after the dot
+    assert path.read_bytes() == before
+    assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_crash_while_writing_leaves_the_old_file(data_copy, monkeypatch):
+    path = data_copy / BRIEF
+    before = path.read_bytes()
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(edit.os, "replace", boom)
+    with pytest.raises(OSError):
+        set_evidence(path, "modelexpress-weight-transfer", "partially_verified")
+    assert path.read_bytes() == before
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_new_refuses_to_overwrite_and_gives_free_ids(data_copy):
+    path = new_brief(data_copy, "inference", dt.date(2026, 10, 22))
+    text = path.read_text(encoding="utf-8")
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=../../schema/brief.schema.json"
+    assert "Next free id: 2026-10-22-e1-item-1" in text
+    brief, findings, _ = load_file(path, Brief)
+    assert findings == [] and brief.id == "2026-10-22-inference-E1"
+    with pytest.raises(FileExistsError):
+        new_brief(data_copy, "inference", dt.date(2026, 10, 22))
+
+
+def test_cli_edit_commands(data_copy):
+    run = lambda *a: subprocess.run([sys.executable, "-m", "digest_plugin.cli", *a], cwd=data_copy.parent,
+                                    capture_output=True, text=True, timeout=60)
+    out = run("new", "--topic", "inference", "--date", "2026-10-22", "--data", "data")
+    assert out.returncode == 0 and out.stdout.strip().endswith("2026-10-22-inference-E1.yml")
+    brief = "data/briefs/2026-10-22-inference-E1.yml"
+    assert run("resolve", brief, "kapitsa-weekly-gain", "--text", "已修正").returncode == 0
+    assert run("close-follow-up", brief, "recsys-vol178-anchors", "--status", "carried_over").returncode == 0
+    bad = run("resolve", brief, "kapitsa-weekly-gian", "--text", "x")
+    assert bad.returncode == 1 and "did you mean kapitsa-weekly-gain?" in bad.stderr and "Traceback" not in bad.stderr
+    assert run("set-evidence", brief, "x", "--level", "rumour").returncode == 2  # bad usage
