@@ -44,13 +44,16 @@ def check_references(dataset: Dataset) -> list[Finding]:
                                     hint=f"give this {kind} a new id"))
             seen.setdefault(value, f"{brief.id}:{loc}")
 
+    citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
+    contradictions = {c.id for b in dataset.briefs for c in b.contradictions}
+    known = {topic: _Known(outline, item_ids, citations, contradictions) for topic, outline in dataset.outlines.items()}
     for brief in dataset.briefs:
         outline = dataset.outlines.get(brief.topic)
         if outline is None:
             findings.append(_at(dataset, brief.id, ("topic",), f"no outline for topic '{brief.topic}'",
                                 hint=_suggest(brief.topic, sorted(dataset.outlines)) or "add outlines/<topic>.yml"))
             continue
-        findings += _check_brief(dataset, brief, outline, item_ids)
+        findings += _check_brief(dataset, brief, known[brief.topic])
     findings += _check_lifecycle(dataset)
     return findings
 
@@ -96,13 +99,22 @@ def _ids(brief: Brief, items: dict, contradictions: dict, follow_ups: dict) -> I
         yield ("follow_ups", i, "id"), "follow-up", f.id, follow_ups
 
 
-def _check_brief(dataset: Dataset, brief: Brief, outline: Outline, item_ids: dict[str, str]) -> list[Finding]:
+class _Known:
+    """What references may point at, as sets built once (not per brief: that would be quadratic)."""
+
+    def __init__(self, outline: Outline, item_ids: dict[str, str], citations: set[str], contradictions: set[str]):
+        self.sections = [s.number for s in outline.sections]
+        self.outline_entries = {e.id for e in outline.entries}
+        self.items = set(item_ids)
+        self.entries = self.outline_entries | self.items
+        self.citations = citations
+        self.contradictions = contradictions
+
+
+def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]:
     found: list[Finding] = []
-    sections = [s.number for s in outline.sections]
-    entries = [e.id for e in outline.entries] + list(item_ids)
-    items = list(item_ids)
-    citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
-    contradictions = {c.id for b in dataset.briefs for c in b.contradictions}
+    sections, entries, items = known.sections, known.entries, known.items
+    citations, contradictions = known.citations, known.contradictions
 
     def section(loc: tuple, value: str) -> None:
         if value not in sections:
@@ -110,13 +122,13 @@ def _check_brief(dataset: Dataset, brief: Brief, outline: Outline, item_ids: dic
 
     def ref(loc: tuple, value: str | None, known: list[str], kind: str) -> None:
         if value is not None and value not in known:
-            found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, known)))
+            found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, sorted(known))))
 
     for i, item in enumerate(brief.items):
         p, at = item.placement, ("items", i, "placement")
         section(at + ("section",), p.section)
         if p.action is PlacementAction.update_in_place:
-            ref(at + ("entry",), p.entry, [e.id for e in outline.entries] + items, "entry to update in place")
+            ref(at + ("entry",), p.entry, entries, "entry to update in place")
         ref(at + ("after",), p.after, entries, "entry")
         for j, alt in enumerate(p.alternatives):
             section(at + ("alternatives", j, "section"), alt.section)
@@ -147,5 +159,5 @@ def _check_brief(dataset: Dataset, brief: Brief, outline: Outline, item_ids: dic
 
 
 def _at(dataset: Dataset, key: str, loc: tuple[Any, ...], message: str, hint: str | None = None) -> Finding:
-    line, col = locate(dataset.trees.get(key), loc)
+    line, col = locate(dataset.tree(key), loc)
     return Finding(dataset.sources.get(key, key), line, col, message, hint=hint)

@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--format", choices=["text", "json"], default="text")
     check.add_argument("--config", type=Path, default=Path("mkdocs.yml"),
                        help="mkdocs.yml whose digest `rules` apply (default: ./mkdocs.yml if present)")
+    check.add_argument("--cache-dir", type=Path, default=Path(".cache/digest"),
+                       help="parsed briefs kept between runs, shared with the build (default: .cache/digest)")
     diff = sub.add_parser("diff", help="what the change since BASE_REF does to the living doc, as Markdown")
     diff.add_argument("base_ref")
     diff.add_argument("data_dir", nargs="?", default="data", type=Path)
@@ -169,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValidationError, Exception) as exc:  # a broken mkdocs.yml is the user's to fix, not a traceback
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
-    result = analyse(args.data_dir, rules=rules, relative_to=Path.cwd(), today=dt.date.today())
+    result = analyse(args.data_dir, rules=rules, relative_to=Path.cwd(), today=dt.date.today(), cache_dir=args.cache_dir)
     if args.format == "json":
         print(format_json(result.findings))
     elif result.findings:

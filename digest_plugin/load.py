@@ -12,8 +12,14 @@ value (YAML 1.2: ``no`` stays a string, ``22:20`` stays a string).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import io
+import os
+import pickle
 import re
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +30,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from . import fastyaml
 from .model import Brief, Outline
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -63,8 +70,30 @@ class Dataset:
     briefs: list[Brief] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     """Display path (as in error messages) per brief id / ``outline:<topic>``."""
+    paths: dict[str, Path] = field(default_factory=dict)
     trees: dict[str, Any] = field(default_factory=dict)
-    """Parsed YAML per brief id / ``outline:<topic>``, kept so later checks can point at lines."""
+    """Located YAML per brief id / ``outline:<topic>``, read on demand (see :meth:`tree`)."""
+
+    def tree(self, key: str) -> Any:
+        """The round-trip tree of a file, for pointing a later finding at its line.
+
+        Builds read with the fast loader, which keeps no positions; the slow one runs only for
+        the few files that have something to report."""
+        if key not in self.trees and key in self.paths:
+            self.trees[key], _ = read_yaml(self.paths[key], self.sources[key])
+        return self.trees.get(key)
+
+
+@dataclass
+class Cache:
+    """Validated files kept between builds (``mkdocs serve``), keyed by content hash.
+
+    A file whose size and mtime are unchanged is not even read again; one whose bytes are
+    unchanged is not parsed again."""
+
+    entries: dict[Path, tuple[tuple[int, int], str, Any]] = field(default_factory=dict)
+    reads: int = 0
+    """How many files the last load parsed (0 when nothing changed): the test of "no data work"."""
 
 
 def _yaml() -> YAML:
@@ -256,7 +285,7 @@ def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list
 
 
 def load_file(path: Path, model: type[BaseModel], display: str | None = None) -> tuple[Any, list[Finding], Any]:
-    """(instance or None, findings, parsed tree)."""
+    """(instance or None, findings, located tree) — the slow path that can point at lines."""
     display = display or str(path)
     tree, findings = read_yaml(path, display)
     if findings:
@@ -265,12 +294,96 @@ def load_file(path: Path, model: type[BaseModel], display: str | None = None) ->
     return instance, findings, tree
 
 
-def load_data(data_dir: Path, *, relative_to: Path | None = None) -> Dataset:
+def quick_load(raw: bytes, model: type[BaseModel]) -> Any:
+    """The fast path: libyaml + pydantic, or None when anything is off (then the slow path reports it)."""
+    data = quick_parse(raw)
+    return _validated(data, model)
+
+
+def quick_parse(raw: bytes) -> dict | None:
+    """Plain data of a file through the fast reader, or None to send it to the locating reader."""
+    if len(raw) > MAX_BYTES:
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+        data = fastyaml.read(text)
+    except Exception:  # any problem at all: the locating loader will say what it is
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _validated(data: dict | None, model: type[BaseModel]) -> Any:
+    if data is None:
+        return None
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        return None
+
+
+def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict | None]:
+    """Parse many files, in order, on several cores when there are enough to pay for the workers.
+
+    Workers send back plain data (cheap to pickle) as they go, so the caller validates one file
+    while the workers parse the next."""
+    if workers > 1 and len(raws) >= PARALLEL_FROM:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+            yield from pool.map(quick_parse, raws, chunksize=16)
+        return
+    for raw in raws:
+        yield quick_parse(raw)
+
+
+PARALLEL_FROM = 200
+"""Below this many changed files one process is faster than starting workers."""
+
+
+class DiskCache:
+    """Parsed files on disk, keyed by the SHA-256 of their bytes (and this reader's version).
+
+    Like Material's own plugins (``.cache/``): a later build skips YAML parsing for every file
+    whose bytes it has seen, and still validates what it reads back."""
+
+    VERSION = "1"
+
+    def __init__(self, folder: Path | None):
+        self.folder = Path(folder) if folder else None
+
+    def _path(self, digest: str) -> Path:
+        return self.folder / f"{digest[:2]}" / f"{digest}.v{self.VERSION}.pickle"
+
+    def get(self, digest: str) -> dict | None:
+        if self.folder is None:
+            return None
+        try:
+            return pickle.loads(self._path(digest).read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+            return None
+
+    def put(self, digest: str, data: dict) -> None:
+        if self.folder is None:
+            return
+        path = self._path(digest)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a cache that cannot be written is only slower
+
+
+def load_data(data_dir: Path, *, relative_to: Path | None = None, cache: Cache | None = None,
+              workers: int | None = None, cache_dir: Path | None = None) -> Dataset:
     """Load every outline (``outlines/*.yml``) and brief (``briefs/*.yml``) under ``data_dir``.
 
-    Raises :class:`DataError` with every finding of every file."""
+    With a ``cache``, only files that changed since the last call are read; with a ``cache_dir``,
+    files parsed by an earlier build are not parsed again.  Raises
+    :class:`DataError` with every finding of every file."""
     data_dir = Path(data_dir)
     base = relative_to or data_dir.parent
+    cache = cache if cache is not None else Cache()
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
 
     def show(p: Path) -> str:
         try:
@@ -278,38 +391,78 @@ def load_data(data_dir: Path, *, relative_to: Path | None = None) -> Dataset:
         except ValueError:
             return str(p)
 
-    dataset, findings = Dataset(), []
     if not data_dir.is_dir():
         raise DataError([Finding(str(data_dir), 1, 1, "data folder not found",
                                  hint="set `data_dir` of the digest plugin in mkdocs.yml")])
-    for path in sorted((data_dir / "outlines").glob("*.yml")):
-        outline, found, tree = load_file(path, Outline, show(path))
+    files = [(p, Outline) for p in sorted((data_dir / "outlines").glob("*.yml"))]
+    files += [(p, Brief) for p in sorted((data_dir / "briefs").glob("*.yml"))]
+    disk = DiskCache(cache_dir)
+    results: dict[Path, tuple[Any, list[Finding], Any]] = {}
+    todo = []
+    for path, model in files:
+        stat = path.stat()
+        key = (stat.st_size, stat.st_mtime_ns)
+        known = cache.entries.get(path)
+        if known and known[0] == key:
+            results[path] = (known[2], [], None)
+            continue
+        raw = path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        if known and known[1] == digest:
+            cache.entries[path] = (key, digest, known[2])
+            results[path] = (known[2], [], None)
+            continue
+        todo.append((path, model, raw, key, digest))
+    cache.reads = len(todo)
+    stored = [disk.get(digest) for *_, digest in todo]
+    fresh = _parse_many([raw for (_, _, raw, _, _), data in zip(todo, stored) if data is None], workers)
+    parsed = iter(fresh)
+    for (path, model, raw, key, digest), data in zip(todo, stored):
+        if data is None:
+            data = next(parsed)
+            if data is not None:
+                disk.put(digest, data)
+        instance = _validated(data, model)
+        result = (instance, [], None) if instance is not None else load_file(path, model, show(path))
+        results[path] = result
+        if result[0] is not None and not result[1]:
+            cache.entries[path] = (key, digest, result[0])
+        else:
+            cache.entries.pop(path, None)
+    for gone in set(cache.entries) - {p for p, _ in files}:
+        del cache.entries[gone]
+
+    dataset, findings = Dataset(), []
+    for path, model in files:
+        instance, found, tree = results[path]
         findings += found
-        if outline is not None:
-            if outline.topic != path.stem:
-                findings.append(Finding(show(path), 1, 1, f"outline topic '{outline.topic}' does not match file name",
-                                        hint=f"name the file outlines/{outline.topic}.yml"))
-            dataset.outlines[outline.topic] = outline
-            dataset.sources[f"outline:{outline.topic}"] = show(path)
-            dataset.trees[f"outline:{outline.topic}"] = tree
-    for path in sorted((data_dir / "briefs").glob("*.yml")):
-        brief, found, tree = load_file(path, Brief, show(path))
-        findings += found
-        if brief is not None:
-            expected = f"{brief.date.isoformat()}-{brief.topic}-{brief.round}"
-            if brief.id != expected:
-                line, col = locate(tree, ("id",))
-                findings.append(Finding(show(path), line, col,
-                                        f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
-                                        hint="the id is <date>-<topic>-<round>; fix whichever is wrong"))
-            elif brief.id != path.stem:
-                findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' does not match file name '{path.name}'",
-                                        hint=f"name the file {brief.id}.yml or change the id"))
-            if brief.id in dataset.sources:
-                findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' is used by another file too"))
-            dataset.briefs.append(brief)
-            dataset.sources[brief.id] = show(path)
-            dataset.trees[brief.id] = tree
+        if instance is None:
+            continue
+        key = f"outline:{instance.topic}" if model is Outline else instance.id
+        if key in dataset.paths:
+            findings.append(Finding(show(path), 1, 1, f"{key.replace('outline:', 'outline topic ')!r} is used by "
+                                    f"{dataset.sources[key]} too", hint="each id belongs to one file"))
+            continue
+        dataset.sources[key], dataset.paths[key] = show(path), path
+        if tree is not None:
+            dataset.trees[key] = tree
+        if model is Outline:
+            if instance.topic != path.stem:
+                findings.append(Finding(show(path), 1, 1, f"outline topic '{instance.topic}' does not match file name",
+                                        hint=f"name the file outlines/{instance.topic}.yml"))
+            dataset.outlines[instance.topic] = instance
+            continue
+        brief = instance
+        expected = f"{brief.date.isoformat()}-{brief.topic}-{brief.round}"
+        if brief.id != expected:
+            line, col = locate(dataset.tree(key), ("id",))
+            findings.append(Finding(show(path), line, col,
+                                    f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
+                                    hint="the id is <date>-<topic>-<round>; fix whichever is wrong"))
+        elif brief.id != path.stem:
+            findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' does not match file name '{path.name}'",
+                                    hint=f"name the file {brief.id}.yml or change the id"))
+        dataset.briefs.append(brief)
     if not dataset.outlines and not findings:
         findings.append(Finding(show(data_dir / "outlines"), 1, 1, "no outline found",
                                 hint="add outlines/<topic>.yml"))

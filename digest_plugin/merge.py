@@ -206,6 +206,8 @@ class LivingDoc:
     citations: dict[str, CitationView]
     follow_ups: list[FollowUpView]
     changes: dict[str, Changes]
+    page_places: dict[str, list[Place]] = field(default_factory=dict)
+    """Citations made by hand-written pages (set by the host each build, not by the merge)."""
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -213,8 +215,41 @@ class LivingDoc:
     def children(self, number: str) -> list[SectionView]:
         return [s for s in self.sections.values() if s.number.split(".")[0] == number and "." in s.number]
 
+    # Indexes, built once per merge: rendering looks these up for every entry of every page, and
+    # a scan per lookup would make a ten-year doc quadratic.
+
+    @cached_property
+    def _contradictions_by_id(self) -> dict[str, ContradictionView]:
+        return {c.id: c for c in self.contradictions}
+
+    @cached_property
+    def briefs_by_id(self) -> dict[str, Brief]:
+        return {b.id: b for b in self.briefs}
+
+    @cached_property
+    def contradictions_by_brief(self) -> dict[str, list[ContradictionView]]:
+        return _group(self.contradictions, lambda c: [c.brief.id])
+
+    @cached_property
+    def contradictions_by_item(self) -> dict[str, list[ContradictionView]]:
+        return _group(self.contradictions, lambda c: c.contradiction.touches.items)
+
+    @cached_property
+    def contradictions_by_entry(self) -> dict[str, list[ContradictionView]]:
+        return _group(self.contradictions, lambda c: c.contradiction.touches.entries)
+
+    @cached_property
+    def withheld_regex(self) -> tuple[re.Pattern[str] | None, dict[str, ContradictionView]]:
+        """One alternation of every withheld spelling (HTML-escaped, longest first) and who withholds it."""
+        from html import escape
+
+        by_escaped = {escape(p, quote=True): c for p, c in self.withheld.items()}
+        if not by_escaped:
+            return None, {}
+        return re.compile("|".join(re.escape(p) for p in by_escaped)), by_escaped
+
     def contradiction(self, contradiction_id: str) -> ContradictionView | None:
-        return next((c for c in self.contradictions if c.id == contradiction_id), None)
+        return self._contradictions_by_id.get(contradiction_id)
 
     @cached_property
     def withheld(self) -> dict[str, ContradictionView]:
@@ -307,6 +342,8 @@ class _State:
         self.items: dict[str, tuple[Brief, Item, str]] = {}
         self.contradictions: list[ContradictionView] = []
         self.follow_ups: list[FollowUpView] = []
+        self.contradiction_index: dict[str, ContradictionView] = {}
+        self.follow_up_index: dict[str, FollowUpView] = {}
         self.citations: dict[str, CitationView] = {}
         self.changes: dict[str, Changes] = {}
         self.next_citation = (outline.doc.reference_count or 0) + 1
@@ -322,7 +359,9 @@ class _State:
         for item in sorted(brief.items, key=lambda i: i.number):
             self._place(item, brief, changes)
         for c in sorted(brief.contradictions, key=lambda c: c.number):
-            self.contradictions.append(ContradictionView(c, brief, [], c.status))
+            view = ContradictionView(c, brief, [], c.status)
+            self.contradictions.append(view)
+            self.contradiction_index[c.id] = view
             (changes.contradictions_opened if c.status is Status.open else changes.contradictions_resolved).append(c.id)
         for citation in brief.citations:
             key = arxiv_key(citation.arxiv)
@@ -332,11 +371,12 @@ class _State:
                 self.next_citation += 1
         for f in sorted(brief.follow_ups, key=lambda f: f.number):
             self.follow_ups.append(FollowUpView(f, brief, f.status))
+            self.follow_up_index[f.id] = self.follow_ups[-1]
             changes.follow_ups_opened.append(f.id)
         for update in brief.contradiction_updates:
             self._update_contradiction(update, brief, changes)
         for update in brief.follow_up_updates:
-            view = next(f for f in self.follow_ups if f.follow_up.id == update.follow_up)
+            view = self.follow_up_index[update.follow_up]
             view.status = update.status
             view.history.append((brief, update))
             changes.follow_ups_closed.append(view.follow_up.id)
@@ -356,7 +396,7 @@ class _State:
             changes.entries_retracted.append(entry.id)
 
     def _update_contradiction(self, update: ContradictionUpdate, brief: Brief, changes: Changes) -> None:
-        view = next(c for c in self.contradictions if c.id == update.contradiction)
+        view = self.contradiction_index[update.contradiction]
         view.history.append((brief, update))
         if update.change is ContradictionChange.resolved:
             view.status = Status.resolved
@@ -418,6 +458,14 @@ def _insert(entries: list[EntryView], view: EntryView) -> None:
     entries.append(view)
 
 
+def _group(views: list, keys) -> dict[str, list]:
+    grouped: dict[str, list] = {}
+    for view in views:
+        for key in keys(view):
+            grouped.setdefault(key, []).append(view)
+    return grouped
+
+
 def _touched_sections(c: Contradiction, items: dict, entries: dict[str, EntryView], sections: dict) -> list[str]:
     """Every section a contradiction touches: named ones, and those of the items and entries it names."""
     found = list(c.touches.sections)
@@ -432,10 +480,10 @@ PAGE_CITE = re.compile(r"""\bcite\(\s*["']([^"']+)["']\s*\)|\[\[cite\s+([^\]\s]+
 def cite_hand_written_page(doc: LivingDoc, page: str, markdown: str, label: str) -> None:
     """Record the citations a hand-written page makes (``{{ cite("…") }}`` or ``[[cite …]]``) as back-link places."""
     for macro, directive in PAGE_CITE.findall(markdown):
-        view = doc.citations.get(arxiv_key(macro or directive))
+        key = arxiv_key(macro or directive)
         place = Place(page, "", label)
-        if view is not None and place not in view.places:
-            view.places.append(place)
+        if key in doc.citations and place not in doc.page_places.setdefault(key, []):
+            doc.page_places[key].append(place)
 
 
 def _collect_places(citations: dict[str, CitationView], contradictions: list[ContradictionView], items: dict) -> None:
@@ -445,11 +493,11 @@ def _collect_places(citations: dict[str, CitationView], contradictions: list[Con
     for c in contradictions:
         text = f"{c.contradiction.title} {c.contradiction.text}"
         keys = {arxiv_key(a) for a in c.contradiction.touches.citations} | set(ARXIV_MENTION.findall(text))
-        for key in sorted(keys & citations.keys()):
+        for key in sorted(k for k in keys if k in citations):
             citations[key].places.append(Place(register_page(c.brief.topic), f"contradiction-{c.id}",
                                                f"矛盾 {c.contradiction.number}（登记）"))
     for brief, item, entry_id in items.values():
         text = " ".join([item.title, *item.points, item.evidence.boundary, item.relation, item.placement.text])
-        for key in sorted(set(ARXIV_MENTION.findall(text)) & citations.keys()):
+        for key in sorted(k for k in set(ARXIV_MENTION.findall(text)) if k in citations):
             citations[key].places.append(Place(section_page(brief.topic, item.placement.section), f"entry-{entry_id}",
                                                f"§{item.placement.section} {item.title}"))

@@ -257,16 +257,16 @@ class MaterialRef(Model):
 
 
 class Sources(Model):
-    materials: list[MaterialRef] = []
-    urls: list[HttpUrl] = []
+    materials: list[MaterialRef] = Field(default_factory=list)
+    urls: list[HttpUrl] = Field(default_factory=list)
 
 
 class Evidence(Model):
     """The evidence boundary (证据边界): how far the item was verified, from what, and what is missing."""
 
     level: EvidenceLevel
-    source_kinds: list[SourceKind] = []
-    gaps: list[Gap] = []
+    source_kinds: list[SourceKind] = Field(default_factory=list)
+    gaps: list[Gap] = Field(default_factory=list)
     boundary: Text
 
 
@@ -301,8 +301,8 @@ class Placement(Model):
     entry: Slug | None = None
     entry_title: str | None = None
     after: Slug | None = None
-    alternatives: list[Alternative] = []
-    cross_refs: list[CrossRef] = []
+    alternatives: list[Alternative] = Field(default_factory=list)
+    cross_refs: list[CrossRef] = Field(default_factory=list)
     as_conclusion: bool = False
     """The brief asks to write this as a conclusion (定论), not as a lead; evidence rules apply."""
     text: Text
@@ -327,10 +327,10 @@ class Item(Model):
     evidence: Evidence
     relation: Text
     placement: Placement
-    figures: list[Figure] = []
-    guards: list[Text] = []
-    notes: list[Text] = []
-    supported_by: list[ArxivId] = []
+    figures: list[Figure] = Field(default_factory=list)
+    guards: list[Text] = Field(default_factory=list)
+    notes: list[Text] = Field(default_factory=list)
+    supported_by: list[ArxivId] = Field(default_factory=list)
     """Papers the item rests on; a down-weighted one never counts as support for a conclusion."""
 
 
@@ -346,10 +346,10 @@ class WithheldClaim(Model):
 
 
 class Touches(Model):
-    items: list[Slug] = []
-    entries: list[Slug] = []
-    sections: list[SectionNo] = []
-    citations: list[ArxivId] = []
+    items: list[Slug] = Field(default_factory=list)
+    entries: list[Slug] = Field(default_factory=list)
+    sections: list[SectionNo] = Field(default_factory=list)
+    citations: list[ArxivId] = Field(default_factory=list)
 
 
 class Contradiction(Model):
@@ -359,9 +359,9 @@ class Contradiction(Model):
     number: int = Field(ge=1)
     title: Text
     text: Text
-    touches: Touches = Touches()
-    materials: list[MaterialRef] = []
-    withheld: list[WithheldClaim] = []
+    touches: Touches = Field(default_factory=Touches)
+    materials: list[MaterialRef] = Field(default_factory=list)
+    withheld: list[WithheldClaim] = Field(default_factory=list)
     required_label: str | None = None
     disposition: Disposition
     status: Status = Status.open
@@ -381,7 +381,7 @@ class Citation(Model):
     year: int | None = None
     card: MaterialPath | None = None
     card_topic: str | None = None
-    cited_by: list[CitedBy] = []
+    cited_by: list[CitedBy] = Field(default_factory=list)
     openalex_id: str | None = None
     doi: str | None = None
     oa_status: str | None = None
@@ -395,7 +395,7 @@ class FollowUp(Model):
     number: int = Field(ge=1)
     round: Annotated[str, AfterValidator(_matches(ROUND, "round", "E2"))]
     text: Text
-    items: list[Slug] = []
+    items: list[Slug] = Field(default_factory=list)
     status: FollowUpStatus = FollowUpStatus.open
 
 
@@ -471,26 +471,26 @@ class Brief(Model):
     date: dt.date
     written_at: str | None = None
     author: str | None = None
-    job: Job = Job()
+    job: Job = Field(default_factory=Job)
     materials_read: int | None = Field(default=None, ge=0)
     materials_note: str | None = None
-    materials: list[MaterialRef] = []
+    materials: list[MaterialRef] = Field(default_factory=list)
     living_doc: DocRef | None = None
     queue: DocRef | None = None
     scope: str | None = None
     items_heading: str | None = None
-    items: list[Item] = []
-    contradictions: list[Contradiction] = []
+    items: list[Item] = Field(default_factory=list)
+    contradictions: list[Contradiction] = Field(default_factory=list)
     citations_note: str | None = None
-    citations: list[Citation] = []
+    citations: list[Citation] = Field(default_factory=list)
     citations_not_registered: str | None = None
-    conclusions: list[Text] = []
+    conclusions: list[Text] = Field(default_factory=list)
     follow_ups_heading: str | None = None
-    follow_ups: list[FollowUp] = []
-    contradiction_updates: list[ContradictionUpdate] = []
-    follow_up_updates: list[FollowUpUpdate] = []
-    evidence_updates: list[EvidenceUpdate] = []
-    retractions: list[Retraction] = []
+    follow_ups: list[FollowUp] = Field(default_factory=list)
+    contradiction_updates: list[ContradictionUpdate] = Field(default_factory=list)
+    follow_up_updates: list[FollowUpUpdate] = Field(default_factory=list)
+    evidence_updates: list[EvidenceUpdate] = Field(default_factory=list)
+    retractions: list[Retraction] = Field(default_factory=list)
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -501,7 +501,7 @@ class Brief(Model):
 class Section(Model):
     number: SectionNo
     title: str | None = None
-    aliases: list[str] = []
+    aliases: list[str] = Field(default_factory=list)
 
 
 class Entry(Model):
@@ -511,7 +511,7 @@ class Entry(Model):
     section: SectionNo
     title: Text
     text: Text
-    figures: list[Figure] = []
+    figures: list[Figure] = Field(default_factory=list)
     stated_in: BriefId
 
 
@@ -524,7 +524,7 @@ class Outline(Model):
     doc: DocRef
     stated_in: BriefId
     sections: list[Section]
-    entries: list[Entry] = []
+    entries: list[Entry] = Field(default_factory=list)
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

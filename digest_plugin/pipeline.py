@@ -7,11 +7,13 @@ build and ``digest check`` can never disagree about what is wrong.
 from __future__ import annotations
 
 import datetime as dt
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import check_references
-from .load import DataError, Finding, load_data
+from .load import Cache, DataError, Finding, load_data
 from .merge import LivingDoc, merge
 from .model import Rules
 from .rules import check_rules
@@ -23,6 +25,7 @@ class Result:
 
     docs: dict[str, LivingDoc] | None
     findings: list[Finding] = field(default_factory=list)
+    rules: Rules | None = None
 
     @property
     def errors(self) -> list[Finding]:
@@ -34,21 +37,46 @@ class Result:
 
 
 def analyse(data_dir: Path, *, rules: Rules | None = None, relative_to: Path | None = None,
-            today: dt.date | None = None) -> Result:
-    """Load and validate every file, check references and rules; merge only if nothing is in error."""
+            today: dt.date | None = None, cache: Cache | None = None, previous: Result | None = None,
+            cache_dir: Path | None = None) -> Result:
+    """Load and validate every file, check references and rules; merge only if nothing is in error.
+
+    With a ``cache`` kept between calls (``mkdocs serve``), only changed files are parsed, and
+    when none changed the ``previous`` result is returned as it is: no data work at all.  With a
+    ``cache_dir``, files parsed by an earlier build are not parsed again."""
     rules = rules or Rules()
+    with _no_gc():
+        return _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir)
+
+
+@contextmanager
+def _no_gc():
+    """Loading builds hundreds of thousands of small objects and no cycles; Python's cyclic
+    collector would rescan them all again and again (measured: 3× slower at 3650 briefs)."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        dataset = load_data(data_dir, relative_to=relative_to)
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir) -> Result:
+    try:
+        dataset = load_data(data_dir, relative_to=relative_to, cache=cache, cache_dir=cache_dir)
     except DataError as exc:
-        return Result(None, exc.findings)
+        return Result(None, exc.findings, rules)
+    if cache is not None and cache.reads == 0 and previous is not None and previous.docs and previous.rules == rules:
+        return previous
     findings = check_references(dataset)
     if findings:  # rules assume references resolve
-        return Result(None, sorted(findings))
+        return Result(None, sorted(findings), rules)
     findings = sorted(check_rules(dataset, rules, today))
     if any(f.severity == "error" for f in findings):
-        return Result(None, findings)
+        return Result(None, findings, rules)
     docs = {topic: merge(dataset.outlines[topic], dataset.briefs, rules) for topic in sorted(dataset.outlines)}
-    return Result(docs, findings)
+    return Result(docs, findings, rules)
 
 
 def living_docs(data_dir: Path, *, rules: Rules | None = None, relative_to: Path | None = None) -> dict[str, LivingDoc]:

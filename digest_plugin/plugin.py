@@ -26,7 +26,8 @@ from pydantic import ValidationError
 from .model import Rules
 from .merge import LivingDoc, cite_hand_written_page
 from .pages import CSS_PATH, generated_pages
-from .pipeline import analyse
+from .load import Cache
+from .pipeline import Result, analyse
 from .render import esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
@@ -38,6 +39,8 @@ class DigestConfig(Config):
     enabled = c.Type(bool, default=True)
     data_dir = c.Type(str, default="data")
     """The data folder (outlines/ and briefs/), relative to mkdocs.yml."""
+    cache_dir = c.Optional(c.Type(str))
+    """Where parsed briefs are kept between builds (default ``.cache/digest`` beside mkdocs.yml)."""
     rules = c.Type(dict, default={})
     """Editorial rules (see ``digest_plugin.model.Rules``); omitted keys keep the team's defaults."""
 
@@ -48,9 +51,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
     def __init__(self) -> None:
         self.docs = {}
         self._page: PageContext | None = None
+        self._cache = Cache()
+        self._last: Result | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Defined so that MkDocs keeps this one instance across ``serve`` rebuilds."""
+        """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Load, check and merge the data before any page is written (a bad brief publishes nothing).
@@ -66,7 +71,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             rules = Rules.model_validate(self.config.rules)
         except ValidationError as exc:
             raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
-        result = analyse(data_dir, rules=rules, relative_to=root, today=dt.date.today())
+        cache_dir = (root / (self.config.cache_dir or ".cache/digest")).resolve()
+        result = analyse(data_dir, rules=rules, relative_to=root, today=dt.date.today(), cache=self._cache,
+                         previous=self._last, cache_dir=cache_dir)
+        self._last = result
         for finding in result.warnings:
             log.warning(str(finding))
         if result.docs is None:
@@ -82,6 +90,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own."""
         if not self.config.enabled:
             return files
+        for doc in self.docs.values():
+            doc.page_places.clear()
         for file in sorted(files.documentation_pages(), key=lambda f: f.src_uri):
             markdown = file.content_string
             heading = re.search(r"^#\s+(.+?)\s*$", markdown, re.M)

@@ -117,10 +117,8 @@ class Renderer:
 
         ``links=False`` for text that sits inside a link itself (links do not nest)."""
         out = esc(value)
-        patterns = self.doc.withheld if withhold else {}
-        if patterns:
-            by_escaped = {esc(p): c for p, c in patterns.items()}
-            regex = re.compile("|".join(re.escape(p) for p in by_escaped))
+        regex, by_escaped = self.doc.withheld_regex if withhold else (None, {})
+        if regex is not None:
             out = regex.sub(lambda m: self.withheld(by_escaped[m.group(0)], link=links), out)
         return ARXIV_MENTION.sub(self._arxiv_link, out) if links else out
 
@@ -225,7 +223,7 @@ class Renderer:
     def item_details(self, item: Item) -> str:
         """Related contradictions, key points, sources, relation, placement, guards and notes."""
         p = item.placement
-        related = [c for c in self.doc.contradictions if item.id in c.contradiction.touches.items]
+        related = self.doc.contradictions_by_item.get(item.id, [])
         out = []
         if related:
             out.append('<p class="digest-item__contradictions">⚠ 相关矛盾：'
@@ -253,7 +251,7 @@ class Renderer:
         rows = []
         for f in entry.figures:
             if f.withheld_by is not None:
-                value = self.withheld(next(c for c in self.doc.contradictions if c.id == f.withheld_by.id))
+                value = self.withheld(self.doc.contradiction(f.withheld_by.id))
             else:
                 value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
             as_of = f"截至 {f.current.as_of}" if f.current.as_of else ""
@@ -289,7 +287,7 @@ class Renderer:
 
     def brief_ref(self, entry: EntryView) -> str:
         stated = entry.baseline.stated_in if entry.baseline else ""
-        brief = next((b for b in self.doc.briefs if b.id == stated), None)
+        brief = self.doc.briefs_by_id.get(stated)
         return self.brief_link(brief) if brief else esc(stated)
 
     def entry(self, entry: EntryView) -> str:
@@ -327,7 +325,7 @@ class Renderer:
         else:
             out.append(self.figures(entry))
         out.append(self.history(entry))
-        entry_contradictions = [c for c in self.doc.contradictions if entry.id in c.contradiction.touches.entries]
+        entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
         if entry_contradictions and entry.item is None:
             out.append('<p class="digest-item__contradictions">⚠ 相关矛盾：'
                        + "、".join(self.contradiction_link(c) for c in entry_contradictions) + "</p>")
@@ -427,7 +425,7 @@ class Renderer:
         open_n = sum(c.is_open for c in self.doc.contradictions)
         blocks.append(Raw(f'<p class="digest-summary">共 {len(self.doc.contradictions)} 条矛盾与待核实说法，其中 {open_n} 条未解决。</p>'))
         for brief in self.doc.briefs:
-            views = [c for c in self.doc.contradictions if c.brief.id == brief.id]
+            views = self.doc.contradictions_by_brief.get(brief.id, [])
             if views:
                 blocks.append(Heading(2, f"brief-{brief.id}", f"{brief.date.isoformat()} {brief.round} 简报"))
                 blocks.append(Raw("".join(self.callout(c) for c in views)))
@@ -459,13 +457,14 @@ class Renderer:
         meta.append("已核实" if c.verified else "未核实")
         note = f'<p class="digest-ref__note">用途：{self.text(c.use_note)}</p>' if c.use_note else ""
         if c.down_weighted_by:
-            dw = next((x for x in self.doc.contradictions if x.id == c.down_weighted_by), None)
+            dw = self.doc.contradiction(c.down_weighted_by)
             if dw:
                 note += f'<p class="digest-ref__down" data-down-weighted="true">⚠ 降权：不作为结论依据，见 {self.contradiction_link(dw)}</p>'
         back = ""
         if back_links:
             back = ('<p class="digest-ref__back">引用处：' + "、".join(
-                f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {esc(p.label)}</a>' for p in view.places) + "</p>")
+                f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {esc(p.label)}</a>'
+                for p in [*view.places, *self.doc.page_places.get(arxiv_key(c.arxiv), [])]) + "</p>")
         return (f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
                 f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{esc(c.title)}</strong></p>'
                 f'<p class="digest-ref__meta">{" · ".join(meta)} · 来自 {self.brief_link(view.brief)}</p>{note}{back}</div>')
@@ -518,7 +517,7 @@ class Renderer:
 
     def brief(self, brief_id: str) -> list[Block]:
         """The day as published: header, items (with where they went), contradictions, citations, conclusions."""
-        brief = next(b for b in self.doc.briefs if b.id == brief_id)
+        brief = self.doc.briefs_by_id[brief_id]
         blocks: list[Block] = [Raw(self._brief_header(brief))]
         blocks.append(Heading(2, "changes", "这份简报对活文档的改动"))
         blocks.append(Raw(self.changes(brief)))
@@ -537,7 +536,7 @@ class Renderer:
                 f"{self.item_body(item, brief, 'brief-' + item.id)}</article>")
         blocks.append(Raw("".join(parts)))
         blocks.append(Heading(2, "contradictions", "二、值得警惕的矛盾与待核实说法"))
-        blocks.append(Raw("".join(self.callout(c) for c in self.doc.contradictions if c.brief.id == brief.id)
+        blocks.append(Raw("".join(self.callout(c) for c in self.doc.contradictions_by_brief.get(brief.id, []))
                           or '<p class="digest-empty">无。</p>'))
         blocks.append(Heading(2, "citations", "三、可引用的 arXiv 号"))
         cites = [v for v in self.doc.citations.values() if v.brief.id == brief.id]

@@ -24,6 +24,7 @@ from .model import Brief, Figure, PlacementAction, Rules, Status, arxiv_key
 def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:
     findings: list[Finding] = []
     current: dict[tuple[str, str], Figure] = {}
+    down = {arxiv_key(c.arxiv): c.down_weighted_by for b in dataset.briefs for c in b.citations if c.down_weighted_by}
     for outline in dataset.outlines.values():
         for entry in outline.entries:
             for figure in entry.figures:
@@ -34,16 +35,16 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
         findings += _gains(brief, rules, at)
         findings += _drops(brief, current, at)
         findings += _citation_counts(brief, rules, at)
-        findings += _conclusions(brief, rules, dataset, at)
+        findings += _conclusions(brief, rules, down, at)
     return findings
 
 
 class _Locator:
     def __init__(self, dataset: Dataset, key: str):
-        self.tree, self.path = dataset.trees.get(key), dataset.sources.get(key, key)
+        self.dataset, self.key, self.path = dataset, key, dataset.sources.get(key, key)
 
     def __call__(self, loc: tuple[Any, ...], message: str, hint: str | None = None, severity: str = "error") -> Finding:
-        line, col = locate(self.tree, loc)
+        line, col = locate(self.dataset.tree(self.key), loc)
         return Finding(self.path, line, col, message, severity, hint)
 
 
@@ -129,9 +130,8 @@ def _citation_counts(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
     return found
 
 
-def _conclusions(brief: Brief, rules: Rules, dataset: Dataset, at: _Locator) -> list[Finding]:
+def _conclusions(brief: Brief, rules: Rules, down: dict[str, str], at: _Locator) -> list[Finding]:
     found = []
-    down = {arxiv_key(c.arxiv): c.down_weighted_by for b in dataset.briefs for c in b.citations if c.down_weighted_by}
     for i, item in enumerate(brief.items):
         if not item.placement.as_conclusion:
             continue

@@ -1,0 +1,223 @@
+"""Build-time cost of the digest plugin against plain Material building the same pages.
+
+    python benchmarks/build.py --days 365 --out benchmarks/results/365.json [--runs 3] [--serve]
+
+For N synthetic days (benchmarks/synth.py) it measures, in one run, medians over --runs:
+
+* ``plugin_s``  — ``mkdocs build`` of the site with the digest plugin;
+* ``floor_s``   — plain mkdocs-material building the very same rendered Markdown written out as
+  static pages (same theme, plugins but digest, search, nav and page count): ratio = plugin / floor;
+* ``merge_s``   — load + validate + check + merge alone, in-process, cold (no cache);
+* ``peak_rss_mb`` — peak resident memory of the plugin build process;
+* with --serve, ``serve_plugin_s`` / ``serve_floor_s`` — after editing one brief (or, for the floor,
+  one page), how long until ``mkdocs serve`` serves the change.
+
+It prints a table and writes the figures as JSON.  Timings are wall-clock on whatever machine
+runs it: note the machine beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from synth import generate  # noqa: E402
+
+from digest_plugin.extension import PageContext, render_directive  # noqa: E402
+from digest_plugin.merge import cite_hand_written_page  # noqa: E402
+from digest_plugin.pages import generated_pages  # noqa: E402
+from digest_plugin.pipeline import analyse, living_docs  # noqa: E402
+from digest_plugin.render import Heading, Linker, Renderer  # noqa: E402
+
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+MACRO = re.compile(r"\{\{\s*(digest_\w+|cite)\((.*?)\)\s*\}\}")
+DIRECTIVE = re.compile(r"^\[\[digest(?P<args>[^\]]*)\]\]$", re.M)
+CITE = re.compile(r"\[\[cite\s+([^\]\s]+)\s*\]\]")
+
+
+def timed_build(site: Path, out: str) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one `mkdocs build` in a fresh process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-q", "-d", out], cwd=site, env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"build failed in {site}:\n{proc.stderr.read().decode()[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def plugin_site(data: Path, work: Path) -> Path:
+    site = work / "plugin"
+    shutil.copytree(ROOT / "docs", site / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", site / "mkdocs.yml")
+    shutil.copytree(data, site / "data")
+    return site
+
+
+def floor_site(plugin: Path, work: Path) -> Path:
+    """The plugin site's pages with every directive already rendered, built without the plugin."""
+    site = work / "floor"
+    docs = living_docs(plugin / "data")
+    shutil.copytree(plugin / "docs", site / "docs")
+    for path, content in generated_pages(docs):
+        target = site / "docs" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    for page in sorted((site / "docs").rglob("*.md")):
+        src = page.relative_to(site / "docs").as_posix()
+        text = page.read_text(encoding="utf-8")
+        for doc in docs.values():
+            cite_hand_written_page(doc, src, text, src)
+    for page in sorted((site / "docs").rglob("*.md")):
+        src = page.relative_to(site / "docs").as_posix()
+        page.write_text(render_static(page.read_text(encoding="utf-8"), src, docs), encoding="utf-8")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = re.sub(r"  - digest:\n(?:      .*\n)+", "", config)
+    config += "extra_css:\n  - assets/digest/digest.css\n"
+    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return site
+
+
+def render_static(markdown: str, src: str, docs) -> str:
+    """Replace macros and directives by what the plugin would put there (headings as Markdown)."""
+    markdown = MACRO.sub(lambda m: _macro_directive(m.group(1), m.group(2)), markdown)
+    ctx = PageContext(docs, src)
+
+    def directive(m: re.Match[str]) -> str:
+        args = dict(a.split("=", 1) if "=" in a else (a, None) for a in m.group("args").split())
+        parts = []
+        for block in render_directive(ctx, args):
+            parts.append(f"\n{'#' * block.level} {block.text} {{ #{block.anchor} }}\n" if isinstance(block, Heading)
+                         else f"\n{block.html}\n")
+        return "".join(parts)
+
+    markdown = DIRECTIVE.sub(directive, markdown)
+    doc = next(iter(docs.values()))
+    return CITE.sub(lambda m: Renderer(doc, Linker(src)).cite(doc.citations[m.group(1)]), markdown)
+
+
+def _macro_directive(name: str, args: str) -> str:
+    values = re.findall(r'"([^"]*)"', args)
+    if name == "cite":
+        return f"[[cite {values[0]}]]"
+    kind = {"digest_section": "section", "digest_register": "register", "digest_follow_ups": "follow-ups",
+            "digest_overview": "overview"}[name]
+    arg = f"{kind}={values[0]}" if kind == "section" else kind
+    return f"\n\n[[digest {arg}]]\n\n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int) -> float:
+    """Median seconds from saving an edit to the served page showing it."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+                            cwd=site, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/{page}"
+    try:
+        _wait_for(url, lambda body: True, timeout=1800)
+        times = []
+        text = edit_file.read_text(encoding="utf-8")
+        for n in range(runs):
+            marker = f"BENCHMARK-EDIT-{n}-{time.time_ns()}"
+            start = time.perf_counter()
+            edit_file.write_text(text.replace(old, old + marker, 1), encoding="utf-8")
+            _wait_for(url, lambda body: marker in body, timeout=1800)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _wait_for(url: str, ok, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if ok(response.read().decode("utf-8", "replace")):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"timed out waiting for {url}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--serve", action="store_true", help="also measure the preview loop")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="digest-bench-") as tmp:
+        work = Path(tmp)
+        data = generate(args.days, work / "data")
+        size = sum(p.stat().st_size for p in (data / "briefs").glob("*.yml"))
+        plugin = plugin_site(data, work)
+        floor = floor_site(plugin, work)
+
+        merge = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            result = analyse(plugin / "data")
+            merge.append(time.perf_counter() - start)
+            assert result.docs is not None, result.errors[:3]
+        plugin_runs = [timed_build(plugin, "site") for _ in range(args.runs)]
+        floor_runs = [timed_build(floor, "site") for _ in range(args.runs)]
+        pages = sum(1 for _ in (plugin / "site").rglob("index.html"))
+        floor_pages = sum(1 for _ in (floor / "site").rglob("index.html"))
+        weight = {p: (plugin / "site" / p / "index.html").stat().st_size // 1024
+                  for p in ("inference/1", "inference/3", "inference/5", "inference/register")}
+        figures = {
+            "days": args.days,
+            "plugin_s": round(statistics.median(s for s, _ in plugin_runs), 3),
+            "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
+            "merge_s": round(statistics.median(merge), 3),
+            "peak_rss_mb": round(max(r for _, r in plugin_runs), 1),
+        }
+        figures["ratio"] = round(figures["plugin_s"] / figures["floor_s"], 3)
+        figures |= {"pages": pages, "floor_pages": floor_pages, "brief_bytes_mean": size // max(args.days, 1),
+                    "page_kb": weight, "runs": args.runs,
+                    "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+        if args.serve:
+            brief = sorted((plugin / "data" / "briefs").glob("*.yml"))[-1]
+            figures["serve_plugin_s"] = round(serve_loop(plugin, brief, 'title: "inference', "inference/briefs/", args.runs), 3)
+            md = floor / "docs" / "inference" / "briefs" / "index.md"
+            figures["serve_floor_s"] = round(serve_loop(floor, md, "# 简报", "inference/briefs/", args.runs), 3)
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(figures, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        print(f"{key:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()
