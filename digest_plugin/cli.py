@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import io
 import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -25,6 +26,8 @@ from ruamel.yaml import YAML
 from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
 from .model import Brief, EvidenceLevel, Outline, Rules
 from .diff import diff_docs
+from .importer import import_brief
+from .load import DataError, load_data
 from .pipeline import analyse
 from .report import format_json, format_text
 from .scaffold import new_brief
@@ -83,6 +86,37 @@ def _edit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import(args: argparse.Namespace) -> int:
+    """Import a Markdown brief; print what the editor must check as `file:line: warning: …`."""
+    try:
+        markdown = args.markdown.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{args.markdown}:1: error: cannot read: {exc}", file=sys.stderr)
+        return 1
+    try:
+        dataset = load_data(args.data)
+        known, outlines = dataset.briefs, dataset.outlines
+    except DataError:
+        known, outlines = [], {}
+    topic = re.search(r"（(\w[\w-]*)）|^(\w[\w-]*)\s*·", markdown, re.M)
+    name = (topic.group(1) or topic.group(2)) if topic else None
+    text, notes = import_brief(markdown, outline=outlines.get(name) if name else None, known_briefs=known)
+    for note in notes:
+        print(f"{args.markdown}:{note.line}: warning: {note.message}", file=sys.stderr)
+    if args.stdout:
+        print(text, end="")
+        return 0
+    brief_id = re.search(r'^id: "([^"]+)"', text, re.M)
+    out = args.output or args.data / "briefs" / f"{brief_id.group(1) if brief_id else args.markdown.stem}.yml"
+    if out.exists():
+        print(f"{out}: error: already exists; use -o to write elsewhere", file=sys.stderr)
+        return 1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    print(out)
+    return 0
+
+
 def _diff(args: argparse.Namespace) -> int:
     rules = _rules(args.config)
     after = analyse(args.data_dir, rules=rules, relative_to=Path.cwd())
@@ -110,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     diff.add_argument("base_ref")
     diff.add_argument("data_dir", nargs="?", default="data", type=Path)
     diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+    imp = sub.add_parser("import", help="turn a brief in the team's Markdown pattern into brief YAML")
+    imp.add_argument("markdown", type=Path)
+    imp.add_argument("-o", "--output", type=Path, help="where to write (default: DATA/briefs/<id>.yml)")
+    imp.add_argument("--data", default=Path("data"), type=Path)
+    imp.add_argument("--stdout", action="store_true", help="print the YAML instead of writing a file")
+
     new = sub.add_parser("new", help="scaffold an empty brief for a day")
     new.add_argument("--topic", required=True)
     new.add_argument("--date", required=True, type=dt.date.fromisoformat, help="YYYY-MM-DD")
@@ -156,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "diff":
         return _diff(args)
+    if args.command == "import":
+        return _import(args)
     if args.command == "new":
         try:
             path = new_brief(args.data, args.topic, args.date, args.round)

@@ -543,5 +543,7 @@ class Rules(BaseModel):
     """A figure (key) that counts a gain over a period, and the total (key) it cannot exceed."""
     citation_count_factor: float = Field(3.0, gt=1)
     """Warn when two sources' cited-by counts differ by more than this factor."""
+    allow_future_dates: bool = False
+    """Accept briefs dated after today (synthetic benchmark data; never for the team's own)."""
     hide_discarded: bool = True
     """Discarded (丢弃级) contradictions and items stay off the §1–§6 pages; the register keeps them."""

@@ -39,8 +39,8 @@ class DigestConfig(Config):
     enabled = c.Type(bool, default=True)
     data_dir = c.Type(str, default="data")
     """The data folder (outlines/ and briefs/), relative to mkdocs.yml."""
-    cache_dir = c.Optional(c.Type(str))
-    """Where parsed briefs are kept between builds (default ``.cache/digest`` beside mkdocs.yml)."""
+    cache_dir = c.Type(str, default=".cache/digest")
+    """Where parsed briefs are kept between builds, relative to mkdocs.yml; "" turns it off."""
     rules = c.Type(dict, default={})
     """Editorial rules (see ``digest_plugin.model.Rules``); omitted keys keep the team's defaults."""
 
@@ -71,7 +71,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             rules = Rules.model_validate(self.config.rules)
         except ValidationError as exc:
             raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
-        cache_dir = (root / (self.config.cache_dir or ".cache/digest")).resolve()
+        cache_dir = (root / self.config.cache_dir).resolve() if self.config.cache_dir else None
         result = analyse(data_dir, rules=rules, relative_to=root, today=dt.date.today(), cache=self._cache,
                          previous=self._last, cache_dir=cache_dir)
         self._last = result

@@ -31,7 +31,7 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
                 current[(entry.id, figure.key)] = figure
     for brief in dataset.briefs:  # date order: "went down" compares with the latest earlier value
         at = _Locator(dataset, brief.id)
-        findings += _dates(brief, at, today)
+        findings += _dates(brief, at, today, rules.allow_future_dates)
         findings += _gains(brief, rules, at)
         findings += _drops(brief, current, at)
         findings += _citation_counts(brief, rules, at)
@@ -48,9 +48,9 @@ class _Locator:
         return Finding(self.path, line, col, message, severity, hint)
 
 
-def _dates(brief: Brief, at: _Locator, today: dt.date | None) -> list[Finding]:
+def _dates(brief: Brief, at: _Locator, today: dt.date | None, allow_future: bool = False) -> list[Finding]:
     found = []
-    if today is not None and brief.date > today + dt.timedelta(days=1):
+    if today is not None and brief.date > today + dt.timedelta(days=1) and not allow_future:
         found.append(at(("date",), f"brief date {brief.date} is in the future", "use the date the round was written"))
     for loc, value in _dated(brief):
         if value > brief.date:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -107,3 +109,19 @@ def test_cli_edit_commands(data_copy):
     bad = run("resolve", brief, "kapitsa-weekly-gian", "--text", "x")
     assert bad.returncode == 1 and "did you mean kapitsa-weekly-gain?" in bad.stderr and "Traceback" not in bad.stderr
     assert run("set-evidence", brief, "x", "--level", "rumour").returncode == 2  # bad usage
+
+
+def test_cli_import_writes_a_brief_that_checks(tmp_path):
+    from conftest import ROOT
+
+    shutil.copytree(ROOT / "data" / "outlines", tmp_path / "data" / "outlines")
+    markdown = ROOT / "tests" / "fixtures" / "2026-10-21-inference-E1.md"
+    run = lambda *a: subprocess.run([sys.executable, "-m", "digest_plugin.cli", *a], cwd=tmp_path,
+                                    capture_output=True, text=True, timeout=120)
+    out = run("import", str(markdown))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "data/briefs/2026-10-21-inference-E1.yml"
+    assert re.search(rf"^{re.escape(str(markdown))}:\d+: warning: ", out.stderr, re.M)  # what to check, located
+    assert run("check", "data", "--config", "none").returncode == 0
+    again = run("import", str(markdown))
+    assert again.returncode == 1 and "already exists" in again.stderr
