@@ -110,7 +110,7 @@ class Writer:
             new_follow_ups.append(fid)
         if self.open_contradictions:
             out.append("contradiction_updates:")
-            for cid in [self.open_contradictions.pop(0) for _ in range(min(8, len(self.open_contradictions)))]:
+            for cid in [self.open_contradictions.pop(0) for _ in range(min(10, len(self.open_contradictions)))]:
                 out += [f"  - contradiction: {cid}", "    change: resolved", f"    text: {q(say())}"]
         if self.open_follow_ups:
             out.append("follow_up_updates:")

@@ -9,6 +9,7 @@ Directives (each alone in its own paragraph)::
     [[digest section=3.1]]        one subsection
     [[digest register]]  [[digest bibliography]]  [[digest follow-ups]]
     [[digest briefs]]  [[digest brief=2026-10-21-inference-E1]]  [[digest overview]]
+    [[digest section=3 year=2027]]  [[digest register year=2027]]  … one archived year
 
 Add ``topic=<topic>`` where a site has several topics and the page is not under the topic's
 folder.  Inline, ``[[cite 1605.08803]]`` is a numbered citation link.
@@ -59,23 +60,29 @@ class DirectiveError(Exception):
 def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Block]:
     """Blocks for one directive; raises DirectiveError with an editor-facing message."""
     kinds = [k for k in args if k in PAGES]
-    unknown = [k for k in args if k not in PAGES and k != "topic"]
+    unknown = [k for k in args if k not in PAGES and k not in ("topic", "year")]
     if unknown or len(kinds) != 1:
         raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
     doc = _topic(ctx, args.get("topic"))
     renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls))
     kind = kinds[0]
     value = args[kind]
+    year = args.get("year")
+    if year is not None and not (year.isdigit() and len(year) == 4):
+        raise DirectiveError(f"year={year} is not a year")
+    year = int(year) if year else None
     if kind == "section":
         if value not in doc.sections:
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
-        return renderer.section(value)
+        return renderer.section(value, year)
     if kind == "brief":
         if value not in {b.id for b in doc.briefs}:
             raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")
         return renderer.brief(value)
+    if kind == "overview":
+        return renderer.overview()
     return {"register": renderer.register, "bibliography": renderer.bibliography, "follow-ups": renderer.follow_ups,
-            "briefs": renderer.briefs_index, "overview": renderer.overview}[kind]()
+            "briefs": renderer.briefs_index}[kind](year)
 
 
 def _topic(ctx: PageContext, topic: str | None) -> LivingDoc:

@@ -10,6 +10,7 @@ files were read in.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -206,6 +207,7 @@ class LivingDoc:
     citations: dict[str, CitationView]
     follow_ups: list[FollowUpView]
     changes: dict[str, Changes]
+    archive_after_days: int = 60
     page_places: dict[str, list[Place]] = field(default_factory=dict)
     """Citations made by hand-written pages (set by the host each build, not by the merge)."""
 
@@ -252,6 +254,77 @@ class LivingDoc:
         return self._contradictions_by_id.get(contradiction_id)
 
     @cached_property
+    def _follow_ups_by_id(self) -> dict[str, FollowUpView]:
+        return {f.follow_up.id: f for f in self.follow_ups}
+
+    def follow_up(self, follow_up_id: str) -> FollowUpView:
+        return self._follow_ups_by_id[follow_up_id]
+
+    # Where things live.  Recent activity stays on the main pages; older activity moves to one
+    # archive page per year.  "Recent" is counted back from the newest brief, not from the clock,
+    # so the same data always lays out the same site.
+
+    @cached_property
+    def cutoff(self) -> dt.date | None:
+        if not self.briefs:
+            return None
+        return max(b.date for b in self.briefs) - dt.timedelta(days=self.archive_after_days)
+
+    def _year(self, day: dt.date | None) -> int | None:
+        """None (main page) for recent activity, else the archive year."""
+        return None if day is None or self.cutoff is None or day >= self.cutoff else day.year
+
+    def entry_year(self, entry: EntryView) -> int | None:
+        """Entries the outline brought are the doc's core and stay; others go by their last change."""
+        if entry.baseline is not None:
+            return None
+        return self._year(max(u.brief.date for u in entry.history if u.brief is not None))
+
+    def entry_page(self, entry_id: str) -> str:
+        entry = self.entries[entry_id]
+        return section_page(self.topic, entry.section, self.entry_year(entry))
+
+    def contradiction_year(self, view: ContradictionView) -> int | None:
+        return None if view.is_open else self._year(view.settled[0].date if view.settled else view.brief.date)
+
+    def contradiction_page(self, view: ContradictionView) -> str:
+        return register_page(self.topic, self.contradiction_year(view))
+
+    def follow_up_year(self, view: FollowUpView) -> int | None:
+        return None if view.pending else self._year(view.history[-1][0].date if view.history else view.brief.date)
+
+    def follow_up_page(self, view: FollowUpView) -> str:
+        return follow_ups_page(self.topic, self.follow_up_year(view))
+
+    def citation_year(self, view: CitationView) -> int | None:
+        return self._year(view.brief.date)
+
+    def citation_page(self, view: CitationView) -> str:
+        return bibliography_page(self.topic, self.citation_year(view))
+
+    def brief_year(self, brief: Brief) -> int | None:
+        return self._year(brief.date)
+
+    @cached_property
+    def _archive_years(self) -> dict[str, list[int]]:
+        """Every archive page there is, by kind ('1'…'6' for sections)."""
+        years: dict[str, set[int]] = {}
+        for entry in self.entries.values():
+            if (year := self.entry_year(entry)) is not None:
+                years.setdefault(entry.section.split(".")[0], set()).add(year)
+        for kind, views, year_of in (("register", self.contradictions, self.contradiction_year),
+                                     ("follow-ups", self.follow_ups, self.follow_up_year),
+                                     ("bibliography", self.citations.values(), self.citation_year),
+                                     ("briefs", self.briefs, self.brief_year)):
+            for view in views:
+                if (year := year_of(view)) is not None:
+                    years.setdefault(kind, set()).add(year)
+        return {kind: sorted(found) for kind, found in sorted(years.items())}
+
+    def archive_years(self) -> dict[str, list[int]]:
+        return self._archive_years
+
+    @cached_property
     def withheld(self) -> dict[str, ContradictionView]:
         """Spellings of claims that must not appear as fact, longest first (so the longest match wins).
 
@@ -276,28 +349,29 @@ class LivingDoc:
 # topic lives under its own prefix so a second topic can join the site later.
 
 
-def section_page(topic: str, number: str) -> str:
-    return f"{topic}/{number.split('.')[0]}.md"
+def section_page(topic: str, number: str, year: int | None = None) -> str:
+    top = number.split(".")[0]
+    return f"{topic}/{top}.md" if year is None else f"{topic}/{top}/{year}.md"
 
 
 def brief_page(brief: Brief) -> str:
     return f"{brief.topic}/briefs/{brief.id}.md"
 
 
-def register_page(topic: str) -> str:
-    return f"{topic}/register.md"
+def register_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/register.md" if year is None else f"{topic}/register/{year}.md"
 
 
-def bibliography_page(topic: str) -> str:
-    return f"{topic}/bibliography.md"
+def bibliography_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/bibliography.md" if year is None else f"{topic}/bibliography/{year}.md"
 
 
-def follow_ups_page(topic: str) -> str:
-    return f"{topic}/follow-ups.md"
+def follow_ups_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/follow-ups.md" if year is None else f"{topic}/follow-ups/{year}.md"
 
 
-def briefs_index_page(topic: str) -> str:
-    return f"{topic}/briefs/index.md"
+def briefs_index_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/briefs/index.md" if year is None else f"{topic}/briefs/{year}.md"
 
 
 def feed_page(topic: str) -> str:
@@ -327,9 +401,10 @@ def merge(outline: Outline, briefs: list[Brief], rules: Rules | None = None) -> 
                 for fig in state.entries[entry_id].figures if entry_id in state.entries else []:
                     if claim.figure == fig.key:
                         fig.withheld_by = view.contradiction
-    _collect_places(state.citations, contradictions, state.items)
-    return LivingDoc(outline.topic, outline, briefs, state.sections, state.items, state.entries, contradictions,
-                     state.citations, state.follow_ups, state.changes)
+    doc = LivingDoc(outline.topic, outline, briefs, state.sections, state.items, state.entries, contradictions,
+                    state.citations, state.follow_ups, state.changes, rules.archive_after_days)
+    _collect_places(doc)
+    return doc
 
 
 class _State:
@@ -486,18 +561,21 @@ def cite_hand_written_page(doc: LivingDoc, page: str, markdown: str, label: str)
             doc.page_places[key].append(place)
 
 
-def _collect_places(citations: dict[str, CitationView], contradictions: list[ContradictionView], items: dict) -> None:
+def _collect_places(doc: LivingDoc) -> None:
     """Back-links for the bibliography: every place a paper is listed, discussed or mentioned."""
+    citations = doc.citations
     for view in citations.values():
         view.places.append(Place(brief_page(view.brief), f"ref-{view.number}", f"{view.brief.date} {view.brief.round} 简报"))
-    for c in contradictions:
+    for c in doc.contradictions:
         text = f"{c.contradiction.title} {c.contradiction.text}"
         keys = {arxiv_key(a) for a in c.contradiction.touches.citations} | set(ARXIV_MENTION.findall(text))
         for key in sorted(k for k in keys if k in citations):
-            citations[key].places.append(Place(register_page(c.brief.topic), f"contradiction-{c.id}",
+            citations[key].places.append(Place(doc.contradiction_page(c), f"contradiction-{c.id}",
                                                f"矛盾 {c.contradiction.number}（登记）"))
-    for brief, item, entry_id in items.values():
+    for brief, item, entry_id in doc.items.values():
+        if entry_id not in doc.entries:
+            continue
         text = " ".join([item.title, *item.points, item.evidence.boundary, item.relation, item.placement.text])
         for key in sorted(k for k in set(ARXIV_MENTION.findall(text)) if k in citations):
-            citations[key].places.append(Place(section_page(brief.topic, item.placement.section), f"entry-{entry_id}",
+            citations[key].places.append(Place(doc.entry_page(entry_id), f"entry-{entry_id}",
                                                f"§{item.placement.section} {item.title}"))

@@ -20,6 +20,7 @@ from .merge import (
     feed_page,
     follow_ups_page,
     register_page,
+    section_page,
 )
 
 CSS_PATH = "assets/digest/digest.css"
@@ -27,6 +28,19 @@ CSS_PATH = "assets/digest/digest.css"
 
 def stub(title: str, directive: str) -> str:
     return f"---\nrender_macros: false\n---\n\n# {title}\n\n{directive}\n"
+
+
+def archive_pages(doc: LivingDoc) -> Iterator[tuple[str, str]]:
+    """One page per archived year of each section, the register, follow-ups, bibliography and briefs."""
+    topic = doc.topic
+    for kind, years in doc.archive_years().items():
+        for year in years:
+            if kind.isdigit():  # no section title here: stubs carry no text from the data
+                yield section_page(topic, kind, year), stub(f"§{kind} · {year} 归档", f"[[digest section={kind} year={year}]]")
+            else:
+                page, name = {"register": (register_page, "矛盾与待核实登记"), "follow-ups": (follow_ups_page, "已关闭的跟进事项"),
+                              "bibliography": (bibliography_page, "参考文献"), "briefs": (briefs_index_page, "简报")}[kind]
+                yield page(topic, year), stub(f"{name} · {year} 归档", f"[[digest {kind} year={year}]]")
 
 
 def generated_pages(docs: dict[str, LivingDoc], site_url: str | None = None,
@@ -38,6 +52,7 @@ def generated_pages(docs: dict[str, LivingDoc], site_url: str | None = None,
         yield bibliography_page(topic), stub("参考文献", "[[digest bibliography]]")
         yield follow_ups_page(topic), stub("待跟进事项", "[[digest follow-ups]]")
         yield briefs_index_page(topic), stub("简报", "[[digest briefs]]")
+        yield from archive_pages(doc)
         yield feed_page(topic), atom(doc, site_url, directory_urls)
         for brief in doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.

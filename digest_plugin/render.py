@@ -131,7 +131,7 @@ class Renderer:
         label = f"〔暂扣，见{self.contradiction_name(view)}〕"
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
-        href = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        href = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-withheld" data-withheld-by="{esc(view.id)}" href="{esc(href)}">{label}</a>'
 
     def _arxiv_link(self, m: re.Match[str]) -> str:
@@ -166,11 +166,12 @@ class Renderer:
 
     def item_link(self, item_id: str) -> str:
         brief, item, entry_id = self.doc.items[item_id]
-        href = self.linker.url(section_page(self.doc.topic, item.placement.section), f"entry-{entry_id}")
+        page = self.doc.entry_page(entry_id) if entry_id in self.doc.entries else brief_page(brief)
+        href = self.linker.url(page, f"entry-{entry_id}" if entry_id in self.doc.entries else f"item-{item_id}")
         return f'<a href="{esc(href)}">{self.text(item.title, links=False)}</a>'
 
     def contradiction_link(self, view: ContradictionView) -> str:
-        href = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        href = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
 
     def badge(self, ev: Evidence, key: str) -> str:
@@ -333,7 +334,7 @@ class Renderer:
         return "".join(out)
 
     def stub(self, stub) -> str:
-        href = self.linker.url(section_page(self.doc.topic, stub.home), f"entry-{stub.item.id}")
+        href = self.linker.url(self.doc.entry_page(stub.item.id), f"entry-{stub.item.id}")
         return (f'<p class="digest-stub" data-digest-stub="{esc(stub.item.id)}" data-section="{esc(stub.section)}">'
                 f'↔ 交叉引用：<a href="{esc(href)}">{self.text(stub.item.title, links=False)}</a>（§{esc(stub.home)}，{self.brief_link(stub.brief)}）</p>')
 
@@ -354,7 +355,7 @@ class Renderer:
         attrs = (f'{self.anchor("contradiction-" + view.id)} data-digest-contradiction="{esc(view.id)}" '
                  f'data-status="{"open" if view.is_open else "resolved"}" data-state="{view.status.value}" '
                  f'data-disposition="{c.disposition.value}"')
-        register = self.linker.url(register_page(self.doc.topic), f"contradiction-{view.id}")
+        register = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
         register_link = f' · <a href="{esc(register)}">登记页</a>' if register[0] != "#" else ""
         when = ""
         if settled:
@@ -396,47 +397,83 @@ class Renderer:
 
     # ------------------------------------------------------------------ pages
 
-    def section(self, number: str) -> list[Block]:
-        """A top-level section (§N with its subsections) or one subsection."""
+    def section(self, number: str, year: int | None = None) -> list[Block]:
+        """A top-level section (§N with its subsections) or one subsection: the current entries,
+        or with ``year`` the entries whose last change fell in that archived year."""
         blocks: list[Block] = []
         top = self.doc.sections[number]
         if "." in number:
-            return self._section_body(top)
-        blocks += self._section_body(top)
+            return self._section_body(top, year)
+        if year is None:
+            blocks += self._archive_links(number)
+        blocks += self._section_body(top, year)
         for child in self.doc.children(number):
-            blocks.append(Heading(2, "s" + child.number.replace(".", "-"), section_title(child)))
-            blocks += self._section_body(child)
+            body = self._section_body(child, year)
+            if body or year is None:
+                blocks.append(Heading(2, "s" + child.number.replace(".", "-"), section_title(child)))
+                blocks += body
         return blocks
 
-    def _section_body(self, view: SectionView) -> list[Block]:
-        parts = [self.callout(c) for c in view.contradictions if c.is_open]
-        parts += [self.callout(c, compact=True) for c in view.contradictions if not c.is_open]
-        parts += [self.entry(e) for e in view.entries if not e.footnote]
-        parts += [self.entry(e) for e in view.entries if e.footnote]
-        parts += [self.stub(s) for s in view.stubs]
-        if not parts and not self.doc.children(view.number):
+    def _archive_links(self, number: str) -> list[Block]:
+        years = self.doc.archive_years().get(number, [])
+        if not years:
+            return []
+        counts = {y: sum(1 for e in self.doc.entries.values()
+                         if e.section.split(".")[0] == number and self.doc.entry_year(e) == y) for y in years}
+        links = "、".join(f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, y)))}">{y}（{counts[y]} 条）</a>'
+                         for y in reversed(years))
+        return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">本页列出近 {self.doc.archive_after_days} 天内有变动的条目；'
+                    f"更早的按最后变动年份归档：{links}</p>")]
+
+    def _section_body(self, view: SectionView, year: int | None = None) -> list[Block]:
+        parts = []
+        if year is None:  # callouts live on the current page: open ones in full, recently settled ones folded
+            parts += [self.callout(c) for c in view.contradictions if c.is_open]
+            parts += [self.callout(c, compact=True) for c in view.contradictions
+                      if not c.is_open and self.doc.contradiction_year(c) is None]
+        here = [e for e in view.entries if self.doc.entry_year(e) == year]
+        parts += [self.entry(e) for e in here if not e.footnote]
+        parts += [self.entry(e) for e in here if e.footnote]
+        if year is None:
+            parts += [self.stub(s) for s in view.stubs]
+        if not parts and year is None and not self.doc.children(view.number):
             parts.append('<p class="digest-empty">本节暂无来自简报的条目。</p>')
         if not parts:
             return []
         return [Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + "".join(parts) + "</div>")]
 
-    def register(self) -> list[Block]:
+    def _year_links(self, kind: str, page, noun: str) -> str:
+        years = self.doc.archive_years().get(kind, [])
+        if not years:
+            return ""
+        links = "、".join(f'<a href="{esc(self.linker.url(page(self.doc.topic, y)))}">{y}</a>' for y in reversed(years))
+        return (f'<p class="digest-archive-links" data-archive="{kind}">本页列出当前与近 {self.doc.archive_after_days} 天内的{noun}；'
+                f"更早的按年份归档：{links}</p>")
+
+    def register(self, year: int | None = None) -> list[Block]:
+        """Every contradiction with its whole story; settled ones older than the window by year."""
         blocks: list[Block] = []
-        open_n = sum(c.is_open for c in self.doc.contradictions)
-        blocks.append(Raw(f'<p class="digest-summary">共 {len(self.doc.contradictions)} 条矛盾与待核实说法，其中 {open_n} 条未解决。</p>'))
+        if year is None:
+            open_n = sum(c.is_open for c in self.doc.contradictions)
+            blocks.append(Raw(f'<p class="digest-summary">共 {len(self.doc.contradictions)} 条矛盾与待核实说法，其中 {open_n} 条未解决。</p>'
+                              + self._year_links("register", register_page, "矛盾")))
         for brief in self.doc.briefs:
-            views = self.doc.contradictions_by_brief.get(brief.id, [])
+            views = [c for c in self.doc.contradictions_by_brief.get(brief.id, []) if self.doc.contradiction_year(c) == year]
             if views:
                 blocks.append(Heading(2, f"brief-{brief.id}", f"{brief.date.isoformat()} {brief.round} 简报"))
                 blocks.append(Raw("".join(self.callout(c) for c in views)))
         return blocks
 
-    def bibliography(self) -> list[Block]:
+    def bibliography(self, year: int | None = None) -> list[Block]:
         doc = self.doc
-        rows = [f'<p class="digest-summary">活文档既有引用 {doc.outline.doc.reference_count or 0} 条（{esc(doc.outline.doc.version or "")}），'
-                f"简报新增 {len(doc.citations)} 条，编号自 {(doc.outline.doc.reference_count or 0) + 1} 起。</p>"]
+        rows = []
+        if year is None:
+            rows.append(f'<p class="digest-summary">活文档既有引用 {doc.outline.doc.reference_count or 0} 条（{esc(doc.outline.doc.version or "")}），'
+                        f"简报新增 {len(doc.citations)} 条，编号自 {(doc.outline.doc.reference_count or 0) + 1} 起。</p>"
+                        + self._year_links("bibliography", bibliography_page, "新增引用"))
         for view in sorted(doc.citations.values(), key=lambda v: v.number):
-            rows.append(self.reference(view))
+            if doc.citation_year(view) == year:
+                rows.append(self.reference(view))
         return [Raw("".join(rows))]
 
     def reference(self, view: CitationView, *, back_links: bool = True) -> str:
@@ -469,11 +506,15 @@ class Renderer:
                 f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{esc(c.title)}</strong></p>'
                 f'<p class="digest-ref__meta">{" · ".join(meta)} · 来自 {self.brief_link(view.brief)}</p>{note}{back}</div>')
 
-    def follow_ups(self) -> list[Block]:
+    def follow_ups(self, year: int | None = None) -> list[Block]:
         """Pending follow-ups (open or carried over) first, then the closed ones with how they closed."""
+        closed = [f for f in self.doc.follow_ups if not f.pending and self.doc.follow_up_year(f) == year]
+        if year is not None:
+            return [Raw('<ol class="digest-follow-ups" data-list="closed">' + "".join(self.follow_up(f) for f in closed) + "</ol>")]
         pending = self.doc.open_follow_ups()
-        closed = [f for f in self.doc.follow_ups if not f.pending]
-        blocks: list[Block] = [Raw(f'<p class="digest-summary">待跟进 {len(pending)} 项，已关闭 {len(closed)} 项。</p>')]
+        total_closed = sum(1 for f in self.doc.follow_ups if not f.pending)
+        blocks: list[Block] = [Raw(f'<p class="digest-summary">待跟进 {len(pending)} 项，已关闭 {total_closed} 项。</p>'
+                                   + self._year_links("follow-ups", follow_ups_page, "已关闭事项"))]
         blocks.append(Raw('<ol class="digest-follow-ups" data-list="pending">' + "".join(self.follow_up(f) for f in pending) + "</ol>"
                           if pending else '<p class="digest-empty">目前没有待跟进事项。</p>'))
         if closed:
@@ -504,15 +545,16 @@ class Renderer:
             elif name.startswith("contradictions"):
                 links = [self.contradiction_link(self.doc.contradiction(i)) for i in ids]
             elif name == "citations_added":
-                links = [f'<a href="{esc(self.linker.url(bibliography_page(self.doc.topic), f"ref-{n}"))}">[{n}]</a>' for n in ids]
+                by_number = {v.number: v for v in self.doc.citations.values() if v.brief.id == brief.id}
+                links = [f'<a href="{esc(self.linker.url(self.doc.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>' for n in ids]
             else:
-                links = [f'<a href="{esc(self.linker.url(follow_ups_page(self.doc.topic), f"follow-up-{i}"))}">{esc(i)}</a>' for i in ids]
+                links = [f'<a href="{esc(self.linker.url(self.doc.follow_up_page(self.doc.follow_up(i)), f"follow-up-{i}"))}">{esc(i)}</a>' for i in ids]
             rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{label} {len(ids)}：{"、".join(links)}</li>')
         return '<ul class="digest-changes">' + "".join(rows) + "</ul>" if rows else '<p class="digest-empty">这份简报没有改动活文档。</p>'
 
     def entry_link(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]
-        href = self.linker.url(section_page(self.doc.topic, entry.section), f"entry-{entry.id}")
+        href = self.linker.url(self.doc.entry_page(entry.id), f"entry-{entry.id}")
         return f'<a href="{esc(href)}">§{esc(entry.section)} {self.text(entry.title, links=False)}</a>'
 
     def brief(self, brief_id: str) -> list[Block]:
@@ -525,8 +567,9 @@ class Renderer:
         parts = []
         for item in sorted(brief.items, key=lambda i: i.number):
             _, _, entry_id = self.doc.items[item.id]
-            placed = self.linker.url(section_page(self.doc.topic, item.placement.section), f"entry-{entry_id}")
-            if entry_id not in self.doc.entries:  # a discard-level item: kept here, not on the section page
+            if entry_id in self.doc.entries:
+                placed = self.linker.url(self.doc.entry_page(entry_id), f"entry-{entry_id}")
+            else:  # a discard-level item: kept here, not on the section page
                 placed = self.linker.url(brief_page(brief), f"item-{item.id}")
             parts.append(
                 f'<article class="digest-item"{self.anchor("item-" + item.id)} data-digest-item="{esc(item.id)}" '
@@ -589,8 +632,10 @@ class Renderer:
                         f'<span class="digest-timeline__counts">{(" · " + shown) if shown else ""}</span></li>')
         return '<ol class="digest-timeline" reversed>' + "".join(rows) + "</ol>" if rows else '<p class="digest-empty">还没有简报。</p>'
 
-    def briefs_index(self) -> list[Block]:
-        return [Raw(self.timeline(self.doc.briefs)), Raw(self._feed_link())]
+    def briefs_index(self, year: int | None = None) -> list[Block]:
+        briefs = [b for b in self.doc.briefs if self.doc.brief_year(b) == year]
+        head = self._year_links("briefs", briefs_index_page, "简报") if year is None else ""
+        return [Raw(head + self.timeline(briefs)), Raw(self._feed_link())]
 
     def _feed_link(self) -> str:
         return f'<p><a class="digest-feed" href="{esc(self.linker.url(feed_page(self.doc.topic)))}" type="application/atom+xml">订阅（Atom）</a></p>'

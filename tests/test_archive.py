@@ -1,0 +1,104 @@
+"""Pages stay light over the years: older activity moves to per-year archive pages, and every link
+still lands (checked across the whole built site)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+from conftest import ROOT
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lifecycle"
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.hrefs.append(attrs["href"])
+
+
+def build(tmp: Path, archive_after_days: int | None) -> Path:
+    for name in ("mkdocs.yml", "docs", "data"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp / name)
+    for brief in FIXTURES.glob("*.yml"):
+        shutil.copy(brief, tmp / "data" / "briefs" / brief.name)
+    if archive_after_days is not None:
+        config = tmp / "mkdocs.yml"
+        config.write_text(config.read_text(encoding="utf-8").replace(
+            "      data_dir: data", f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}"), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp / "site")], cwd=tmp,
+                         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return tmp / "site"
+
+
+@pytest.fixture(scope="module")
+def archived(tmp_path_factory) -> Path:
+    # the newest fixture brief is 2026-10-24: with a 1-day window, what last changed before 10-23 is archived
+    return build(tmp_path_factory.mktemp("archive"), archive_after_days=1)
+
+
+def page(site: Path, path: str) -> str:
+    return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def test_old_entries_move_to_their_year_and_current_ones_stay(archived):
+    main, archive = page(archived, "inference/5"), page(archived, "inference/5/2026")
+    assert 'data-digest-entry="llm-d-1-0"' in archive and 'data-digest-entry="llm-d-1-0"' not in main
+    assert 'data-digest-entry="llm-d-v0-8"' in main  # the doc's own entries are never archived
+    assert re.search(r'data-archive="5".*?href="2026/"', main, re.S)
+    kapitsa = page(archived, "inference/1")
+    assert 'data-digest-entry="kapitsa"' in kapitsa  # changed on 10-24: current
+
+
+def test_register_follow_ups_bibliography_and_briefs_archive_by_year(archived):
+    register = page(archived, "inference/register")
+    old = page(archived, "inference/register/2026")
+    assert 'data-digest-contradiction="long-prefill-no-version"' in old  # resolved on 10-22
+    assert 'data-digest-contradiction="long-prefill-no-version"' not in register
+    assert 'data-digest-contradiction="kapitsa-weekly-gain"' in register  # open: always current
+    assert 'data-follow-up="vllm-long-prefill-issue"' in page(archived, "inference/follow-ups/2026")
+    assert 'data-ref="528"' in page(archived, "inference/bibliography/2026")
+    assert 'data-brief="2026-10-21-inference-E1"' in page(archived, "inference/briefs/2026")
+    assert 'data-brief="2026-10-24-inference-E1"' in page(archived, "inference/briefs")
+
+
+@pytest.mark.parametrize("window", [None, 1])
+def test_every_internal_link_lands_on_an_existing_page_and_anchor(tmp_path, window, archived):
+    site = archived if window == 1 else build(tmp_path, None)
+    pages = {p: p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
+    parsed = {}
+    for path, html in pages.items():
+        parsed[path] = Links()
+        parsed[path].feed(html)
+    broken = []
+    for path, links in parsed.items():
+        base = "/" + path.relative_to(site).as_posix()
+        for href in links.hrefs:
+            if href.startswith(("http:", "https:", "mailto:", "javascript:", "data:")):
+                continue
+            target = urlsplit(urljoin(base, href))
+            file = site / unquote(target.path).lstrip("/")
+            if target.path.endswith("/") or file.is_dir():
+                file = file / "index.html"
+            if not file.is_file():
+                broken.append(f"{path.relative_to(site)} → {href}")
+            elif target.fragment and file.suffix == ".html" and target.fragment not in parsed[file].ids:
+                broken.append(f"{path.relative_to(site)} → {href} (no #{target.fragment})")
+    assert broken == []
