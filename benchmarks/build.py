@@ -70,7 +70,7 @@ def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -
     shutil.copytree(ROOT / "docs", site / "docs")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     # synthetic days run past today; the cache is off so every build is a cold one
-    config = config.replace("      data_dir: data", f"      data_dir: data\n      cache_dir: '{cache}'\n      rules: {{allow_future_dates: true}}")
+    config = config.replace("      data_dir: data", f"      data_dir: data\n      cache_dir: '{cache}'\n      rules: {{allow_future_dates: true}}", 1)
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(data, site / "data")
     return site
@@ -94,8 +94,8 @@ def floor_site(plugin: Path, work: Path) -> Path:
         src = page.relative_to(site / "docs").as_posix()
         page.write_text(render_static(page.read_text(encoding="utf-8"), src, docs), encoding="utf-8")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    config = re.sub(r"  - digest:\n(?:      .*\n)+", "", config)
-    config += "extra_css:\n  - assets/digest/digest.css\n"
+    config = re.sub(r"  - digest:\n(?:      .*\n)+", "", config)  # no plugin …
+    config = re.sub(r"  - digest_plugin.extension:\n(?:      .*\n)+", "", config)  # … and no renderer
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     return site
 

@@ -115,7 +115,10 @@ class Writer:
         if self.open_follow_ups:
             out.append("follow_up_updates:")
             for fid in [self.open_follow_ups.pop(0) for _ in range(min(3, len(self.open_follow_ups)))]:
-                out += [f"  - follow_up: {fid}", f"    status: {r.choice(['done', 'dropped', 'carried_over'])}"]
+                status = r.choice(["done", "dropped", "carried_over"])
+                out += [f"  - follow_up: {fid}", f"    status: {status}"]
+                if status == "carried_over":  # still pending: a later day closes it
+                    self.open_follow_ups.append(fid)
         if self.items:
             out += ["evidence_updates:", f"  - item: {r.choice(self.items[-40:])}", "    evidence:",
                     "      level: partially_verified", f"      boundary: {q(say())}"]

@@ -46,7 +46,11 @@ def check_references(dataset: Dataset) -> list[Finding]:
 
     citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
     contradictions = {c.id for b in dataset.briefs for c in b.contradictions}
-    known = {topic: _Known(outline, item_ids, citations, contradictions) for topic, outline in dataset.outlines.items()}
+    topic_items: dict[str, dict[str, str]] = {}
+    for brief in dataset.briefs:  # an item can only be referred to within its own topic's living doc
+        topic_items.setdefault(brief.topic, {}).update({i.id: brief.id for i in brief.items})
+    known = {topic: _Known(outline, topic_items.get(topic, {}), citations, contradictions)
+             for topic, outline in dataset.outlines.items()}
     for brief in dataset.briefs:
         outline = dataset.outlines.get(brief.topic)
         if outline is None:

@@ -29,17 +29,22 @@ from .diff import diff_docs
 from .importer import import_brief
 from .load import DataError, load_data
 from .pipeline import analyse
+from .pages import write_pages
 from .report import format_json, format_text
 from .scaffold import new_brief
 
 
-def _rules(config: Path | None) -> Rules:
-    """The ``rules`` of the digest plugin in mkdocs.yml, so check and build apply the same ones."""
+def _settings(config: Path | None) -> dict:
     if config is None or not config.is_file():
-        return Rules()
+        return {}
     tree = YAML(typ="safe", pure=True)
     tree.constructor.add_constructor(None, lambda loader, node: None)  # !!python/name:… tags Material uses
-    settings = tree.load(config.read_text(encoding="utf-8")) or {}
+    return tree.load(config.read_text(encoding="utf-8")) or {}
+
+
+def _rules(config: Path | None) -> Rules:
+    """The ``rules`` of the digest plugin in mkdocs.yml, so check and build apply the same ones."""
+    settings = _settings(config)
     for plugin in settings.get("plugins") or []:
         if isinstance(plugin, dict) and "digest" in plugin:
             return Rules.model_validate((plugin["digest"] or {}).get("rules") or {})
@@ -83,6 +88,19 @@ def _edit(args: argparse.Namespace) -> int:
             print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
         return 1
     print(f"{args.brief}: updated")
+    return 0
+
+
+def _pages(args: argparse.Namespace) -> int:
+    """Generated pages as files, so that a host without plugins builds the same site."""
+    rules = _rules(args.config)
+    result = analyse(args.data, rules=rules, relative_to=Path.cwd())
+    if result.docs is None:
+        print(format_text(result.findings, Path.cwd()), file=sys.stderr)
+        return 1
+    settings = _settings(args.config)
+    written = write_pages(args.docs, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True))
+    print(f"{len(written)} generated files in {args.docs}")
     return 0
 
 
@@ -150,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     imp.add_argument("--data", default=Path("data"), type=Path)
     imp.add_argument("--stdout", action="store_true", help="print the YAML instead of writing a file")
 
+    pages = sub.add_parser("pages", help="write the generated pages into the docs folder (for Zensical)")
+    pages.add_argument("--docs", default=Path("docs"), type=Path)
+    pages.add_argument("--data", default=Path("data"), type=Path)
+    pages.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+
     new = sub.add_parser("new", help="scaffold an empty brief for a day")
     new.add_argument("--topic", required=True)
     new.add_argument("--date", required=True, type=dt.date.fromisoformat, help="YYYY-MM-DD")
@@ -196,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "diff":
         return _diff(args)
+    if args.command == "pages":
+        return _pages(args)
     if args.command == "import":
         return _import(args)
     if args.command == "new":

@@ -51,6 +51,7 @@ class PageContext:
     docs: dict[str, LivingDoc]
     page: str
     directory_urls: bool = True
+    source_links: bool = False
 
 
 class DirectiveError(Exception):
@@ -64,7 +65,7 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     if unknown or len(kinds) != 1:
         raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
     doc = _topic(ctx, args.get("topic"))
-    renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls))
+    renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links))
     kind = kinds[0]
     value = args[kind]
     year = args.get("year")
@@ -133,19 +134,63 @@ class CiteProcessor(InlineProcessor):
         key = arxiv_key(m.group("id"))
         for doc in (ctx.docs.values() if ctx else ()):
             if key in doc.citations:
-                renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls))
+                renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links))
                 return self.md.htmlStash.store(renderer.cite(doc.citations[key])), m.start(0), m.end(0)
         log.warning(f"{ctx.page if ctx else '?'}: [[cite {m.group('id')}]]: no brief cites arXiv:{key}")
         return self.md.htmlStash.store(f'<span class="digest-error">[[cite {esc(m.group("id"))}]]</span>'), m.start(0), m.end(0)
 
 
-class DigestExtension(Extension):
-    """Give it a callable that returns the :class:`PageContext` of the page being converted."""
+HOST: Callable[[], PageContext | None] | None = None
+"""Set by a host adapter (the MkDocs plugin) that knows the page being converted and has the docs."""
 
-    def __init__(self, context: Callable[[], PageContext | None], **kwargs):
-        self.context = context
+_LOADED: dict[str, tuple[float, dict[str, LivingDoc]]] = {}
+
+
+class DigestExtension(Extension):
+    """The directives, in any Python-Markdown host.
+
+    Under MkDocs the plugin tells it the page and hands it the merged docs (``HOST``).  Under
+    Zensical, which runs no plugins, it reads the page from Zensical's rendering context and
+    loads the data folder itself (once per build, again only when a file changed)."""
+
+    def __init__(self, context: Callable[[], PageContext | None] | None = None, **kwargs):
+        self.config = {"data_dir": ["data", "the data folder (outlines/ and briefs/), relative to the working directory"]}
         super().__init__(**kwargs)
+        self._explicit = context
+        self._md: Markdown | None = None
+
+    def context(self) -> PageContext | None:
+        if self._explicit is not None:
+            return self._explicit()
+        if HOST is not None:
+            return HOST()
+        rendering = getattr(self._md, "preprocessors", {})
+        rendering = rendering["rendering_context"] if "rendering_context" in rendering else None
+        if rendering is None:
+            return None
+        config = getattr(rendering, "config", {}) or {}
+        return PageContext(_docs(self.getConfig("data_dir")), rendering.page.path,
+                           bool(config.get("use_directory_urls", True)), source_links=True)
 
     def extendMarkdown(self, md: Markdown) -> None:
+        self._md = md
         md.parser.blockprocessors.register(DirectiveProcessor(md.parser, self), "digest", 105)
         md.inlinePatterns.register(CiteProcessor(CITE, md, self), "digest-cite", 185)
+
+
+def _docs(data_dir: str) -> dict[str, LivingDoc]:
+    """The merged docs of a data folder, loaded once and again only when a file in it changed."""
+    from pathlib import Path
+
+    from .pipeline import living_docs
+
+    folder = Path(data_dir).resolve()
+    stamp = max((p.stat().st_mtime for p in folder.rglob("*.yml")), default=0.0)
+    cached = _LOADED.get(str(folder))
+    if cached is None or cached[0] != stamp:
+        _LOADED[str(folder)] = (stamp, living_docs(folder))
+    return _LOADED[str(folder)][1]
+
+
+def makeExtension(**kwargs) -> DigestExtension:  # noqa: N802 (Python-Markdown's name)
+    return DigestExtension(**kwargs)

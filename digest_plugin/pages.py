@@ -9,6 +9,7 @@ pages (Zensical).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from importlib.resources import files as package_files
 
 from .feed import atom
@@ -41,6 +42,33 @@ def archive_pages(doc: LivingDoc) -> Iterator[tuple[str, str]]:
                 page, name = {"register": (register_page, "矛盾与待核实登记"), "follow-ups": (follow_ups_page, "已关闭的跟进事项"),
                               "bibliography": (bibliography_page, "参考文献"), "briefs": (briefs_index_page, "简报")}[kind]
                 yield page(topic, year), stub(f"{name} · {year} 归档", f"[[digest {kind} year={year}]]")
+
+
+MANIFEST = ".digest-pages"
+"""Lists what `digest pages` wrote into the docs folder, so the next run can remove what is stale."""
+
+
+def write_pages(docs_dir: Path, docs: dict[str, LivingDoc], site_url: str | None = None,
+                directory_urls: bool = True) -> list[str]:
+    """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages).
+
+    Never overwrites a file it did not write itself: a hand-written page of the same path wins,
+    as it does under the MkDocs plugin."""
+    docs_dir = Path(docs_dir)
+    manifest = docs_dir / MANIFEST
+    before = set(manifest.read_text(encoding="utf-8").split()) if manifest.is_file() else set()
+    written = []
+    for path, content in generated_pages(docs, site_url, directory_urls):
+        target = docs_dir / path
+        if target.exists() and path not in before:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        written.append(path)
+    for stale in sorted(before - set(written)):
+        (docs_dir / stale).unlink(missing_ok=True)
+    manifest.write_text("\n".join(written) + "\n", encoding="utf-8")
+    return written
 
 
 def generated_pages(docs: dict[str, LivingDoc], site_url: str | None = None,

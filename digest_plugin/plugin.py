@@ -20,6 +20,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from . import extension
 from .extension import DigestExtension, PageContext
 from pydantic import ValidationError
 
@@ -32,6 +33,7 @@ from .render import esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
+EXTENSION_NAMES = {"digest_plugin.extension", "digest_plugin.extension:DigestExtension"}
 CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
 
 
@@ -82,9 +84,15 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             raise PluginError(f"digest: {count} error{'s' if count > 1 else ''} in the brief data "
                               f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
         self.docs = result.docs
-        config.markdown_extensions.append(DigestExtension(lambda: self._page))
-        config.extra_css.append(CSS_PATH)
+        extension.HOST = lambda: self._page
+        if not any(name in EXTENSION_NAMES for name in config.markdown_extensions if isinstance(name, str)):
+            config.markdown_extensions.append(DigestExtension())  # not listed for Zensical: add it here
+        if CSS_PATH not in config.extra_css:
+            config.extra_css.append(CSS_PATH)
         return config
+
+    def on_shutdown(self) -> None:
+        extension.HOST = None
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own."""

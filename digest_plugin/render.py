@@ -80,9 +80,14 @@ class Linker:
 
     page: str
     directory_urls: bool = True
+    source_links: bool = False
+    """Link to source paths (``register.md``) and let the host turn them into URLs, as Zensical
+    does with every link in a page; MkDocs leaves raw HTML alone, so there we write final URLs."""
 
     def url(self, target: str, anchor: str | None = None) -> str:
         frag = f"#{anchor}" if anchor else ""
+        if self.source_links:
+            return frag if target == self.page and frag else relative_url(target, self.page) + frag
         if target == self.page:
             return frag or "./"
         return relative_url(page_url(target, self.directory_urls), page_url(self.page, self.directory_urls)) + frag

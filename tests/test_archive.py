@@ -41,7 +41,7 @@ def build(tmp: Path, archive_after_days: int | None) -> Path:
     if archive_after_days is not None:
         config = tmp / "mkdocs.yml"
         config.write_text(config.read_text(encoding="utf-8").replace(
-            "      data_dir: data", f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}"), encoding="utf-8")
+            "      data_dir: data", f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}", 1), encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp / "site")], cwd=tmp,
                          capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
