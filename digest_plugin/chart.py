@@ -32,7 +32,7 @@ def sparkline(label: str, series: list[Figure]) -> str:
 
     coords = [xy(d, v) for d, v in points]
     words = "，".join(f"{d.isoformat()}：{v:g}" for d, v in points)
-    dots = "".join(f'<circle cx="{x}" cy="{y}" r="2.5"><title>{d.isoformat()}：{v:g}</title></circle>'
+    dots = "".join(f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{d.isoformat()}：{v:g}</title></circle>'
                    for (x, y), (d, v) in zip(coords, points))
     line = " ".join(f"{x},{y}" for x, y in coords)
     return (f'<svg class="digest-chart" role="img" aria-label="{escape(label)}：{escape(words)}" '

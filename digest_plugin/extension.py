@@ -24,7 +24,7 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markdown import Markdown
 from markdown.blockprocessors import BlockProcessor
@@ -52,6 +52,8 @@ class PageContext:
     page: str
     directory_urls: bool = True
     source_links: bool = False
+    anchors: set[str] = field(default_factory=set)
+    """Ids already given on this page, shared by every directive and citation on it."""
 
 
 class DirectiveError(Exception):
@@ -65,7 +67,7 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     if unknown or len(kinds) != 1:
         raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
     doc = _topic(ctx, args.get("topic"))
-    renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links))
+    renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
     kind = kinds[0]
     value = args[kind]
     year = args.get("year")
@@ -134,8 +136,9 @@ class CiteProcessor(InlineProcessor):
         key = arxiv_key(m.group("id"))
         for doc in (ctx.docs.values() if ctx else ()):
             if key in doc.citations:
-                renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links))
-                return self.md.htmlStash.store(renderer.cite(doc.citations[key])), m.start(0), m.end(0)
+                renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
+                html = renderer.cite(doc.citations[key], anchor=renderer.anchor(f"cite-{key}"))  # back-link target
+                return self.md.htmlStash.store(html), m.start(0), m.end(0)
         log.warning(f"{ctx.page if ctx else '?'}: [[cite {m.group('id')}]]: no brief cites arXiv:{key}")
         return self.md.htmlStash.store(f'<span class="digest-error">[[cite {esc(m.group("id"))}]]</span>'), m.start(0), m.end(0)
 
@@ -168,9 +171,13 @@ class DigestExtension(Extension):
         rendering = rendering["rendering_context"] if "rendering_context" in rendering else None
         if rendering is None:
             return None
-        config = getattr(rendering, "config", {}) or {}
-        return PageContext(_docs(self.getConfig("data_dir")), rendering.page.path,
-                           bool(config.get("use_directory_urls", True)), source_links=True)
+        cached = getattr(self._md, "_digest_context", None)
+        if cached is None or cached.page != rendering.page.path:  # one context per page conversion
+            config = getattr(rendering, "config", {}) or {}
+            cached = PageContext(_docs(self.getConfig("data_dir")), rendering.page.path,
+                                 bool(config.get("use_directory_urls", True)), source_links=True)
+            self._md._digest_context = cached
+        return cached
 
     def extendMarkdown(self, md: Markdown) -> None:
         self._md = md

@@ -556,7 +556,7 @@ def cite_hand_written_page(doc: LivingDoc, page: str, markdown: str, label: str)
     """Record the citations a hand-written page makes (``{{ cite("…") }}`` or ``[[cite …]]``) as back-link places."""
     for macro, directive in PAGE_CITE.findall(markdown):
         key = arxiv_key(macro or directive)
-        place = Place(page, "", label)
+        place = Place(page, f"cite-{key}", label)
         if key in doc.citations and place not in doc.page_places.setdefault(key, []):
             doc.page_places[key].append(place)
 

@@ -91,6 +91,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             config.extra_css.append(CSS_PATH)
         return config
 
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Name Material's search dialog (screen readers announce an unnamed dialog as just "dialog")."""
+        return output.replace('<div class="md-search" data-md-component="search" role="dialog">',
+                              '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">', 1)
+
     def on_shutdown(self) -> None:
         extension.HOST = None
 

@@ -133,7 +133,8 @@ class Renderer:
         return n if len(self.doc.briefs) == 1 else f"{view.brief.date.isoformat()} {n}"
 
     def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
-        label = f"〔暂扣，见{self.contradiction_name(view)}〕"
+        name = self.contradiction_name(view)
+        label = f"〔暂扣，见{name}〕" if name.startswith("矛盾") else f"〔暂扣，见 {name}〕"
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
         href = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
@@ -143,12 +144,12 @@ class Renderer:
         view = self.doc.citations.get(arxiv_key(m.group(1)))
         return self.cite(view, m.group(0)) if view else m.group(0)
 
-    def cite(self, view: CitationView, label: str | None = None, *, number: bool = True) -> str:
+    def cite(self, view: CitationView, label: str | None = None, *, number: bool = True, anchor: str = "") -> str:
         c = view.citation
         counts = " / ".join(f"{x.count}（{x.source.label}）" for x in c.cited_by)
         tip = c.title + (f" · 被引 {counts}" if counts else "")
         label = label or f"arXiv:{c.arxiv}"
-        return (f'<a class="digest-cite" href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
+        return (f'<a class="digest-cite"{anchor} href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
                 f'title="{esc(tip)}">{esc(label)}' + (f' <span class="digest-cite__n">[{view.number}]</span>' if number else "") + "</a>")
 
     def anchor(self, name: str) -> str:
@@ -365,8 +366,8 @@ class Renderer:
         when = ""
         if settled:
             brief, update = settled
-            when = f" · 已于 {brief.date.isoformat()} {esc(view.status.label)}"
-        summary = (f'<summary>矛盾 {c.number} · {self.text(c.title, withhold=False)}'
+            when = f"（{brief.date.isoformat()}）"
+        summary = (f'<summary>{self.contradiction_name(view)} · {self.text(c.title, withhold=False, links=False)}'
                    f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(view.status.label)}{when}</span></summary>')
         if compact and settled:
             brief, update = settled
@@ -377,6 +378,10 @@ class Renderer:
             touched.append("涉及：" + "、".join(self.section_link(s) for s in view.sections))
         if c.touches.items:
             touched.append("条目：" + "、".join(self.item_link(i) for i in c.touches.items if i in self.doc.items))
+        cited = sorted({arxiv_key(a) for a in c.touches.citations} | set(ARXIV_MENTION.findall(f"{c.title} {c.text}")))
+        cited_views = [self.doc.citations[k] for k in cited if k in self.doc.citations]
+        if cited_views:  # the summary holds no link (it is itself a control): the citations go here
+            touched.append("引用：" + "、".join(self.cite(v) for v in cited_views))
         withheld = ""
         if c.withheld:
             note = "（修正前不得作为事实写入）" if view.is_open else "（矛盾已不再未解决，可以写入）"

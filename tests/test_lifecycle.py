@@ -95,7 +95,7 @@ def test_a_reopened_contradiction_withholds_its_claim_again(site, doc):
 def test_a_resolved_contradiction_collapses_on_its_section_page(site):
     callout = element(page(site, "inference/3"), "data-digest-contradiction", "long-prefill-no-version")
     assert 'data-status="resolved"' in callout
-    assert " open " not in callout.split(">")[0] + " " and "已于 2026-10-22 已解决" in callout
+    assert " open " not in callout.split(">")[0] + " " and "已解决（2026-10-22）" in callout
     assert "vLLM v0.30–v0.30.1rc1" in callout
 
 

@@ -1,0 +1,817 @@
+"""The reader's view (issue 7): the built site in a real browser, with a mouse, a keyboard, a phone and in Chinese.
+
+The site is built once (the shipped ``mkdocs.yml``, ``docs/`` and ``data/`` plus the lifecycle fixture
+briefs, so resolved, re-opened and superseded contradictions, history charts and a second citation
+exist), served from a scratch folder by the standard library's ``http.server`` on 127.0.0.1, and read
+with Debian's Chromium driven by Playwright for Python (no browser download: ``executable_path``).
+
+Every test is skipped, with the reason, where ``/usr/bin/chromium`` or the ``playwright`` package is
+missing (and the axe tests where ``tests/browser/node_modules/axe-core`` is), so the suite runs
+anywhere; under CI (``CI`` set) a missing piece fails instead, so a missing install step in
+``.ci/run`` cannot turn these checks into silent skips.
+
+Screenshots of the home, §1 and §3 pages (desktop 1280×900 and phone 390×844), of an open badge
+tip and of a history chart in dark mode, are kept in ``tests/artifacts/`` (git-ignored) for a person to
+look at.
+
+Expected facts come from the data (the briefs' YAML) or from the page's own visible text, never from
+the plugin's code.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from ruamel.yaml import YAML
+
+PROJECT = Path(__file__).resolve().parents[1]
+FIXTURES = PROJECT / "tests" / "fixtures" / "lifecycle"
+BROWSER_DIR = PROJECT / "tests" / "browser"
+AXE_JS = BROWSER_DIR / "node_modules" / "axe-core" / "axe.min.js"
+ARTIFACTS = PROJECT / "tests" / "artifacts"
+CHROMIUM = Path(os.environ.get("DIGEST_CHROMIUM", "/usr/bin/chromium"))  # Debian's; override elsewhere
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+BUILD_TIMEOUT = 300
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+HOME = "/"
+S1 = "/inference/1/"
+S3 = "/inference/3/"
+REGISTER = "/inference/register/"
+BIBLIOGRAPHY = "/inference/bibliography/"
+BRIEF_ID = "2026-10-21-inference-E1"
+BRIEF_PAGE = f"/inference/briefs/{BRIEF_ID}/"
+
+# The closed vocabulary of evidence levels, as the team's briefs word them (README: "every badge
+# carries its level as text").
+LEVEL_WORDS = {
+    "verified": "已核查",
+    "partially_verified": "部分核查",
+    "unverified": "未核实",
+    "lead": "线索级",
+    "discard": "丢弃级",
+}
+
+# Every request any test's page makes, across the whole module: (test name, url).
+REQUESTS: list[tuple[str, str]] = []
+
+
+# --------------------------------------------------------------------------------------------
+# Availability: skip elsewhere, fail under CI
+# --------------------------------------------------------------------------------------------
+
+def _unavailable(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} — CI must run the browser tests (see .ci/run)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _browser_missing() -> str | None:
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk)"
+    if importlib.util.find_spec("playwright") is None:
+        return "the playwright Python package is missing (pip install playwright; no browser download is needed)"
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Build, serve, launch
+# --------------------------------------------------------------------------------------------
+
+def _build_site(root: Path) -> Path:
+    for name in ("mkdocs.yml", "docs", "data"):
+        src = PROJECT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
+    for brief in sorted(FIXTURES.glob("*.yml")):
+        shutil.copy(brief, root / "data" / "briefs" / brief.name)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT,
+    )
+    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    return root / "site"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest's output readable
+        pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A navigation that aborts a pending request (the browser closing the socket) is normal.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    missing = _browser_missing()
+    if missing:
+        _unavailable(missing)
+    root = tmp_path_factory.mktemp("browser")
+    return _build_site(root)
+
+
+@pytest.fixture(scope="module")
+def base_url(site: Path):
+    server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(base_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def open_page(browser, base_url, request):
+    """open_page(path, viewport=DESKTOP, dark=False, phone=False, before=None, wait="load") → a loaded page
+    in a fresh context; before(page) runs before the page is requested.
+
+    Every request of every context is recorded in REQUESTS for the no-egress test."""
+    contexts = []
+    test_name = request.node.name
+
+    def _open(path: str, viewport=DESKTOP, dark: bool = False, phone: bool = False, before=None, wait="load"):
+        options = {"viewport": viewport, "color_scheme": "dark" if dark else "light", "locale": "zh-CN"}
+        if phone:
+            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+        context = browser.new_context(**options)
+        context.on("request", lambda req: REQUESTS.append((test_name, req.url)))
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        if before:
+            before(page)
+        page.goto(base_url + path, wait_until=wait)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def _artifact(name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS / name
+
+
+def _shot_around(page, element, name: str, above: int = 160, height: int = 420) -> None:
+    """A band of the viewport around element (viewport coordinates), full width."""
+    box = element.bounding_box()
+    view = page.viewport_size
+    y = max(0, int(box["y"]) - above)
+    page.screenshot(path=str(_artifact(name)),
+                    clip={"x": 0, "y": y, "width": view["width"], "height": max(1, min(height, view["height"] - y))})
+
+
+# --------------------------------------------------------------------------------------------
+# Data read from the briefs (the shipped one and the fixtures)
+# --------------------------------------------------------------------------------------------
+
+def _briefs(site: Path) -> list[dict]:
+    yaml = YAML(typ="safe")
+    return [yaml.load(path.read_text(encoding="utf-8"))
+            for path in sorted((site.parent / "data" / "briefs").glob("*.yml"))]
+
+
+def _touched_pages(site: Path) -> dict[str, set[str]]:
+    """contradiction id → the §-pages it touches (declared sections, and the sections of touched items),
+    for every contradiction shown on the § pages (discarded ones stay on the register only)."""
+    briefs = _briefs(site)
+    item_section = {}
+    for brief in briefs:
+        for item in brief.get("items") or []:
+            section = (item.get("placement") or {}).get("section")
+            if section:
+                item_section[item["id"]] = str(section)
+    touched: dict[str, set[str]] = {}
+    for brief in briefs:
+        for c in brief.get("contradictions") or []:
+            if c.get("disposition") == "discarded":
+                continue
+            touches = c.get("touches") or {}
+            sections = {str(s) for s in touches.get("sections") or []}
+            sections |= {item_section[i] for i in touches.get("items") or [] if i in item_section}
+            pages = {f"/inference/{s.split('.')[0]}/" for s in sections}
+            if pages:
+                touched[c["id"]] = pages
+    return touched
+
+
+# --------------------------------------------------------------------------------------------
+# In-page probes
+# --------------------------------------------------------------------------------------------
+
+JS_DESCRIBE = """
+(el) => {
+  const d = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+    (e.classList.length ? '.' + [...e.classList].slice(0, 2).join('.') : '');
+  const path = [];
+  for (let e = el; e && e !== document.body && path.length < 4; e = e.parentElement) path.unshift(d(e));
+  return path.join(' > ');
+}
+"""
+
+# Horizontal overflow of the whole document, and the elements that stick out past the viewport's
+# right edge without an ancestor that scrolls or clips them (what a reader would have to pan to).
+JS_OVERFLOW = """
+() => {
+  const width = window.innerWidth, client = document.documentElement.clientWidth;
+  const describe = %s;
+  const offenders = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || r.right <= client + 0.5) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    let clipped = false;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (['auto', 'scroll', 'hidden', 'clip'].includes(s.overflowX) && p.getBoundingClientRect().right <= client + 0.5) { clipped = true; break; }
+    }
+    if (clipped) continue;
+    // report the outermost offender only
+    if (offenders.some(o => o.el.contains(el))) continue;
+    offenders.push({el, text: describe(el) + ' right=' + Math.round(r.right) + 'px'});
+  }
+  return {scrollWidth: document.scrollingElement.scrollWidth, innerWidth: width, clientWidth: client,
+          offenders: offenders.slice(0, 12).map(o => o.text)};
+}
+""" % JS_DESCRIBE
+
+# Contrast of an element's text against what is painted behind it, as WCAG 2 defines it, from the
+# computed styles of the element and its ancestors: background colours (with alpha) are composited
+# from the canvas up, and an ancestor's `opacity` or `filter: brightness()` is applied to everything
+# it paints (its own background and its descendants' text), as the browser does. Any other filter
+# function is reported as unsupported rather than guessed. `prop` names the colour to measure: `color`
+# (the default) for text, `fill` or `stroke` for SVG shapes.
+JS_CONTRAST = """
+(el, prop) => {
+  const parse = (s) => {
+    let m = s.match(/^rgba?\\(([^)]+)\\)$/);
+    if (m) { const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(parseFloat); return [p[0] / 255, p[1] / 255, p[2] / 255, p.length > 3 ? p[3] : 1]; }
+    m = s.match(/^color\\(srgb ([^)]+)\\)$/);
+    if (m) { const p = m[1].split(/[\\s\\/]+/).filter(Boolean).map(parseFloat); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
+    throw new Error('unsupported colour ' + s);
+  };
+  const over = (src, dst) => {
+    const a = src[3] + dst[3] * (1 - src[3]);
+    if (a === 0) return [0, 0, 0, 0];
+    return [0, 1, 2].map(i => (src[i] * src[3] + dst[i] * dst[3] * (1 - src[3])) / a).concat([a]);
+  };
+  const chain = [];
+  for (let e = el; e; e = e.parentElement) chain.unshift(e);
+  const effects = chain.map(e => {
+    const s = getComputedStyle(e);
+    let brightness = 1;
+    if (s.filter && s.filter !== 'none') {
+      const fns = s.filter.match(/[a-z-]+\\([^)]*\\)/g) || [];
+      for (const fn of fns) {
+        const m = fn.match(/^brightness\\(([\\d.]+)(%?)\\)$/);
+        if (!m) throw new Error('unsupported filter ' + s.filter + ' on ' + e.className);
+        brightness *= parseFloat(m[1]) / (m[2] ? 100 : 1);
+      }
+    }
+    return {bg: parse(s.backgroundColor), opacity: parseFloat(s.opacity), brightness};
+  });
+  // paint(i, top): what elements i.. paint at the text's spot, over a transparent backdrop
+  const paint = (i, top) => {
+    let acc = [0, 0, 0, 0];
+    for (let k = i; k < chain.length; k++) {
+      const fx = effects[k];
+      if (k > i && (fx.opacity < 1 || fx.brightness !== 1)) {
+        let group = paint(k, top);
+        group = [0, 1, 2].map(c => Math.min(1, group[c] * fx.brightness)).concat([group[3] * fx.opacity]);
+        return over(group, acc);
+      }
+      acc = over(fx.bg, acc);
+    }
+    return top ? over(top, acc) : acc;
+  };
+  const canvas = [1, 1, 1, 1];
+  const own = effects[0];
+  const whole = (top) => {
+    let g = paint(0, top);
+    if (own.opacity < 1 || own.brightness !== 1)
+      g = [0, 1, 2].map(c => Math.min(1, g[c] * own.brightness)).concat([g[3] * own.opacity]);
+    return over(g, canvas);
+  };
+  const style = getComputedStyle(el);
+  const text = whole(parse(style[prop || 'color']));
+  const back = whole(null);
+  const lum = (c) => { const f = (v) => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+                       return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const [hi, lo] = [lum(text), lum(back)].sort((a, b) => b - a);
+  const hex = (c) => '#' + c.slice(0, 3).map(v => Math.round(v * 255).toString(16).padStart(2, '0')).join('');
+  const size = parseFloat(style.fontSize), weight = parseInt(style.fontWeight, 10);
+  return {ratio: (hi + 0.05) / (lo + 0.05), text: hex(text), background: hex(back), fontSize: size, fontWeight: weight,
+          large: size >= 24 || (size >= 18.66 && weight >= 700)};
+}
+"""
+
+JS_VISIBLE_ON_TOP = """
+(el) => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + Math.min(r.width / 2, 20), y = r.top + Math.min(r.height / 2, 10);
+  const hit = document.elementFromPoint(x, y);
+  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+          vw: document.documentElement.clientWidth, vh: window.innerHeight,
+          onTop: !!hit && (hit === el || el.contains(hit)),
+          hit: hit ? hit.tagName.toLowerCase() + '.' + [...hit.classList].join('.') : null,
+          clippedText: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1};
+}
+"""
+
+
+def _clean(text: str) -> str:
+    """Text as a reader sees it: no zero-width spaces, one space between words."""
+    return re.sub(r"\s+", " ", text.replace("\u200b", "")).strip()
+
+
+def _accessible(page, selector: str) -> dict:
+    """The accessible name and description Chromium exposes for the first element matching selector."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        assert node, f"no element matches {selector}"
+        ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+        value = lambda key: (ax.get(key) or {}).get("value", "")  # noqa: E731
+        return {"role": value("role"), "name": value("name"), "description": value("description")}
+    finally:
+        cdp.detach()
+
+
+def _level_text_ok(level: str, text: str) -> tuple[bool, str]:
+    word = LEVEL_WORDS[level]
+    if word not in text:
+        return False, f"level word {word!r} missing"
+    icon = text.split(word)[0].strip() or text.replace(word, "").strip()[:1]
+    if not icon or re.search(r"[\w\u4e00-\u9fff]", icon[0]):
+        return False, "no icon character next to the level word"
+    return True, icon[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Evidence badges
+# --------------------------------------------------------------------------------------------
+
+def test_badge_tip_shows_the_full_boundary_on_hover(open_page):
+    page = open_page(S3)
+    badge = page.locator(".digest-badge[data-evidence]").first
+    badge.evaluate("e => e.scrollIntoView({block: 'center'})")
+    tip = badge.locator(".digest-badge__tip")
+    assert not tip.is_visible(), "the tip shows before the reader points at the badge"
+
+    badge.hover()
+    tip.wait_for(state="visible", timeout=3000)
+    boundary_id = badge.get_attribute("aria-describedby")
+    assert boundary_id, "the badge names no boundary (aria-describedby)"
+    boundary = _clean(page.locator(f"#{boundary_id}").inner_text())
+    boundary = re.sub(r"^证据边界\s*[：:]\s*", "", boundary)
+    assert _clean(tip.inner_text()) == boundary, "the tip does not show the full evidence boundary"
+    box = tip.evaluate(JS_VISIBLE_ON_TOP)
+    assert box["onTop"], f"the tip is covered by {box['hit']}"
+    assert box["left"] >= 0 and box["right"] <= box["vw"] and not box["clippedText"], f"the tip is cut off: {box}"
+    _shot_around(page, badge, "badge-tip-hover-desktop.png")
+
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(100)
+    assert not tip.is_visible(), "the tip stays open after the pointer leaves"
+
+    # A reader moving the pointer from the badge down onto the tip (to read or select it) keeps it
+    # open (WCAG 1.4.13, content on hover is hoverable).
+    badge_box = badge.bounding_box()
+    page.mouse.move(badge_box["x"] + 8, badge_box["y"] + badge_box["height"] / 2)
+    tip.wait_for(state="visible", timeout=3000)
+    tip_box = tip.bounding_box()
+    page.mouse.move(badge_box["x"] + 8, tip_box["y"] + 12, steps=12)
+    assert tip.is_visible(), (
+        f"the tip closes while the pointer moves from the badge onto it: the {tip_box['y'] - badge_box['y'] - badge_box['height']:.1f}px "
+        "gap between badge and tip belongs to neither (WCAG 1.4.13, hoverable)")
+
+
+def test_badge_tip_shows_on_keyboard_focus(open_page):
+    page = open_page(S3)
+    first_badge = page.locator(".digest-badge[data-evidence]").first
+    first_tip = _clean(first_badge.locator(".digest-badge__tip").text_content())
+    page.locator("body").click(position={"x": 640, "y": 5})  # start from the top of the page
+    for presses in range(1, 400):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('.digest-badge[data-evidence]')"):
+            break
+    else:
+        pytest.fail("Tab never reaches an evidence badge")
+    focused = page.locator(".digest-badge[data-evidence]:focus")
+    tip = focused.locator(".digest-badge__tip")
+    tip.wait_for(state="visible", timeout=3000)
+    assert _clean(tip.inner_text()) == first_tip, "Tab reached a badge, but not the first one on the page"
+    style = focused.evaluate("(e) => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth]; }")
+    assert style[0] != "none" and float(style[1].rstrip("px")) > 0, f"no visible focus ring on the badge: {style}"
+    box = tip.evaluate(JS_VISIBLE_ON_TOP)
+    assert box["onTop"] and 0 <= box["top"] and box["bottom"] <= box["vh"], f"the focused badge's tip is not fully in view: {box}"
+
+    # Screen readers get the same text: the badge is described by its boundary.
+    badge_id = focused.get_attribute("aria-describedby")
+    ax = _accessible(page, f'.digest-badge[aria-describedby="{badge_id}"]')
+    assert first_tip in _clean(ax["description"]), f"the badge's accessible description is not its boundary: {ax}"
+
+    page.keyboard.press("Tab")
+    page.wait_for_timeout(100)
+    assert not tip.is_visible(), "the tip stays open after focus moves on"
+    print(f"first badge reached after {presses} Tab presses")
+
+
+@pytest.mark.parametrize("path", [S1, S3, "/inference/5/", BRIEF_PAGE])
+def test_badge_meaning_is_readable_without_colour(open_page, path):
+    page = open_page(path)
+    badges = page.locator(".digest-badge[data-evidence]")
+    assert badges.count() > 0, f"no evidence badge on {path}"
+    icons: dict[str, set[str]] = {}
+    problems = []
+    for level, text in badges.evaluate_all(
+            "els => els.map(e => [e.dataset.evidence, e.querySelector('.digest-badge__level')?.textContent || ''])"):
+        assert level in LEVEL_WORDS, f"unknown evidence level {level!r}"
+        ok, icon = _level_text_ok(level, text)
+        if not ok:
+            problems.append(f"{level}: {text!r}: {icon}")
+        else:
+            icons.setdefault(level, set()).add(icon)
+    assert not problems, "badges whose level is not in words and an icon:\n" + "\n".join(problems)
+    for level, found in icons.items():
+        assert len(found) == 1, f"{level} badges use several icons: {found}"
+    by_icon = {}
+    for level, found in icons.items():
+        by_icon.setdefault(next(iter(found)), []).append(level)
+    assert all(len(levels) == 1 for levels in by_icon.values()), f"two levels share an icon: {by_icon}"
+
+
+# --------------------------------------------------------------------------------------------
+# Contradiction callouts
+# --------------------------------------------------------------------------------------------
+
+def test_contradiction_callouts_are_on_every_page_they_touch(site, open_page):
+    touched = _touched_pages(site)
+    assert touched, "the briefs declare no contradiction touching a § page"
+    by_page: dict[str, list[str]] = {}
+    for cid, pages in touched.items():
+        for path in pages:
+            by_page.setdefault(path, []).append(cid)
+    missing = []
+    for path, ids in sorted(by_page.items()):
+        page = open_page(path)
+        for cid in ids:
+            callout = page.locator(f'details[data-digest-contradiction="{cid}"]')
+            if callout.count() != 1:
+                missing.append(f"{path}: contradiction {cid} has {callout.count()} callouts")
+                continue
+            summary = callout.locator("summary")
+            summary.scroll_into_view_if_needed()
+            if not summary.is_visible():
+                missing.append(f"{path}: contradiction {cid}'s callout is not visible")
+    assert not missing, "\n".join(missing)
+
+
+def test_contradiction_callouts_collapse_and_link_to_the_register(open_page, base_url):
+    page = open_page(S3)
+    callouts = page.locator("details[data-digest-contradiction]")
+    assert callouts.count() >= 2
+    checked = []
+    for i in range(callouts.count()):
+        callout = callouts.nth(i)
+        cid = callout.get_attribute("data-digest-contradiction")
+        body = callout.locator(":scope > p").first
+        was_open = callout.evaluate("d => d.open")
+        callout.locator("summary").click(position={"x": 10, "y": 10})
+        assert callout.evaluate("d => d.open") is (not was_open), f"clicking {cid}'s summary does not toggle it"
+        assert body.is_visible() is (not was_open)
+        callout.locator("summary").click(position={"x": 10, "y": 10})
+        assert callout.evaluate("d => d.open") is was_open, f"clicking {cid}'s summary twice does not restore it"
+        checked.append((cid, callout.get_attribute("data-status")))
+    assert {status for _, status in checked} >= {"open", "resolved"}, f"§3 should show an open and a resolved callout: {checked}"
+
+    # Each callout links to its own entry on the register, and the link lands on it.
+    for cid, _ in checked:
+        page.goto(base_url + S3)
+        callout = page.locator(f'details[data-digest-contradiction="{cid}"]')
+        if not callout.evaluate("d => d.open"):
+            callout.locator("summary").click(position={"x": 10, "y": 10})
+        link = callout.locator(f'a[href$="register/#contradiction-{cid}"]')
+        assert link.count() >= 1, f"callout {cid} has no link to its register entry"
+        link.first.click()
+        page.wait_for_url(re.compile(re.escape(REGISTER) + f"#contradiction-{re.escape(cid)}$"))
+        target = page.locator(f"#contradiction-{cid}")
+        assert target.count() == 1 and target.get_attribute("data-digest-contradiction") == cid, \
+            f"the register has no entry #contradiction-{cid}"
+        box = target.locator("summary").evaluate(JS_VISIBLE_ON_TOP)
+        assert box["onTop"] and 0 <= box["top"] < box["vh"], f"landing on the register does not show {cid}: {box}"
+
+
+# --------------------------------------------------------------------------------------------
+# Citations and the bibliography
+# --------------------------------------------------------------------------------------------
+
+def test_citation_shows_title_and_counts_on_hover_and_links_to_arxiv(open_page, base_url):
+    page = open_page(BIBLIOGRAPHY)
+    refs = page.locator(".digest-ref[data-arxiv]")
+    assert refs.count() >= 2
+    expected = {}
+    for i in range(refs.count()):
+        ref = refs.nth(i)
+        arxiv = ref.get_attribute("data-arxiv")
+        title = _clean(ref.locator("strong").first.inner_text())
+        counts = re.findall(r"被引\s*(\d+)", ref.locator(".digest-ref__meta").inner_text())
+        expected[arxiv] = (title, counts)
+    assert any(counts for _, counts in expected.values()), "no reference in the bibliography has citation counts"
+
+    problems = []
+    for path in (HOME, BIBLIOGRAPHY, REGISTER, "/inference/2/"):
+        page.goto(base_url + path)
+        cites = page.locator("a.digest-cite")
+        for i in range(cites.count()):
+            cite = cites.nth(i)
+            arxiv = cite.get_attribute("data-arxiv")
+            href = cite.get_attribute("href")
+            if href != f"https://arxiv.org/abs/{arxiv}":
+                problems.append(f"{path}: citation {arxiv} links to {href}")
+            if f"arXiv:{arxiv}" not in cite.inner_text():
+                problems.append(f"{path}: citation text {cite.inner_text()!r} does not name arXiv:{arxiv}")
+            title, counts = expected.get(arxiv, (None, []))
+            if title is None:
+                problems.append(f"{path}: arXiv:{arxiv} is cited but not in the bibliography")
+                continue
+            cite.scroll_into_view_if_needed()
+            cite.hover()
+            hover_text = cite.evaluate("a => a.title")  # what the browser's tooltip shows on hover
+            ax = _accessible(page, f'a.digest-cite[data-arxiv="{arxiv}"]')
+            for label, text in (("title tooltip", hover_text), ("accessible description", ax["description"])):
+                if title not in _clean(text):
+                    problems.append(f"{path}: arXiv:{arxiv} {label} {text!r} lacks the paper title {title!r}")
+                for count in counts:
+                    if count not in text:
+                        problems.append(f"{path}: arXiv:{arxiv} {label} {text!r} lacks the count {count}")
+    assert not problems, "\n".join(problems)
+
+
+def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url):
+    page = open_page(BIBLIOGRAPHY)
+    backlinks = page.locator(".digest-ref a.digest-backlink").evaluate_all(
+        "els => els.map(a => [a.closest('.digest-ref').dataset.arxiv, a.getAttribute('href'), a.href, a.textContent])")
+    assert len(backlinks) >= 3, backlinks
+    problems = []
+    for arxiv, raw, url, label in backlinks:
+        page.goto(base_url + BIBLIOGRAPHY)
+        page.locator(f'.digest-ref a.digest-backlink[href="{raw}"]').first.click()
+        page.wait_for_load_state("load")
+        landed = urlsplit(page.url)
+        if landed.path != urlsplit(url).path:
+            problems.append(f"{label}: landed on {page.url}, not {url}")
+            continue
+        if not landed.fragment:
+            where = page.locator(f'a.digest-cite[data-arxiv="{arxiv}"]').count()
+            problems.append(f"{label} ({raw}): no anchor, the reader lands at the top of {landed.path} "
+                            f"and must look for the citation ({where} on the page)")
+            continue
+        target = page.locator(f"[id='{landed.fragment}']")
+        if target.count() != 1:
+            problems.append(f"{label} ({raw}): no element #{landed.fragment} on {landed.path}")
+            continue
+        cites_here = target.evaluate(
+            "(t, id) => t.matches(`a.digest-cite[data-arxiv='${id}']`) || "
+            "!!t.querySelector(`a.digest-cite[data-arxiv='${id}']`) || "
+            "!!(t.closest('.digest-ref') && t.closest('.digest-ref').dataset.arxiv === id)", arxiv)
+        if not cites_here:
+            problems.append(f"{label} ({raw}): #{landed.fragment} does not cite arXiv:{arxiv}")
+        box = target.evaluate(JS_VISIBLE_ON_TOP)
+        if not (0 <= box["top"] < box["vh"]):
+            problems.append(f"{label} ({raw}): #{landed.fragment} is not scrolled into view: {box}")
+    assert not problems, "back-links that do not return to the citing place:\n" + "\n".join(problems)
+
+
+# --------------------------------------------------------------------------------------------
+# Search
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("term", ["长 prefill", "头阻塞", "证据缓存", "Kapitsa", "ModelExpress"])
+def test_search_finds_terms_from_the_data(open_page, term):
+    page = open_page(HOME)
+    page.wait_for_load_state("networkidle")  # the search worker has its index
+    box = page.locator(".md-search__input")
+    box.click()
+    # Typed key by key; CJK characters arrive as text input (as from an input method), and the
+    # input method's commit key ends the composition: End stands for it (Material searches on keyup).
+    box.press_sequentially(term, delay=20)
+    box.press("End")
+    page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=10_000)
+    items = page.locator(".md-search-result__item")
+    texts = [_clean(t).lower() for t in items.all_inner_texts()]
+    assert texts, f"no search result for {term!r}"
+    assert any(term.lower() in t for t in texts), f"no result for {term!r} shows the term: {texts[:3]}"
+    # The first result that shows the term leads to a page that has it.
+    first = next(i for i, t in enumerate(texts) if term.lower() in t)
+    items.nth(first).locator("a").first.click()
+    page.wait_for_load_state("load")
+    assert term.lower() in _clean(page.locator("article.md-content__inner").inner_text()).lower(), \
+        f"the result for {term!r} opened {page.url}, which does not contain it"
+
+
+# --------------------------------------------------------------------------------------------
+# Phone width and dark mode
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [HOME, S3, BRIEF_PAGE])
+def test_no_horizontal_overflow_on_a_phone(open_page, path):
+    page = open_page(path, viewport=PHONE, phone=True)
+    page.wait_for_load_state("networkidle")
+    m = page.evaluate(JS_OVERFLOW)
+    assert m["innerWidth"] == PHONE["width"], m
+    assert m["scrollWidth"] <= m["innerWidth"], (
+        f"{path} is {m['scrollWidth']}px wide in a {m['innerWidth']}px window; sticking out:\n" + "\n".join(m["offenders"]))
+
+
+def test_badge_tips_fit_on_a_phone(open_page):
+    """Tapping a badge (it takes focus) opens its tip; the tip stays inside the 390 px screen."""
+    page = open_page(S3, viewport=PHONE, phone=True)
+    badges = page.locator(".digest-badge[data-evidence]")
+    problems = []
+    for i in range(badges.count()):
+        badge = badges.nth(i)
+        badge.scroll_into_view_if_needed()
+        badge.tap()
+        tip = badge.locator(".digest-badge__tip")
+        if not tip.is_visible():
+            problems.append(f"badge {i}: tapping it does not open its tip")
+            continue
+        box = tip.evaluate(JS_VISIBLE_ON_TOP)
+        m = page.evaluate(JS_OVERFLOW)
+        if box["left"] < 0 or box["right"] > box["vw"] or m["scrollWidth"] > m["innerWidth"]:
+            problems.append(f"badge {i}: the open tip spans {box['left']:.0f}–{box['right']:.0f}px "
+                            f"of a {box['vw']}px screen (page {m['scrollWidth']}px wide)")
+        if i == 0:
+            page.screenshot(path=str(_artifact("badge-tip-phone.png")))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_badge_text_is_legible(open_page, dark):
+    """Contrast (WCAG 2, AA) of every piece of badge text against what is painted behind it: the level
+    word with its icon, the source kind, the gap labels, and the open tip's boundary text. Badge text
+    is small (0.8em), so the bar is 4.5:1; 3:1 would apply only to large text (≥ 24px, or ≥ 18.66px bold)."""
+    problems = []
+    seen = set()
+    for path in (S1, S3):
+        page = open_page(path, dark=dark)
+        scheme = page.locator("body").get_attribute("data-md-color-scheme")
+        assert scheme == ("slate" if dark else "default"), f"Material did not switch palette: {scheme!r}"
+        badges = page.locator(".digest-badge[data-evidence]")
+        for i in range(badges.count()):
+            badge = badges.nth(i)
+            level = badge.get_attribute("data-evidence")
+            badge.focus()
+            for part in (".digest-badge__level", ".digest-badge__kind", ".digest-gap", ".digest-badge__tip"):
+                for j in range(badge.locator(part).count()):
+                    el = badge.locator(part).nth(j)
+                    c = el.evaluate(JS_CONTRAST)
+                    need = 3.0 if c["large"] else 4.5
+                    key = (level, part, c["text"], c["background"])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if c["ratio"] < need:
+                        problems.append(f"{path} {level} {part}: {c['text']} on {c['background']} = {c['ratio']:.2f}:1 "
+                                        f"(< {need}, {c['fontSize']:.1f}px/{c['fontWeight']})")
+        if dark and path == S3:
+            badges.first.evaluate("e => e.scrollIntoView({block: 'center'})")
+            badges.first.focus()
+            _shot_around(page, badges.first, "badge-tip-dark-desktop.png")
+    assert seen, "no badge text measured"
+    assert not problems, "badge text below the WCAG AA contrast bar:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_history_charts_are_visible(open_page, dark):
+    """The entry history charts (static SVG made at build time) stand out from the page: line and point
+    markers at 3:1 or more against the background (WCAG 2 AA 1.4.11, non-text contrast)."""
+    page = open_page(S1, dark=dark)
+    charts = page.locator("svg.digest-chart")
+    assert charts.count() >= 1, "no history chart on §1 (Kapitsa's Stars have four dated numbers)"
+    problems = []
+    for i in range(charts.count()):
+        chart = charts.nth(i)
+        label = chart.get_attribute("aria-label")
+        assert chart.get_attribute("role") == "img" and label, "a chart without role=img and a text alternative"
+        for selector, prop in (("polyline", "stroke"), ("circle", "fill")):
+            for j in range(chart.locator(selector).count()):
+                c = chart.locator(selector).nth(j).evaluate(JS_CONTRAST, prop)
+                if c["ratio"] < 3:
+                    problems.append(f"{label}: {selector} {prop} {c['text']} on {c['background']} = {c['ratio']:.2f}:1")
+        if dark and i == 0:
+            chart.evaluate("e => e.scrollIntoView({block: 'center'})")
+            _shot_around(page, chart, "chart-dark-desktop.png", above=120, height=260)
+    problems = sorted(set(problems))
+    assert not problems, "chart marks that do not stand out:\n" + "\n".join(problems)
+
+
+# --------------------------------------------------------------------------------------------
+# axe-core
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [HOME, S1, S3, REGISTER])
+def test_axe_finds_no_serious_or_critical_violation(open_page, path):
+    if not AXE_JS.exists():
+        _unavailable(f"{AXE_JS.relative_to(PROJECT)} is missing (cd tests/browser && npm ci)")
+    page = open_page(path)
+    page.add_script_tag(path=str(AXE_JS))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    bad = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    lines = []
+    for v in bad:
+        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({len(v['nodes'])} nodes)")
+        for node in v["nodes"][:4]:
+            summary = " ".join((node.get("failureSummary") or "").split())
+            lines.append(f"    {' '.join(map(str, node['target']))}: {summary[:220]}")
+    assert not bad, f"axe-core {result['testEngine']['version']} on {path}:\n" + "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# Screenshots for a person to look at
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,path", [("home", HOME), ("s1", S1), ("s3", S3)])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_screenshots(open_page, name, path, device):
+    page = open_page(path, viewport=DESKTOP if device == "desktop" else PHONE, phone=device == "phone")
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(_artifact(f"{name}-{device}.png")))                       # first screen
+    page.screenshot(path=str(_artifact(f"{name}-{device}-full.png")), full_page=True)  # whole page
+    assert _artifact(f"{name}-{device}.png").stat().st_size > 10_000
+
+
+# --------------------------------------------------------------------------------------------
+# No request leaves localhost (keep this test last: it also checks every earlier test's requests)
+# --------------------------------------------------------------------------------------------
+
+def test_no_request_leaves_localhost_and_every_resource_loads(site, open_page, base_url):
+    failures = []
+    errors = []
+    pages = ["/" + str(p.relative_to(site).parent).replace(os.sep, "/") + "/"
+             for p in sorted(site.rglob("index.html"))]
+    pages = ["/" if p == "/./" else p for p in pages]
+    assert HOME in pages and S3 in pages and BRIEF_PAGE in pages
+    def listen(page, path):
+        page.on("requestfailed", lambda r: failures.append(f"{path}: {r.url}: {r.failure}"))
+        page.on("response", lambda r: r.status >= 400 and failures.append(f"{path}: {r.url}: HTTP {r.status}"))
+        page.on("pageerror", lambda e: errors.append(f"{path}: {e}"))
+
+    for path in pages:
+        open_page(path, before=functools.partial(listen, path=path), wait="networkidle")
+    # the search worker and its index, in light and dark
+    for dark in (False, True):
+        page = open_page(HOME, dark=dark, before=functools.partial(listen, path="search"), wait="networkidle")
+        page.locator(".md-search__input").click()
+        page.locator(".md-search__input").press_sequentially("Kapitsa")
+        page.locator(".md-search-result__item").first.wait_for(state="visible")
+
+    local = base_url + "/"
+    outside = sorted({f"{url}  (in {test})" for test, url in REQUESTS
+                      if not (url.startswith(local) or url.startswith(("data:", "about:")))})
+    assert len({test for test, _ in REQUESTS}) >= 1 and len(REQUESTS) > len(pages)
+    assert not outside, "requests that leave localhost:\n" + "\n".join(outside)
+    assert not failures, "resources that did not load:\n" + "\n".join(failures)
+    assert not errors, "script errors:\n" + "\n".join(errors)
