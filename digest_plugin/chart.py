@@ -8,6 +8,7 @@ from html import escape
 from .model import Figure
 
 WIDTH, HEIGHT, PAD = 240, 64, 8
+MAX_POINTS = 60
 
 
 def sparkline(label: str, series: list[Figure]) -> str:
@@ -20,6 +21,9 @@ def sparkline(label: str, series: list[Figure]) -> str:
     if len(points) < 2:
         return ""
     points.sort(key=lambda p: p[0])
+    if len(points) > MAX_POINTS:  # years of daily values: every n-th one, and always the latest
+        step = -(-len(points) // MAX_POINTS)
+        points = points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
     first, last = points[0][0], points[-1][0]
     span = max((last - first).days, 1)
     low, high = min(v for _, v in points), max(v for _, v in points)
@@ -38,3 +42,27 @@ def sparkline(label: str, series: list[Figure]) -> str:
     return (f'<svg class="digest-chart" role="img" aria-label="{escape(label)}：{escape(words)}" '
             f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">'
             f'<polyline fill="none" stroke="currentColor" stroke-width="1.5" points="{line}"/>{dots}</svg>')
+
+
+def bars(title: str, rows: list[tuple[str, int, int]]) -> str:
+    """A horizontal bar chart of (label, entries, open contradictions) per section, as inline SVG.
+
+    The numbers are printed beside the bars and listed in ``aria-label``: the chart never
+    carries a figure alone."""
+    if not rows:
+        return ""
+    label_w, bar_w, row_h = 96, 220, 22
+    top = max(max(n, m) for _, n, m in rows) or 1
+    height = row_h * len(rows) + 8
+    words = "；".join(f"{label}：条目 {n}，未解决矛盾 {m}" for label, n, m in rows)
+    parts = []
+    for i, (label, n, m) in enumerate(rows):
+        y = 4 + i * row_h
+        wn, wm = round(bar_w * n / top, 1), round(bar_w * m / top, 1)
+        parts.append(f'<text x="0" y="{y + 11}" font-size="12" fill="currentColor">{escape(label)}</text>'
+                     f'<rect x="{label_w}" y="{y + 2}" width="{wn}" height="8" fill="currentColor" opacity=".75"/>'
+                     f'<rect x="{label_w}" y="{y + 11}" width="{wm}" height="6" fill="currentColor" opacity=".35"/>'
+                     f'<text x="{label_w + max(wn, wm) + 6}" y="{y + 13}" font-size="11" fill="currentColor">{n} · {m}</text>')
+    return (f'<svg class="digest-chart digest-bars" role="img" aria-label="{escape(title)}：{escape(words)}" '
+            f'viewBox="0 0 {label_w + bar_w + 60} {height}" width="{label_w + bar_w + 60}" height="{height}" '
+            f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>')

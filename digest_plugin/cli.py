@@ -28,7 +28,7 @@ from .model import Brief, EvidenceLevel, Outline, Rules
 from .diff import diff_docs
 from .importer import import_brief
 from .load import DataError, load_data
-from .pipeline import analyse
+from .pipeline import Result, analyse
 from .pages import write_pages
 from .report import format_json, format_text
 from .scaffold import new_brief
@@ -91,12 +91,19 @@ def _edit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pages(args: argparse.Namespace) -> int:
-    """Generated pages as files, so that a host without plugins builds the same site."""
-    rules = _rules(args.config)
-    result = analyse(args.data, rules=rules, relative_to=Path.cwd())
+def _merged(data_dir: Path, config: Path) -> Result | None:
+    """The merged docs, or None after printing what is wrong (the same findings as `digest check`)."""
+    result = analyse(data_dir, rules=_rules(config), relative_to=Path.cwd())
     if result.docs is None:
         print(format_text(result.findings, Path.cwd()), file=sys.stderr)
+        return None
+    return result
+
+
+def _pages(args: argparse.Namespace) -> int:
+    """Generated pages as files, so that a host without plugins builds the same site."""
+    result = _merged(args.data, args.config)
+    if result is None:
         return 1
     settings = _settings(args.config)
     written = write_pages(args.docs, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True))
@@ -136,14 +143,12 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    rules = _rules(args.config)
-    after = analyse(args.data_dir, rules=rules, relative_to=Path.cwd())
-    if after.docs is None:
-        print(format_text(after.findings, Path.cwd()), file=sys.stderr)
+    after = _merged(args.data_dir, args.config)
+    if after is None:
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         base_dir = _data_at(args.base_ref, args.data_dir, Path(tmp))
-        before = analyse(base_dir, rules=rules).docs if base_dir and base_dir.is_dir() else None
+        before = analyse(base_dir, rules=after.rules).docs if base_dir and base_dir.is_dir() else None
     print(diff_docs(before or {}, after.docs), end="")
     return 0
 

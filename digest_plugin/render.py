@@ -31,8 +31,8 @@ from .merge import (
     register_page,
     section_page,
 )
-from .chart import sparkline
-from .model import Brief, Disposition, Evidence, EvidenceLevel, FollowUpStatus, Item, Status, arxiv_key
+from .chart import bars, sparkline
+from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status, arxiv_key
 
 LEVEL_ICON = {
     EvidenceLevel.verified: "✔",
@@ -41,6 +41,12 @@ LEVEL_ICON = {
     EvidenceLevel.lead: "○",
     EvidenceLevel.discard: "✕",
 }
+
+
+HISTORY_ROWS = 10
+"""An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
+FIGURE_VALUES = 5
+"""Earlier values of a figure listed beside it (the chart shows the whole series)."""
 
 
 @dataclass(frozen=True)
@@ -262,9 +268,11 @@ class Renderer:
             else:
                 value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
             as_of = f"截至 {f.current.as_of}" if f.current.as_of else ""
-            before = "" if f.withheld_by is not None else "；".join(
+            older = f.history[-FIGURE_VALUES:]
+            skipped = f"更早 {len(f.history) - len(older)} 个数值略；" if len(f.history) > len(older) else ""
+            before = "" if f.withheld_by is not None else skipped + "；".join(
                 f'<span class="digest-figure__old">{esc(old.value)}{" " + esc(old.unit) if old.unit else ""}'
-                f'{"（" + str(old.as_of) + "）" if old.as_of else ""}</span>' for old, _ in f.history)
+                f'{"（" + str(old.as_of) + "）" if old.as_of else ""}</span>' for old, _ in older)
             chart = sparkline(f.label, f.series()) if f.withheld_by is None else ""
             rows.append(f'<tr data-figure="{esc(f.key)}"><th>{esc(f.label)}</th><td class="digest-figure__now">{value}</td>'
                         f"<td>{as_of}</td><td>{('此前：' + before) if before else ''}{chart}</td></tr>")
@@ -276,7 +284,13 @@ class Renderer:
         if len(entry.history) < 2:
             return ""
         rows, level = [], None
-        for u in entry.history:
+        shown = entry.history
+        if len(shown) > HISTORY_ROWS + 1:  # an entry updated every day: the first and the latest rows
+            hidden = len(shown) - HISTORY_ROWS - 1
+            level = next((u.evidence.level for u in reversed(shown[: -HISTORY_ROWS]) if u.evidence is not None), None)
+            rows.append(None)
+            shown = [shown[0], *shown[-HISTORY_ROWS:]]
+        for u in shown:
             if u.kind == "baseline":
                 doc = self.doc.outline.doc
                 rows.append(f'<li data-history="baseline">活文档 {esc(doc.version or "")}（据 {self.brief_ref(entry)}）：'
@@ -290,6 +304,11 @@ class Renderer:
             if u.evidence is not None:
                 level = u.evidence.level
             rows.append(f'<li data-history="{esc(u.brief.id)}" data-change="{u.kind}">{self.brief_link(u.brief)} · {what}：{text}</li>')
+        if None in rows:  # the gap goes after the first row
+            rows.remove(None)
+            gap = (f'<li class="digest-history__gap" data-hidden="{hidden}">…… 其间 {hidden} 次变动，'
+                   f"见当时的简报页（{self.brief_link(entry.history[1].brief)} 起）</li>")
+            rows.insert(1, gap)
         return '<div class="digest-history"><p><strong>历史</strong></p><ol>' + "".join(rows) + "</ol></div>"
 
     def brief_ref(self, entry: EntryView) -> str:
@@ -315,7 +334,7 @@ class Renderer:
         title = f"<strong>{self.text(entry.title)}</strong>"
         out = [f'<section class="{" ".join(classes)}"{self.anchor("entry-" + entry.id)} {attrs}>',
                f'<p class="digest-entry__title">{f"<del>{title}</del>" if entry.retracted else title}'
-               + (f'<span class="digest-entry__kind">（小注）</span>' if entry.footnote else "") + "</p>"]
+               + ('<span class="digest-entry__kind">（小注）</span>' if entry.footnote else "") + "</p>"]
         if entry.retracted:
             r = entry.retraction
             successor = f"，由 {self.item_link(r.superseded_by)} 取代" if r.superseded_by in self.doc.items else ""
@@ -664,13 +683,16 @@ class Renderer:
                      f"（简报新增 {len(doc.citations)} 条）</li>")
         parts.append(f'<li>全部简报：<a href="{esc(self.linker.url(briefs_index_page(doc.topic)))}">{len(doc.briefs)} 份</a></li></ul>')
         parts.append('<table class="digest-counts"><thead><tr><th>章节</th><th>条目</th><th>未解决矛盾</th></tr></thead><tbody>')
+        counts = []
         for top in doc.top_sections():
             group = [top, *doc.children(top.number)]
             n_entries = sum(1 for s in group for e in s.entries if not e.retracted)
             n_open = len({c.id for s in group for c in s.contradictions if c.is_open})
+            counts.append((f"§{top.number}", n_entries, n_open))
             parts.append(f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} {esc(top.section.title or "")}</td>'
                          f"<td>{n_entries}</td><td>{n_open}</td></tr>")
         parts.append("</tbody></table>")
+        parts.append(bars("各章节条目数与未解决矛盾数", counts))
         if open_c:
             parts.append('<p><strong>未解决的矛盾</strong></p><ul class="digest-open-contradictions">' + "".join(
                 f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title, withhold=False)}（{esc(c.contradiction.disposition.label)}）</li>"

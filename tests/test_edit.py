@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import os
 import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -123,3 +123,25 @@ def test_links_are_relative_to_the_page():
     assert Linker("inference/briefs/x.md").url("inference/3.md") == "../../3/"
     assert Linker("inference/1.md").url("inference/1.md", "a") == "#a"
     assert Linker("index.md", directory_urls=False).url("inference/1.md") == "inference/1.html"
+
+
+def test_an_entry_updated_every_day_stays_readable(tmp_path):
+    """30 daily Kapitsa refreshes: the first and latest rows of history, the latest values, a bounded chart."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from synth import generate
+
+    from digest_plugin.model import Rules
+    from digest_plugin.pipeline import living_docs
+
+    doc = living_docs(generate(30, tmp_path / "data"), rules=Rules(allow_future_dates=True))["inference"]
+    kapitsa = doc.entries["kapitsa"]
+    assert len(kapitsa.history) == 31  # the baseline and 30 refreshes are all kept
+    html = Renderer(doc, Linker("inference/1.md")).entry(kapitsa)
+    history = html[html.index("历史</strong>"):]
+    assert history.count("<li") == 1 + 1 + 10  # the baseline, a gap line, the latest ten
+    assert 'data-hidden="20"' in history and 'data-history="baseline"' in history
+    stars = re.search(r'<tr data-figure="stars">.*?</tr>', html, re.S).group(0)
+    assert stars.count("digest-figure__old") == 5 and "更早 25 个数值略" in stars
+    assert stars.count("<circle") <= 60
