@@ -208,6 +208,7 @@ def main() -> None:
             "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
             "merge_s": round(statistics.median(merge), 3),
             "peak_rss_mb": round(max(r for _, r in plugin_runs), 1),
+            "floor_peak_rss_mb": round(max(r for _, r in floor_runs), 1),
         }
         figures["ratio"] = round(figures["plugin_s"] / figures["floor_s"], 3)
         figures["plugin_warm_s"] = round(statistics.median(s for s, _ in warm_runs), 3)
