@@ -20,6 +20,16 @@ def digest_diff(repo: Path, ref: str) -> subprocess.CompletedProcess:
                           cwd=repo, capture_output=True, text=True, timeout=60)
 
 
+def committed_data(tmp_path: Path) -> Path:
+    """A git repository whose one commit holds a copy of data/."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "data", repo / "data")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
+    return repo
+
+
 def test_diff_of_adding_the_first_brief(tmp_path):
     repo = tmp_path / "repo"
     shutil.copytree(ROOT / "data", repo / "data")
@@ -48,11 +58,7 @@ def test_diff_of_adding_the_first_brief(tmp_path):
 
 
 def test_diff_of_an_edit_and_of_no_change(tmp_path):
-    repo = tmp_path / "repo"
-    shutil.copytree(ROOT / "data", repo / "data")
-    git(repo, "init", "-q")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "base")
+    repo = committed_data(tmp_path)
     assert "No change to the living doc." in digest_diff(repo, "HEAD").stdout
     replace_in(repo / "data" / BRIEF, "value: 155", "value: 156")
     text = digest_diff(repo, "HEAD").stdout
@@ -61,11 +67,7 @@ def test_diff_of_an_edit_and_of_no_change(tmp_path):
 
 
 def test_diff_refuses_broken_data_and_unknown_refs(tmp_path):
-    repo = tmp_path / "repo"
-    shutil.copytree(ROOT / "data", repo / "data")
-    git(repo, "init", "-q")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "base")
+    repo = committed_data(tmp_path)
     out = digest_diff(repo, "no-such-ref")
     assert out.returncode != 0 and "unknown git ref 'no-such-ref'" in out.stderr and "Traceback" not in out.stderr
     replace_in(repo / "data" / BRIEF, "level: lead", "level: rumour")
