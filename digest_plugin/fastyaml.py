@@ -12,10 +12,12 @@ file in the repository.
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any
 
 import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 try:
     from yaml._yaml import CParser as _Parser
@@ -53,47 +55,98 @@ _Resolver.add_implicit_resolver(
     list("-+0123456789."))
 
 
-class _Constructor(yaml.constructor.SafeConstructor):
-    def construct_object(self, node, deep=False):
-        if node in self.constructed_objects or node in self.recursive_objects:
-            raise Refused("alias")
-        return super().construct_object(node, deep)
-
-    def construct_yaml_int(self, node):
-        value = self.construct_scalar(node)
-        if value.startswith("0o"):
-            return int(value[2:], 8)
-        if value.startswith("0x"):
-            return int(value[2:], 16)
-        return int(value, 10)
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge" or key_node.value == "<<":
-                raise Refused("merge key")  # ruamel merges `<<`; leave such a file to it
-            key = key_node.value
-            if key in seen:
-                raise Refused("duplicate key")
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-    def construct_undefined(self, node):
-        raise Refused("tag")
+_STR, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map"
+_MAYBE_NOT_TEXT = frozenset("-+0123456789.~nNtTfF")
+"""The first characters a YAML 1.2 core null, bool, int or float can start with."""
 
 
-_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
-_Constructor.add_constructor("tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str)
-_Constructor.add_constructor(None, _Constructor.construct_undefined)
-
-
-class _FastLoader(_Parser, _Constructor, _Resolver):
-    """libyaml's parser, our constructor and our (YAML 1.2) resolver — nothing of YAML 1.1's."""
+class _FastLoader(_Parser, _Resolver):
+    """libyaml's parser with our (YAML 1.2) resolver; :func:`_value` builds the data."""
 
     def __init__(self, stream):
         _Parser.__init__(self, stream)
-        _Constructor.__init__(self)
         _Resolver.__init__(self)
+
+    # libyaml's composer calls these two for every node, for path resolvers, which YAML 1.2 and
+    # briefs never use: C built-ins that do nothing save millions of Python calls per build.
+    descend_resolver = operator.is_
+    ascend_resolver = tuple
+
+    def resolve(self, kind, value, implicit, _known: dict[str, str] = {}):  # noqa: B006 (a memo on purpose)
+        """Most scalars in a brief are Chinese text or keys seen before: no regexes for those."""
+        if kind is not ScalarNode:
+            return _MAP if kind is MappingNode else "tag:yaml.org,2002:seq"
+        if not implicit[0] or (value and value[0] not in _MAYBE_NOT_TEXT):
+            return _STR
+        tag = _known.get(value)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(_known) < 10_000:
+                _known[value] = tag
+        return tag
+
+
+def _float(text: str) -> float:
+    low = text.lower()
+    if low.lstrip("+-") == ".inf":
+        return float("-inf") if low.startswith("-") else float("inf")
+    return float("nan") if low == ".nan" else float(text)
+
+
+def _int(text: str) -> int:
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text, 10)
+
+
+_SCALARS = {
+    "tag:yaml.org,2002:null": lambda text: None,
+    "tag:yaml.org,2002:bool": lambda text: text.lower() == "true",
+    "tag:yaml.org,2002:int": _int,
+    "tag:yaml.org,2002:float": _float,
+}
+
+
+def _value(node: Node, seen: set[int], escapes: bool) -> Any:
+    """Plain data of a composed node, in one pass (PyYAML's constructor costs as much as parsing).
+
+    Refuses what the locating loader reports or treats differently: aliases, tags, duplicate and
+    merge (``<<``) keys, keys that are not plain values, and (when the text has ``\\`` escapes)
+    control characters."""
+    cls = node.__class__
+    if cls is ScalarNode:
+        text = node.value
+        if node.tag == _STR:
+            if escapes and CONTROL.search(text):
+                raise Refused("control character")
+            return text
+        convert = _SCALARS.get(node.tag)
+        if convert is None:
+            raise Refused("tag")
+        return convert(text)
+    if id(node) in seen:
+        raise Refused("alias")
+    seen.add(id(node))
+    if cls is SequenceNode:
+        if node.tag != "tag:yaml.org,2002:seq":
+            raise Refused("tag")
+        return [_value(item, seen, escapes) for item in node.value]
+    if node.tag != _MAP:
+        raise Refused("tag")
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        if key_node.__class__ is not ScalarNode or key_node.value == "<<":
+            raise Refused("complex or merge key")  # ruamel merges `<<`; leave such a file to it
+        key = _value(key_node, seen, escapes)
+        if key in out:
+            raise Refused("duplicate key")
+        if value_node.__class__ is ScalarNode and value_node.tag == _STR and not escapes:
+            out[key] = value_node.value  # the common case, without a call
+        else:
+            out[key] = _value(value_node, seen, escapes)
+    return out
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -104,20 +157,11 @@ def read(text: str) -> Any:
     """The data of a YAML text, or raise Refused (or a YAML error) for the caller to fall back."""
     if "&" in text and re.search(r"(?:^|[\s\[{,:-])&[^\s]", text) or "!" in text and EXPLICIT_TAG.search(text):
         raise Refused("anchor or tag")  # may be inside a string: the slow path decides
-    data = yaml.load(text, Loader=_FastLoader)
-    _check_strings(data)
-    return data
-
-
-def _check_strings(node: Any) -> None:
-    stack = [node]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, str):
-            if CONTROL.search(value):
-                raise Refused("control character")
-        elif isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+    if CONTROL.search(text):
+        raise Refused("control character")  # maybe only in a comment: the slow path decides
+    loader = _FastLoader(text)
+    try:
+        node = loader.get_single_node()
+    finally:
+        loader.dispose()
+    return None if node is None else _value(node, set(), "\\" in text)

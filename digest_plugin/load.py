@@ -324,14 +324,23 @@ def _validated(data: dict | None, model: type[BaseModel]) -> Any:
 def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict | None]:
     """Parse many files, in order, on several cores when there are enough to pay for the workers.
 
-    Workers send back plain data (cheap to pickle) as they go, so the caller validates one file
-    while the workers parse the next."""
-    if workers > 1 and len(raws) >= PARALLEL_FROM:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-            yield from pool.map(quick_parse, raws, chunksize=16)
+    The files are cut into one contiguous share per core: forked workers parse the later shares
+    and send back plain data (cheap to pickle) while this process parses the first share and
+    its caller validates each file as it comes."""
+    if workers <= 1 or len(raws) < PARALLEL_FROM:
+        yield from map(quick_parse, raws)
         return
-    for raw in raws:
-        yield quick_parse(raw)
+    size = -(-len(raws) // workers)
+    shares = [raws[i:i + size] for i in range(0, len(raws), size)]
+    with ProcessPoolExecutor(max_workers=len(shares) - 1, mp_context=get_context("fork")) as pool:
+        others = [pool.submit(_parse_share, share) for share in shares[1:]]
+        yield from map(quick_parse, shares[0])
+        for share in others:
+            yield from share.result()
+
+
+def _parse_share(raws: list[bytes]) -> list[dict | None]:
+    return [quick_parse(raw) for raw in raws]
 
 
 PARALLEL_FROM = 200

@@ -51,13 +51,20 @@ def analyse(data_dir: Path, *, rules: Rules | None = None, relative_to: Path | N
 
 @contextmanager
 def _no_gc():
-    """Loading builds hundreds of thousands of small objects and no cycles; Python's cyclic
-    collector would rescan them all again and again (measured: 3× slower at 3650 briefs)."""
+    """Loading builds millions of small objects and no cycles; Python's cyclic collector would
+    rescan them all again and again (measured: 3× slower at 3650 briefs).
+
+    What loading made lives as long as the build, so it is then frozen out of the collector's
+    sight (``gc.freeze``): else the first collection after loading walks it all once more
+    (measured: 1.3 s at 3650 briefs).  The next load unfreezes it, so ``serve`` rebuilds can
+    still collect what they replace."""
     enabled = gc.isenabled()
     gc.disable()
+    gc.unfreeze()
     try:
         yield
     finally:
+        gc.freeze()
         if enabled:
             gc.enable()
 
