@@ -79,7 +79,7 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
         return renderer.section(value, year)
     if kind == "brief":
-        if value not in {b.id for b in doc.briefs}:
+        if value not in doc.briefs_by_id:
             raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")
         return renderer.brief(value)
     if kind == "overview":

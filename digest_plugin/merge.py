@@ -233,6 +233,11 @@ class LivingDoc:
         return _group(self.contradictions, lambda c: [c.brief.id])
 
     @cached_property
+    def citations_by_brief(self) -> dict[str, list[CitationView]]:
+        """The papers each brief added to the bibliography, in number order."""
+        return _group(sorted(self.citations.values(), key=lambda v: v.number), lambda v: [v.brief.id])
+
+    @cached_property
     def contradictions_by_item(self) -> dict[str, list[ContradictionView]]:
         return _group(self.contradictions, lambda c: c.contradiction.touches.items)
 

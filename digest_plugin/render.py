@@ -574,7 +574,7 @@ class Renderer:
             elif name.startswith("contradictions"):
                 links = [self.contradiction_link(self.doc.contradiction(i)) for i in ids]
             elif name == "citations_added":
-                by_number = {v.number: v for v in self.doc.citations.values() if v.brief.id == brief.id}
+                by_number = {v.number: v for v in self.doc.citations_by_brief.get(brief.id, [])}
                 links = [f'<a href="{esc(self.linker.url(self.doc.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>' for n in ids]
             else:
                 links = [f'<a href="{esc(self.linker.url(self.doc.follow_up_page(self.doc.follow_up(i)), f"follow-up-{i}"))}">{esc(i)}</a>' for i in ids]
@@ -611,7 +611,7 @@ class Renderer:
         blocks.append(Raw("".join(self.callout(c) for c in self.doc.contradictions_by_brief.get(brief.id, []))
                           or '<p class="digest-empty">无。</p>'))
         blocks.append(Heading(2, "citations", "三、可引用的 arXiv 号"))
-        cites = [v for v in self.doc.citations.values() if v.brief.id == brief.id]
+        cites = self.doc.citations_by_brief.get(brief.id, [])
         parts = [f"<p>{self.text(brief.citations_note)}：</p>"] if brief.citations_note else []
         parts += [self.reference(v, back_links=False) for v in cites]
         if brief.citations_not_registered:
