@@ -16,7 +16,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -55,9 +55,12 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._page: PageContext | None = None
         self._cache = Cache()
         self._last: Result | None = None
+        self._generated: set[str] = set()
+        self._serving = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds."""
+        self._serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Load, check and merge the data before any page is written (a bad brief publishes nothing).
@@ -91,10 +94,23 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             config.extra_css.append(CSS_PATH)
         return config
 
+    @event_priority(-100)
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
-        """Name Material's search dialog (screen readers announce an unnamed dialog as just "dialog")."""
+        """Name Material's search dialog (screen readers announce an unnamed dialog as just "dialog"),
+        and let go of a generated page's HTML once it is written (priority -100: after every other
+        plugin).  MkDocs keeps every page's HTML to the end of the build; at 3650 briefs that is
+        ~0.4 GB the search index is then serialised on top of."""
+        if page.file.src_uri in self._generated:
+            page.content = None
         return output.replace('<div class="md-search" data-md-component="search" role="dialog">',
                               '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">', 1)
+
+    @event_priority(100)
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """After a one-off build, drop the merged docs before the search index is written (priority
+        100: before Material's search plugin).  ``serve`` keeps them for the next rebuild."""
+        if not self._serving:
+            self.docs, self._last, self._cache, self._page = {}, None, Cache(), None
 
     def on_shutdown(self) -> None:
         extension.HOST = None
@@ -110,9 +126,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             heading = re.search(r"^#\s+(.+?)\s*$", markdown, re.M)
             for doc in self.docs.values():
                 cite_hand_written_page(doc, file.src_uri, markdown, heading.group(1) if heading else file.src_uri)
+        self._generated = set()
         for path, content in generated_pages(self.docs, config.site_url, config.use_directory_urls):
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=content))
+                self._generated.add(path)
         return files
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
