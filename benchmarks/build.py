@@ -7,7 +7,8 @@ For N synthetic days (benchmarks/synth.py) it measures, in one run, medians over
 * ``plugin_s``  — ``mkdocs build`` of the site with the digest plugin;
 * ``floor_s``   — plain mkdocs-material building the very same rendered Markdown written out as
   static pages (same theme, plugins but digest, search, nav and page count): ratio = plugin / floor;
-* ``merge_s``   — load + validate + check + merge alone, in-process, cold (no cache);
+* ``merge_s``   — load + validate + check + merge alone, cold (no cache), in a fresh process;
+  ``merge_warm_s`` the same with the parsed-file cache of an earlier run;
 * ``peak_rss_mb`` — peak resident memory of the plugin build process;
 * with --serve, ``serve_plugin_s`` / ``serve_floor_s`` — after editing one brief (or, for the floor,
   one page), how long until ``mkdocs serve`` serves the change.
@@ -43,8 +44,7 @@ from synth import generate  # noqa: E402
 from digest_plugin.extension import PageContext, render_directive  # noqa: E402
 from digest_plugin.merge import cite_hand_written_page  # noqa: E402
 from digest_plugin.pages import generated_pages  # noqa: E402
-from digest_plugin.model import Rules  # noqa: E402
-from digest_plugin.pipeline import analyse, living_docs  # noqa: E402
+from digest_plugin.pipeline import living_docs  # noqa: E402
 from digest_plugin.render import Heading, Linker, Renderer  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -63,6 +63,29 @@ def timed_build(site: Path, out: str) -> tuple[float, float]:
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"build failed in {site}:\n{proc.stderr.read().decode()[-2000:]}")
     return seconds, usage.ru_maxrss / 1024
+
+
+ANALYSE = """
+import sys, time
+from pathlib import Path
+from digest_plugin.model import Rules
+from digest_plugin.pipeline import analyse
+cache = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+start = time.perf_counter()
+result = analyse(Path(sys.argv[1]), rules=Rules(allow_future_dates=True), cache_dir=cache)
+print(time.perf_counter() - start)
+assert result.docs is not None, result.errors[:3]
+"""
+
+
+def timed_analyse(data: Path, cache: Path | None = None) -> float:
+    """Seconds of load + validate + check + merge in a fresh process, as a build's ``on_config``
+    runs it (cold unless ``cache`` holds an earlier run's parsed files)."""
+    out = subprocess.run([sys.executable, "-c", ANALYSE, str(data), *([str(cache)] if cache else [])], cwd=ROOT,
+                         env=ENV, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"analyse failed:\n{out.stderr[-2000:]}")
+    return float(out.stdout)
 
 
 def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -> Path:
@@ -187,12 +210,9 @@ def main() -> None:
         plugin = plugin_site(data, work)
         floor = floor_site(plugin, work)
 
-        merge = []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            result = analyse(plugin / "data", rules=Rules(allow_future_dates=True))
-            merge.append(time.perf_counter() - start)
-            assert result.docs is not None, result.errors[:3]
+        merge = [timed_analyse(plugin / "data") for _ in range(max(args.runs, 5))]
+        timed_analyse(plugin / "data", work / "analyse-cache")  # fills the cache
+        merge_warm = [timed_analyse(plugin / "data", work / "analyse-cache") for _ in range(max(args.runs, 5))]
         plugin_runs = [timed_build(plugin, "site") for _ in range(args.runs)]
         warm = plugin_site(data, work, name="plugin-warm", cache=".cache/digest")
         timed_build(warm, "site")  # fills the cache
@@ -207,6 +227,8 @@ def main() -> None:
             "plugin_s": round(statistics.median(s for s, _ in plugin_runs), 3),
             "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
             "merge_s": round(statistics.median(merge), 3),
+            "merge_runs_s": [round(m, 2) for m in merge],
+            "merge_warm_s": round(statistics.median(merge_warm), 3),
             "peak_rss_mb": round(max(r for _, r in plugin_runs), 1),
             "floor_peak_rss_mb": round(max(r for _, r in floor_runs), 1),
         }
