@@ -18,8 +18,6 @@ import os
 import pickle
 import re
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from . import fastyaml
+from .workers import Worker
 from .model import Brief, Outline
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -325,18 +324,20 @@ def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict | None]:
     """Parse many files, in order, on several cores when there are enough to pay for the workers.
 
     The files are cut into one contiguous share per core: forked workers parse the later shares
-    and send back plain data (cheap to pickle) while this process parses the first share and
-    its caller validates each file as it comes."""
+    while this process parses the first one and its caller validates each file as it comes."""
     if workers <= 1 or len(raws) < PARALLEL_FROM:
         yield from map(quick_parse, raws)
         return
     size = -(-len(raws) // workers)
     shares = [raws[i:i + size] for i in range(0, len(raws), size)]
-    with ProcessPoolExecutor(max_workers=len(shares) - 1, mp_context=get_context("fork")) as pool:
-        others = [pool.submit(_parse_share, share) for share in shares[1:]]
+    forked = [Worker(_parse_share, share, plain=True) for share in shares[1:]]
+    try:
         yield from map(quick_parse, shares[0])
-        for share in others:
-            yield from share.result()
+        for worker in forked:
+            yield from worker.result()
+    finally:
+        for worker in forked:  # the caller stopped early: leave no worker or file behind
+            worker.close()
 
 
 def _parse_share(raws: list[bytes]) -> list[dict | None]:

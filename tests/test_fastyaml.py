@@ -96,3 +96,25 @@ def test_parallel_and_serial_loading_agree(tmp_path):
     finally:
         load.PARALLEL_FROM = old
     assert parallel.briefs == serial.briefs
+
+
+def test_a_worker_that_fails_loses_nothing(tmp_path, monkeypatch):
+    """If a forked parser dies, its files are parsed in this process instead."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from synth import generate
+
+    import digest_plugin.load as load
+    from digest_plugin import workers
+
+    data = generate(8, tmp_path / "data")
+    serial = load_data(data, workers=1)
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(workers.marshal, "dump", broken)  # the forked worker inherits this
+    monkeypatch.setattr(load, "PARALLEL_FROM", 2)
+    assert load_data(data, workers=2).briefs == serial.briefs
+    assert not list(Path(workers.tempfile.gettempdir()).glob("digest-worker-*"))

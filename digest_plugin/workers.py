@@ -1,0 +1,67 @@
+"""Run a pure function in a forked worker while this process goes on with something else.
+
+The build machine has two cores and a build has two big independent jobs at a time (parsing
+two halves of the briefs; checking while merging).  A forked worker sees this process's data
+without copying it; its result comes back through a private temporary file.  Anything going
+wrong in the worker (or no ``fork`` at all) is not an error: :meth:`Worker.result` then runs
+the function here, so a worker can only ever make things faster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+
+class Worker:
+    """``fn(*args)`` started in a forked process (or deferred, where there is no fork)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, plain: bool = False):
+        """``plain=True`` for results of dicts, lists, str and numbers only (sent with marshal,
+        the fastest both ways); else they are pickled."""
+        self.fn, self.args, self.codec = fn, args, marshal if plain else pickle
+        self.pid, self.path = None, None
+        if not hasattr(os, "fork"):
+            return
+        fd, self.path = tempfile.mkstemp(prefix="digest-worker-")
+        self.pid = os.fork()
+        if self.pid == 0:  # the worker: never returns into the caller's code
+            code = 1
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    self.codec.dump(fn(*args), out)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(fd)
+
+    def result(self) -> Any:
+        """The worker's result, or the function's result computed here if the worker failed."""
+        try:
+            if self.pid is not None:
+                _, status = os.waitpid(self.pid, 0)
+                self.pid = None
+                if os.waitstatus_to_exitcode(status) == 0:
+                    with open(self.path, "rb") as f:
+                        return self.codec.load(f)
+        except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
+            pass
+        finally:
+            self.close()
+        return self.fn(*self.args)
+
+    def close(self) -> None:
+        """Wait for the worker and remove its file (a caller that stops early leaves nothing behind)."""
+        if self.pid is not None:
+            with contextlib.suppress(OSError):
+                os.waitpid(self.pid, 0)
+            self.pid = None
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            self.path = None
