@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import check_references
-from .load import Cache, DataError, Finding, load_data
+from . import load
+from .load import Cache, DataError, Dataset, Finding, load_data
 from .merge import LivingDoc, merge
 from .model import Rules
 from .rules import check_rules
+from .workers import Worker
 
 
 @dataclass
@@ -76,14 +78,34 @@ def _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir) ->
         return Result(None, exc.findings, rules)
     if cache is not None and cache.reads == 0 and previous is not None and previous.docs and previous.rules == rules:
         return previous
-    findings = check_references(dataset)
-    if findings:  # rules assume references resolve
-        return Result(None, sorted(findings), rules)
-    findings = sorted(check_rules(dataset, rules, today))
+    if len(dataset.briefs) < load.PARALLEL_FROM:
+        findings = _checks(dataset, rules, today)
+        if any(f.severity == "error" for f in findings):
+            return Result(None, findings, rules)
+        return Result(_merge(dataset, rules), findings, rules)
+    # Many briefs: check in a forked worker while this process merges (the two take about as
+    # long).  Bad data can break the merge; then the checks say what is wrong.
+    checking = Worker(_checks, dataset, rules, today)
+    try:
+        docs = _merge(dataset, rules)
+    except Exception:
+        docs = None
+    findings = checking.result()
     if any(f.severity == "error" for f in findings):
         return Result(None, findings, rules)
-    docs = {topic: merge(dataset.outlines[topic], dataset.briefs, rules) for topic in sorted(dataset.outlines)}
-    return Result(docs, findings, rules)
+    return Result(docs if docs is not None else _merge(dataset, rules), findings, rules)
+
+
+def _checks(dataset: Dataset, rules: Rules, today: dt.date | None) -> list[Finding]:
+    """References first; the editorial rules only once every reference resolves (they assume it)."""
+    findings = check_references(dataset)
+    if findings:
+        return sorted(findings)
+    return sorted(check_rules(dataset, rules, today))
+
+
+def _merge(dataset: Dataset, rules: Rules) -> dict[str, LivingDoc]:
+    return {topic: merge(dataset.outlines[topic], dataset.briefs, rules) for topic in sorted(dataset.outlines)}
 
 
 def living_docs(data_dir: Path, *, rules: Rules | None = None, relative_to: Path | None = None) -> dict[str, LivingDoc]:

@@ -46,3 +46,35 @@ def test_each_brief_page_lists_the_papers_it_added_and_no_other(doc):
         assert {int(n) for n in re.findall(r'id="ref-(\d+)"', html)} == own, brief.id
         checked += bool(own)
     assert checked > 10
+
+
+def _analyse_both_ways(data, monkeypatch):
+    from digest_plugin import load
+    from digest_plugin.pipeline import analyse
+
+    rules = Rules(allow_future_dates=True)
+    serial = analyse(data, rules=rules)
+    monkeypatch.setattr(load, "PARALLEL_FROM", 2)  # checks in a forked worker while this process merges
+    return serial, analyse(data, rules=rules)
+
+
+def test_checking_beside_the_merge_finds_what_checking_first_finds(tmp_path, monkeypatch):
+    data = generate(12, tmp_path / "data")
+    brief = sorted((data / "briefs").glob("*.yml"))[-1]
+    text = brief.read_text(encoding="utf-8")
+    brief.write_text(re.sub(r"section: \"?[0-9.]+\"?", 'section: "9.9"', text, count=1), encoding="utf-8")
+    serial, parallel = _analyse_both_ways(data, monkeypatch)
+    assert serial.docs is None and parallel.docs is None
+    assert parallel.findings == serial.findings
+    assert any("unknown section §9.9" in f.message for f in parallel.findings)
+
+
+def test_checking_beside_the_merge_publishes_the_same_doc(tmp_path, monkeypatch):
+    serial, parallel = _analyse_both_ways(generate(12, tmp_path / "data"), monkeypatch)
+    assert parallel.findings == serial.findings
+    pages = {}
+    for name, result in (("serial", serial), ("parallel", parallel)):
+        doc = result.docs["inference"]
+        renderer = Renderer(doc, Linker("inference/register.md"))
+        pages[name] = [block.html for block in renderer.register(None) if hasattr(block, "html")]
+    assert pages["parallel"] == pages["serial"] and pages["serial"]
