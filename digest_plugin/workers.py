@@ -3,8 +3,8 @@
 The build machine has two cores and a build has two big independent jobs at a time (parsing
 two halves of the briefs; checking while merging).  A forked worker sees this process's data
 without copying it; its result comes back through a private temporary file.  Anything going
-wrong in the worker (or no ``fork`` at all) is not an error: :meth:`Worker.result` then runs
-the function here, so a worker can only ever make things faster.
+wrong in the worker (or no ``fork``, or other threads running) is not an error:
+:meth:`Worker.result` then runs the function here, so a worker can only make things faster.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import marshal
 import os
 import pickle
 import tempfile
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,8 +27,8 @@ class Worker:
         the fastest both ways); else they are pickled."""
         self.fn, self.args, self.codec = fn, args, marshal if plain else pickle
         self.pid, self.path = None, None
-        if not hasattr(os, "fork"):
-            return
+        if not hasattr(os, "fork") or threading.active_count() > 1:
+            return  # forking a threaded process (``mkdocs serve``'s server) can hang the child: run here
         fd, self.path = tempfile.mkstemp(prefix="digest-worker-")
         self.pid = os.fork()
         if self.pid == 0:  # the worker: never returns into the caller's code

@@ -116,5 +116,7 @@ def test_a_worker_that_fails_loses_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(workers.marshal, "dump", broken)  # the forked worker inherits this
     monkeypatch.setattr(load, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     assert load_data(data, workers=2).briefs == serial.briefs
-    assert not list(Path(workers.tempfile.gettempdir()).glob("digest-worker-*"))
+    assert not list((tmp_path / "tmp").iterdir())

@@ -1,0 +1,50 @@
+"""Forked workers only ever make the build faster: same results, nothing left behind."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+
+from digest_plugin.workers import Worker
+
+
+def test_a_worker_runs_in_another_process_when_this_one_has_no_other_thread():
+    result = Worker(os.getpid).result()
+    if threading.active_count() == 1:
+        assert result != os.getpid()
+    else:  # some earlier test left a thread running: then the rule below applies
+        assert result == os.getpid()
+
+
+def test_with_other_threads_running_the_work_is_done_here():
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert Worker(os.getpid).result() == os.getpid()  # forking a threaded process can hang the child
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_results_come_back_whole_and_no_file_is_left(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    data = [{"标题": "x" * 1000, "n": [1, 2.5, None, True]}] * 50
+    assert Worker(lambda: data, plain=True).result() == data
+    assert Worker(lambda: {1, 2}).result() == {1, 2}  # pickled when not plain
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_failing_worker_is_replaced_by_doing_the_work_here():
+    calls = []
+
+    def work():
+        calls.append(os.getpid())
+        if os.getpid() != parent:
+            raise RuntimeError("worker crashed")
+        return "done here"
+
+    parent = os.getpid()
+    assert Worker(work).result() == "done here"
+    assert calls == [parent]  # the child's call is not seen here; this process did the work once
