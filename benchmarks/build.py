@@ -10,7 +10,7 @@ For N synthetic days (benchmarks/synth.py) it measures, in one run, medians over
 * ``merge_s``   — load + validate + check + merge alone, cold (no cache), in a fresh process;
   ``merge_warm_s`` the same with the parsed-file cache of an earlier run;
 * ``peak_rss_mb`` — peak resident memory of the plugin build process;
-* with --serve, ``serve_plugin_s`` / ``serve_floor_s`` — after editing one brief (or, for the floor,
+* with --serve (only these with --serve-only), ``serve_plugin_s`` / ``serve_floor_s`` — after editing one brief (or, for the floor,
   one page), how long until ``mkdocs serve`` serves the change.
 
 It prints a table and writes the figures as JSON.  Timings are wall-clock on whatever machine
@@ -195,12 +195,43 @@ def _wait_for(url: str, ok, timeout: float) -> None:
     raise SystemExit(f"timed out waiting for {url}")
 
 
+def build_figures(args: argparse.Namespace, data: Path, work: Path, plugin: Path, floor: Path) -> dict:
+    """Load+merge (cold and warm), plugin builds (cold and warm cache) and floor builds."""
+    merge = [timed_analyse(plugin / "data") for _ in range(max(args.runs, 5))]
+    timed_analyse(plugin / "data", work / "analyse-cache")  # fills the cache
+    merge_warm = [timed_analyse(plugin / "data", work / "analyse-cache") for _ in range(max(args.runs, 5))]
+    plugin_runs = [timed_build(plugin, "site") for _ in range(args.runs)]
+    warm = plugin_site(data, work, name="plugin-warm", cache=".cache/digest")
+    timed_build(warm, "site")  # fills the cache
+    warm_runs = [timed_build(warm, "site") for _ in range(args.runs)]
+    floor_runs = [timed_build(floor, "site") for _ in range(args.runs)]
+    pages = sum(1 for _ in (plugin / "site").rglob("index.html"))
+    floor_pages = sum(1 for _ in (floor / "site").rglob("index.html"))
+    weight = {p: (plugin / "site" / p / "index.html").stat().st_size // 1024
+              for p in ("inference/1", "inference/3", "inference/5", "inference/register")}
+    figures = {
+        "plugin_s": round(statistics.median(s for s, _ in plugin_runs), 3),
+        "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
+        "merge_s": round(statistics.median(merge), 3),
+        "merge_runs_s": [round(m, 2) for m in merge],
+        "merge_warm_s": round(statistics.median(merge_warm), 3),
+        "peak_rss_mb": round(max(r for _, r in plugin_runs), 1),
+        "floor_peak_rss_mb": round(max(r for _, r in floor_runs), 1),
+    }
+    figures["ratio"] = round(figures["plugin_s"] / figures["floor_s"], 3)
+    figures["plugin_warm_s"] = round(statistics.median(s for s, _ in warm_runs), 3)
+    figures["ratio_warm"] = round(figures["plugin_warm_s"] / figures["floor_s"], 3)
+    figures |= {"pages": pages, "floor_pages": floor_pages, "page_kb": weight}
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--serve", action="store_true", help="also measure the preview loop")
+    parser.add_argument("--serve-only", action="store_true", help="measure only the preview loop (large N)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="digest-bench-") as tmp:
@@ -210,35 +241,12 @@ def main() -> None:
         plugin = plugin_site(data, work)
         floor = floor_site(plugin, work)
 
-        merge = [timed_analyse(plugin / "data") for _ in range(max(args.runs, 5))]
-        timed_analyse(plugin / "data", work / "analyse-cache")  # fills the cache
-        merge_warm = [timed_analyse(plugin / "data", work / "analyse-cache") for _ in range(max(args.runs, 5))]
-        plugin_runs = [timed_build(plugin, "site") for _ in range(args.runs)]
-        warm = plugin_site(data, work, name="plugin-warm", cache=".cache/digest")
-        timed_build(warm, "site")  # fills the cache
-        warm_runs = [timed_build(warm, "site") for _ in range(args.runs)]
-        floor_runs = [timed_build(floor, "site") for _ in range(args.runs)]
-        pages = sum(1 for _ in (plugin / "site").rglob("index.html"))
-        floor_pages = sum(1 for _ in (floor / "site").rglob("index.html"))
-        weight = {p: (plugin / "site" / p / "index.html").stat().st_size // 1024
-                  for p in ("inference/1", "inference/3", "inference/5", "inference/register")}
-        figures = {
-            "days": args.days,
-            "plugin_s": round(statistics.median(s for s, _ in plugin_runs), 3),
-            "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
-            "merge_s": round(statistics.median(merge), 3),
-            "merge_runs_s": [round(m, 2) for m in merge],
-            "merge_warm_s": round(statistics.median(merge_warm), 3),
-            "peak_rss_mb": round(max(r for _, r in plugin_runs), 1),
-            "floor_peak_rss_mb": round(max(r for _, r in floor_runs), 1),
-        }
-        figures["ratio"] = round(figures["plugin_s"] / figures["floor_s"], 3)
-        figures["plugin_warm_s"] = round(statistics.median(s for s, _ in warm_runs), 3)
-        figures["ratio_warm"] = round(figures["plugin_warm_s"] / figures["floor_s"], 3)
-        figures |= {"pages": pages, "floor_pages": floor_pages, "brief_bytes_mean": size // max(args.days, 1),
-                    "page_kb": weight, "runs": args.runs,
+        figures = {"days": args.days}
+        if not args.serve_only:
+            figures |= build_figures(args, data, work, plugin, floor)
+        figures |= {"brief_bytes_mean": size // max(args.days, 1), "runs": args.runs,
                     "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
-        if args.serve:
+        if args.serve or args.serve_only:
             brief = sorted((plugin / "data" / "briefs").glob("*.yml"))[-1]
             figures["serve_plugin_s"] = round(serve_loop(plugin, brief, 'title: "inference', "inference/briefs/", args.runs), 3)
             md = floor / "docs" / "inference" / "briefs" / "index.md"
