@@ -9,9 +9,9 @@ For N synthetic days (benchmarks/synth.py) it measures, in one run, medians over
   static pages (same theme, plugins but digest, search, nav and page count): ratio = plugin / floor;
 * ``merge_s``   — load + validate + check + merge alone, cold (no cache), in a fresh process;
   ``merge_warm_s`` the same with the parsed-file cache of an earlier run;
-* ``peak_rss_mb`` — peak resident memory of the plugin build process;
-* with --serve (only these with --serve-only), ``serve_plugin_s`` / ``serve_floor_s`` — after editing one brief (or, for the floor,
-  one page), how long until ``mkdocs serve`` serves the change.
+* ``peak_rss_mb`` — peak resident memory of the plugin build process (``ru_maxrss``, in MiB);
+* with --serve (only these with --serve-only), ``serve_plugin_s`` / ``serve_floor_s`` — after
+  editing one brief (or, for the floor, one page), how long until ``mkdocs serve`` serves it.
 
 It prints a table and writes the figures as JSON.  Timings are wall-clock on whatever machine
 runs it: note the machine beside the figures.
