@@ -80,6 +80,8 @@ class _FastLoader(_Parser, _Resolver):
             return _STR
         tag = _known.get(value)
         if tag is None:
+            if RUAMEL_DIFFERS.fullmatch(value):
+                raise Refused("a number ruamel.yaml reads differently")
             tag = super().resolve(kind, value, implicit)
             if len(_known) < 10_000:
                 _known[value] = tag
@@ -140,8 +142,8 @@ def _value(node: Node, seen: set[int], escapes: bool) -> Any:
         if key_node.__class__ is not ScalarNode or key_node.value == "<<":
             raise Refused("complex or merge key")  # ruamel merges `<<`; leave such a file to it
         key = _value(key_node, seen, escapes)
-        if key in out:
-            raise Refused("duplicate key")
+        if isinstance(key, float) or key in out:  # (ruamel calls two .nan keys duplicates)
+            raise Refused("duplicate or float key")
         if value_node.__class__ is ScalarNode and value_node.tag == _STR and not escapes:
             out[key] = value_node.value  # the common case, without a call
         else:
@@ -151,6 +153,12 @@ def _value(node: Node, seen: set[int], escapes: bool) -> Any:
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 EXPLICIT_TAG = re.compile(r"(?:^|[\s\[{,:-])!")
+RUAMEL_ONLY_TEXT = re.compile(r"\t|^%|[|>][-+0-9]*#", re.M)
+"""Tabs, ``%YAML`` directives and ``|#`` block headers, which ruamel.yaml reads differently from
+libyaml (or refuses): such files go to the locating loader, which says what it makes of them."""
+RUAMEL_DIFFERS = re.compile(r"[-+]?[0-9][0-9_]*_[0-9_.eE+-]*|[-+]?0b[01_]+|[-+]0[xo][0-9a-fA-F_]+|[-+]?\.[0-9]+[eE].*")
+"""Plain scalars ruamel.yaml reads as other numbers (or as text) than YAML 1.2's core schema does:
+digit separators (``1_000``), binary (``0b101``), signed hex/octal (``-0x1F``), ``.5e3``."""
 
 
 def read(text: str) -> Any:
@@ -159,6 +167,8 @@ def read(text: str) -> Any:
         raise Refused("anchor or tag")  # may be inside a string: the slow path decides
     if CONTROL.search(text):
         raise Refused("control character")  # maybe only in a comment: the slow path decides
+    if RUAMEL_ONLY_TEXT.search(text):
+        raise Refused("tab, directive or block-scalar comment")  # maybe inside a string: the same
     loader = _FastLoader(text)
     try:
         node = loader.get_single_node()

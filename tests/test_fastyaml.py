@@ -49,6 +49,16 @@ def test_yaml_1_1_traps_read_as_yaml_1_2(text, value):
     assert plain(_yaml().load(text))["v"] == value
 
 
+@pytest.mark.parametrize("text", [
+    "v: 1_000", "v: 1_0.5", "v: 0b101", "v: -0x1F", "v: +0o7", "v: .5e3", "title: 0_0",  # ruamel's own numbers
+    "%YAML 1.1\n---\nv: yes", "v: a\tb", "v:\ta", "v: |#c\n  x\n", "? .nan\n: 1\n? .nan\n: 2\n",
+])
+def test_where_ruamel_reads_otherwise_the_fast_reader_steps_aside(text):
+    """Found by a review: these gave other data than the locating loader, or data where it fails."""
+    with pytest.raises(fastyaml.Refused):
+        fastyaml.read(text)
+
+
 @pytest.mark.parametrize("text", ["a: 1\na: 2\n", "a: &x [1]\nb: *x\n", "a: !!python/name:os.system x\n",
                                   'a: "\\u0000"\n', "<<: {a: 1}\n"])
 def test_the_fast_reader_refuses_what_briefs_never_contain(text):
