@@ -13,6 +13,7 @@ import contextlib
 import marshal
 import os
 import pickle
+import signal
 import tempfile
 import threading
 from collections.abc import Callable
@@ -29,8 +30,15 @@ class Worker:
         self.pid, self.path = None, None
         if not hasattr(os, "fork") or threading.active_count() > 1:
             return  # forking a threaded process (``mkdocs serve``'s server) can hang the child: run here
-        fd, self.path = tempfile.mkstemp(prefix="digest-worker-")
-        self.pid = os.fork()
+        fd = None
+        try:
+            fd, self.path = tempfile.mkstemp(prefix="digest-worker-")
+            self.pid = os.fork()
+        except OSError:  # no file or no process to be had: run here
+            if fd is not None:
+                os.close(fd)
+            self.close()
+            return
         if self.pid == 0:  # the worker: never returns into the caller's code
             code = 1
             try:
@@ -57,9 +65,11 @@ class Worker:
         return self.fn(*self.args)
 
     def close(self) -> None:
-        """Wait for the worker and remove its file (a caller that stops early leaves nothing behind)."""
+        """Stop a worker whose result was not taken and remove its file (a caller that stops early,
+        or is interrupted, leaves nothing behind)."""
         if self.pid is not None:
             with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)
             self.pid = None
         if self.path is not None:

@@ -78,3 +78,28 @@ def test_checking_beside_the_merge_publishes_the_same_doc(tmp_path, monkeypatch)
         renderer = Renderer(doc, Linker("inference/register.md"))
         pages[name] = [block.html for block in renderer.register(None) if hasattr(block, "html")]
     assert pages["parallel"] == pages["serial"] and pages["serial"]
+
+
+def test_a_serve_rebuild_frees_what_the_last_build_left_behind(data_copy):
+    """Loaded data is frozen out of the GC's sight; a rebuild must not keep the last build's garbage forever."""
+    import gc
+    import weakref
+
+    from digest_plugin.pipeline import analyse
+
+    class Cycle:
+        pass
+
+    enabled = gc.isenabled()
+    gc.disable()  # no collection but the one the rebuild itself makes
+    try:
+        analyse(data_copy)  # a first build: what it loaded is frozen
+        garbage = Cycle()
+        garbage.me = garbage  # garbage only the cyclic collector can free, like a built site's pages
+        gone = weakref.ref(garbage)
+        del garbage
+        analyse(data_copy)  # the rebuild
+        assert gone() is None
+    finally:
+        if enabled:
+            gc.enable()

@@ -48,3 +48,24 @@ def test_a_failing_worker_is_replaced_by_doing_the_work_here():
     parent = os.getpid()
     assert Worker(work).result() == "done here"
     assert calls == [parent]  # the child's call is not seen here; this process did the work once
+
+
+def test_no_fork_to_be_had_means_the_work_is_done_here(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert Worker(os.getpid).result() == os.getpid()
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_worker_whose_result_is_not_wanted_is_stopped_and_leaves_nothing(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    worker = Worker(time.sleep, 60)
+    start = time.monotonic()
+    worker.close()
+    assert time.monotonic() - start < 10 and not list(tmp_path.iterdir())
