@@ -152,10 +152,12 @@ def _value(node: Node, seen: set[int], escapes: bool) -> Any:
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-EXPLICIT_TAG = re.compile(r"(?:^|[\s\[{,:-])!")
-RUAMEL_ONLY_TEXT = re.compile(r"\t|^%|[|>][-+0-9]*#", re.M)
-"""Tabs, ``%YAML`` directives and ``|#`` block headers, which ruamel.yaml reads differently from
-libyaml (or refuses): such files go to the locating loader, which says what it makes of them."""
+"""Characters no brief text may hold (line breaks and tabs excepted)."""
+ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,:-])(?:&[^\s]|!)")
+STEP_ASIDE = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]|^%|[|>][-+0-9]*#", re.M)
+"""Control characters and tabs, ``%YAML`` directives and ``|#`` block headers: ruamel.yaml reads
+these differently from libyaml (or refuses them), so such files go to the locating loader, which
+says what it makes of them.  One pass over the text; a match inside a string only costs speed."""
 RUAMEL_DIFFERS = re.compile(r"[-+]?[0-9][0-9_]*_[0-9_.eE+-]*|[-+]?0b[01_]+|[-+]0[xo][0-9a-fA-F_]+|[-+]?\.[0-9]+[eE].*")
 """Plain scalars ruamel.yaml reads as other numbers (or as text) than YAML 1.2's core schema does:
 digit separators (``1_000``), binary (``0b101``), signed hex/octal (``-0x1F``), ``.5e3``."""
@@ -163,12 +165,8 @@ digit separators (``1_000``), binary (``0b101``), signed hex/octal (``-0x1F``), 
 
 def read(text: str) -> Any:
     """The data of a YAML text, or raise Refused (or a YAML error) for the caller to fall back."""
-    if "&" in text and re.search(r"(?:^|[\s\[{,:-])&[^\s]", text) or "!" in text and EXPLICIT_TAG.search(text):
-        raise Refused("anchor or tag")  # may be inside a string: the slow path decides
-    if CONTROL.search(text):
-        raise Refused("control character")  # maybe only in a comment: the slow path decides
-    if RUAMEL_ONLY_TEXT.search(text):
-        raise Refused("tab, directive or block-scalar comment")  # maybe inside a string: the same
+    if ("&" in text or "!" in text) and ANCHOR_OR_TAG.search(text) or STEP_ASIDE.search(text):
+        raise Refused("anchor, tag, control character, tab, directive or block-scalar comment")
     loader = _FastLoader(text)
     try:
         node = loader.get_single_node()

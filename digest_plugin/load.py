@@ -29,10 +29,10 @@ from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from . import fastyaml
-from .workers import Worker
 from .model import Brief, Outline
+from .workers import Worker
 
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL = fastyaml.CONTROL
 MAX_BYTES = 1_000_000
 """A real brief is ~25 KB; anything past 1 MB is a mistake (or an attack), not a brief."""
 
@@ -425,8 +425,7 @@ def load_data(data_dir: Path, *, relative_to: Path | None = None, cache: Cache |
         todo.append((path, model, raw, key, digest))
     cache.reads = len(todo)
     stored = [disk.get(digest) for *_, digest in todo]
-    fresh = _parse_many([raw for (_, _, raw, _, _), data in zip(todo, stored) if data is None], workers)
-    parsed = iter(fresh)
+    parsed = _parse_many([raw for (_, _, raw, _, _), data in zip(todo, stored) if data is None], workers)
     for (path, model, raw, key, digest), data in zip(todo, stored):
         if data is None:
             data = next(parsed)

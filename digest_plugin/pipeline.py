@@ -6,6 +6,7 @@ build and ``digest check`` can never disagree about what is wrong.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import gc
 from contextlib import contextmanager
@@ -80,22 +81,19 @@ def _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir) ->
         return Result(None, exc.findings, rules)
     if cache is not None and cache.reads == 0 and previous is not None and previous.docs and previous.rules == rules:
         return previous
+    docs = None
     if len(dataset.briefs) < load.PARALLEL_FROM:
-        findings = _checks(dataset, rules, today)
-        if any(f.severity == "error" for f in findings):
-            return Result(None, findings, rules)
-        return Result(_merge(dataset, rules), findings, rules)
-    # Many briefs: check in a forked worker while this process merges (the two take about as
-    # long).  Bad data can break the merge; then the checks say what is wrong.
-    checking = Worker(_checks, dataset, rules, today)
-    try:
+        findings = _checks(dataset, rules, today)  # then merge below, only if nothing is in error
+    else:
+        # Many briefs: check in a forked worker while this process merges (the two take about as
+        # long).  Bad data can break the merge; then the checks say what is wrong.
+        checking = Worker(_checks, dataset, rules, today)
         try:
-            docs = _merge(dataset, rules)
-        except Exception:
-            docs = None
-        findings = checking.result()
-    finally:
-        checking.close()  # even when interrupted: no worker or file left behind
+            with contextlib.suppress(Exception):
+                docs = _merge(dataset, rules)
+            findings = checking.result()
+        finally:
+            checking.close()  # even when interrupted: no worker or file left behind
     if any(f.severity == "error" for f in findings):
         return Result(None, findings, rules)
     return Result(docs if docs is not None else _merge(dataset, rules), findings, rules)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -447,8 +448,7 @@ class Renderer:
         years = self.doc.archive_years().get(number, [])
         if not years:
             return []
-        counts = {y: sum(1 for e in self.doc.entries.values()
-                         if e.section.split(".")[0] == number and self.doc.entry_year(e) == y) for y in years}
+        counts = Counter(self.doc.entry_year(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number)
         links = "、".join(f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, y)))}">{y}（{counts[y]} 条）</a>'
                          for y in reversed(years))
         return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">本页列出近 {self.doc.archive_after_days} 天内有变动的条目；'
