@@ -12,8 +12,10 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
-from .load import Dataset, Finding, locate
-from .model import Brief, Outline, PlacementAction, arxiv_key
+from .findings import Finding, locate
+from .load import Dataset
+from .arxiv import key as arxiv_key
+from .model import Brief, Outline, PlacementAction
 
 
 def _suggest(value: str, known: list[str], prefix: str = "") -> str | None:

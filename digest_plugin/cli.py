@@ -27,7 +27,8 @@ from .edit import EditError, add_citation, close_follow_up, resolve_contradictio
 from .model import Brief, EvidenceLevel, Outline, Rules
 from .diff import diff_docs
 from .importer import import_brief
-from .load import DataError, load_data
+from .findings import DataError
+from .load import load_data
 from .pipeline import Result, analyse
 from .pages import write_pages
 from .report import format_json, format_text

@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from .load import Finding
+from .findings import Finding
 from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap
 from .pipeline import analyse
 

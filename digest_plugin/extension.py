@@ -33,7 +33,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
 from .merge import LivingDoc
-from .model import arxiv_key
+from .arxiv import key as arxiv_key
 from .render import Block, Heading, Linker, Raw, Renderer, esc
 
 log = logging.getLogger("mkdocs.plugins.digest")

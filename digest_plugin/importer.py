@@ -38,6 +38,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ValidationError
 
+from . import arxiv
 from .model import (
     Brief,
     Disposition,
@@ -49,6 +50,7 @@ from .model import (
     SourceKind,
     Status,
     ValueRating,
+    inner_model,
 )
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/brief.schema.json"
@@ -184,11 +186,11 @@ WITHHELD = re.compile(r"不要把\s*(?:「(?P<claim>[^」]+)」|(?P<bare>[^「�
 QUOTED = re.compile(r"「(?P<text>[^」]+)」")
 REQUIRED_LABEL = re.compile(r"必须带\s*「(?P<label>[^」]+)」")
 MATERIAL_MENTION = re.compile(r"(?P<path>[\w./-]+\.md)\s*(?P<anchor>第\s*\d+\s*条)")
-ARXIV_MENTION = re.compile(r"arXiv\s*[:：]\s*(?P<id>\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)")
+ARXIV_MENTION = re.compile(arxiv.MENTION_LOOSE)
 
 # --- citations
 CITATION_HEAD = re.compile(
-    r"^arXiv\s*[:：]\s*(?P<id>\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)\s*[—–-]+\s*(?P<rest>.*)$", re.S)
+    rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("card", re.compile(r"^卡片来源\s*(?P<value>\S+)$")),
     ("cited_by", re.compile(r"^被引\s*(?P<count>\d+)\s*/\s*(?P<source>S2|OpenAlex)$")),
@@ -1431,18 +1433,9 @@ def _reorder(value: Any, model: type[BaseModel] | None) -> Any:
     for name, info in model.model_fields.items():
         key = info.alias or name
         if key in value:
-            ordered[key] = _reorder(value[key], _inner_model(info.annotation))
+            ordered[key] = _reorder(value[key], inner_model(info.annotation))
     ordered.update({k: v for k, v in value.items() if k not in ordered and not k.startswith("_")})
     return ordered
-
-
-def _inner_model(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()) or ():
-        if found := _inner_model(arg):
-            return found
-    return None
 
 
 def _emit(brief: dict, comments: dict[tuple, list[str]]) -> str:

@@ -29,36 +29,13 @@ from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from . import fastyaml
-from .model import Brief, Outline
+from .findings import DataError, Finding, locate
+from .model import Brief, Outline, inner_model
 from .workers import Worker
 
 CONTROL = fastyaml.CONTROL
 MAX_BYTES = 1_000_000
 """A real brief is ~25 KB; anything past 1 MB is a mistake (or an attack), not a brief."""
-
-
-@dataclass(frozen=True, order=True)
-class Finding:
-    """One problem in the data, located like a compiler error."""
-
-    path: str
-    line: int
-    col: int
-    message: str
-    severity: str = "error"
-    hint: str | None = None
-
-    def __str__(self) -> str:
-        text = f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
-
-
-class DataError(Exception):
-    """Raised with every finding at once, so one run shows the editor everything to fix."""
-
-    def __init__(self, findings: list[Finding]):
-        self.findings = sorted(findings)
-        super().__init__("\n".join(str(f) for f in self.findings))
 
 
 @dataclass
@@ -188,25 +165,6 @@ def _pos(pair: Any, fallback: tuple[int, int]) -> tuple[int, int]:
     return (pair[0] + 1, pair[1] + 1) if pair else fallback
 
 
-def locate(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int]:
-    """1-based (line, col) of the node a pydantic error ``loc`` points at, or of its nearest parent."""
-    node, line, col = tree, 1, 1
-    if isinstance(tree, (CommentedMap, CommentedSeq)):
-        line, col = tree.lc.line + 1, tree.lc.col + 1
-    for key in loc:
-        if isinstance(node, CommentedMap) and key in node:
-            pos = node.lc.value(key) if not isinstance(node[key], (CommentedMap, CommentedSeq)) else node.lc.key(key)
-            line, col = pos[0] + 1, pos[1] + 1
-            node = node[key]
-        elif isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
-            pos = node.lc.item(key)
-            line, col = pos[0] + 1, pos[1] + 1
-            node = node[key]
-        else:
-            break
-    return line, col
-
-
 def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | None]:
     """An editor's wording for one pydantic error, with a hint where one helps."""
     where = _path(error["loc"])
@@ -243,21 +201,11 @@ def _known_fields(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
             (f for f in getattr(current, "model_fields", {}).values() if f.alias == part), None)
         if info is None:
             return []
-        current = _inner_model(info.annotation)
+        current = inner_model(info.annotation)
         if current is None:
             return []
     fields = getattr(current, "model_fields", {})
     return sorted(f.alias or n for n, f in fields.items())
-
-
-def _inner_model(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()) or ():
-        found = _inner_model(arg)
-        if found:
-            return found
-    return None
 
 
 def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list[Finding]]:

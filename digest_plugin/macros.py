@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 
+from . import arxiv
+
 SECTION = re.compile(r"[1-9][0-9]?(?:\.[1-9][0-9]?)?")
-ARXIV = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
 TOPIC = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
@@ -42,7 +43,7 @@ def define_env(env) -> None:
 
     @env.macro
     def cite(arxiv_id) -> str:
-        return f"[[cite {_checked(ARXIV, arxiv_id, 'arXiv id')}]]"
+        return f"[[cite {_checked(arxiv.LOOSE_ID, arxiv_id, 'arXiv id')}]]"
 
     @env.macro
     def digest_register(topic=None) -> str:

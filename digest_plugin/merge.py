@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from . import arxiv
+from .arxiv import key as arxiv_key
 from .model import (
     Brief,
     Citation,
@@ -36,10 +38,9 @@ from .model import (
     Rules,
     Section,
     Status,
-    arxiv_key,
 )
 
-ARXIV_MENTION = re.compile(r"arXiv:(\d{4}\.\d{4,5})(?:v\d+)?")
+ARXIV_MENTION = arxiv.MENTION
 
 
 @dataclass

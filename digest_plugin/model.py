@@ -14,9 +14,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from . import arxiv
 
 # --------------------------------------------------------------------------- vocabulary
 
@@ -186,14 +188,8 @@ _LABELS: dict[type, dict[str, str]] = {
 
 SLUG = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
 SECTION = re.compile(r"^[1-9][0-9]?(?:\.[1-9][0-9]?)?$")
-ARXIV = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v[1-9]\d*)?$")
 ROUND = re.compile(r"^E[1-9]$")
 BRIEF_ID = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*-E[1-9]$")
-
-
-def arxiv_key(arxiv_id: str) -> str:
-    """The identity of a paper: its id without a version suffix (1605.08803v2 is 1605.08803)."""
-    return re.sub(r"v\d+$", "", arxiv_id)
 
 
 def _matches(pattern: re.Pattern[str], what: str, example: str):
@@ -223,16 +219,12 @@ Slug = Annotated[str, AfterValidator(_matches(SLUG, "id", "llm-d-1-0"))]
 BriefId = Annotated[str, AfterValidator(_matches(BRIEF_ID, "brief id", "2026-10-21-inference-E1"))]
 SectionNo = Annotated[str, AfterValidator(_matches(SECTION, "section number", "3.1"))]
 def _arxiv_digits(value: str) -> str:
-    """New-style ids have 4 digits after the dot until 2014 (YYMM < 1501) and 5 from 2015 on."""
-    m = re.match(r"^(\d{2})(\d{2})\.(\d+)", value)
-    if m:
-        year, month, digits = int(m.group(1)), int(m.group(2)), len(m.group(3))
-        if not 1 <= month <= 12 or digits != (5 if (year, month) >= (15, 1) else 4):
-            raise ValueError(f"{value!r} is not a valid arXiv id (YYMM.NNNNN: 5 digits after the dot since 2015, 4 before)")
+    if problem := arxiv.digits_problem(value):
+        raise ValueError(problem)
     return value
 
 
-ArxivId = Annotated[str, AfterValidator(_matches(ARXIV, "arXiv id", "1605.08803")), AfterValidator(_arxiv_digits)]
+ArxivId = Annotated[str, AfterValidator(_matches(arxiv.ID, "arXiv id", "1605.08803")), AfterValidator(_arxiv_digits)]
 HttpUrl = Annotated[str, AfterValidator(_http_url)]
 MaterialPath = Annotated[str, AfterValidator(_material_path)]
 def _not_empty(value: str) -> str:
@@ -244,6 +236,16 @@ def _not_empty(value: str) -> str:
 
 
 Text = Annotated[str, AfterValidator(_not_empty), Field(json_schema_extra={"minLength": 1})]
+
+
+def inner_model(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds, through ``list[...]`` and ``X | None`` (for hints and key order)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        if found := inner_model(arg):
+            return found
+    return None
 
 
 class Model(BaseModel):

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from .check import check_references
 from . import load
-from .load import Cache, DataError, Dataset, Finding, load_data
+from .findings import DataError, Finding
+from .load import Cache, Dataset, load_data
 from .merge import LivingDoc, merge
 from .model import Rules
 from .rules import check_rules

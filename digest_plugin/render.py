@@ -33,7 +33,8 @@ from .merge import (
     section_page,
 )
 from .chart import bars, sparkline
-from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status, arxiv_key
+from .arxiv import key as arxiv_key
+from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status
 
 LEVEL_ICON = {
     EvidenceLevel.verified: "✔",

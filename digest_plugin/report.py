@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .load import Finding
+from .findings import Finding
 
 
 def _source_line(base: Path, finding: Finding) -> str | None:

@@ -17,8 +17,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .load import Dataset, Finding, locate
-from .model import Brief, Figure, PlacementAction, Rules, Status, arxiv_key
+from .findings import Finding, locate
+from .load import Dataset
+from .arxiv import key as arxiv_key
+from .model import Brief, Figure, PlacementAction, Rules, Status
 
 
 def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from .load import DataError, load_data
+from .findings import DataError
+from .load import load_data
 
 TEMPLATE = """\
 # yaml-language-server: $schema=../../schema/brief.schema.json

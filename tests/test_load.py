@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import BRIEF, line_of, replace_in
-from digest_plugin.load import DataError
+from digest_plugin.findings import DataError
 from digest_plugin.pipeline import living_docs
 
 
