@@ -56,8 +56,13 @@ CITE = re.compile(r"\[\[cite\s+([^\]\s]+)\s*\]\]")
 def timed_build(site: Path, out: str) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of one `mkdocs build` in a fresh process."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-q", "-d", out], cwd=site, env=ENV,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", out],
+        cwd=site,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -81,8 +86,13 @@ assert result.docs is not None, result.errors[:3]
 def timed_analyse(data: Path, cache: Path | None = None) -> float:
     """Seconds of load + validate + check + merge in a fresh process, as a build's ``on_config``
     runs it (cold unless ``cache`` holds an earlier run's parsed files)."""
-    out = subprocess.run([sys.executable, "-c", ANALYSE, str(data), *([str(cache)] if cache else [])], cwd=ROOT,
-                         env=ENV, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", ANALYSE, str(data), *([str(cache)] if cache else [])],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+    )
     if out.returncode != 0:
         raise SystemExit(f"analyse failed:\n{out.stderr[-2000:]}")
     return float(out.stdout)
@@ -93,7 +103,11 @@ def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -
     shutil.copytree(ROOT / "docs", site / "docs")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     # synthetic days run past today; the cache is off so every build is a cold one
-    config = config.replace("      data_dir: data", f"      data_dir: data\n      cache_dir: '{cache}'\n      rules: {{allow_future_dates: true}}", 1)
+    config = config.replace(
+        "      data_dir: data",
+        f"      data_dir: data\n      cache_dir: '{cache}'\n      rules: {{allow_future_dates: true}}",
+        1,
+    )
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(data, site / "data")
     return site
@@ -132,8 +146,11 @@ def render_static(markdown: str, src: str, docs) -> str:
         args = dict(a.split("=", 1) if "=" in a else (a, None) for a in m.group("args").split())
         parts = []
         for block in render_directive(ctx, args):
-            parts.append(f"\n{'#' * block.level} {block.text} {{ #{block.anchor} }}\n" if isinstance(block, Heading)
-                         else f"\n{block.html}\n")
+            parts.append(
+                f"\n{'#' * block.level} {block.text} {{ #{block.anchor} }}\n"
+                if isinstance(block, Heading)
+                else f"\n{block.html}\n"
+            )
         return "".join(parts)
 
     markdown = DIRECTIVE.sub(directive, markdown)
@@ -145,8 +162,12 @@ def _macro_directive(name: str, args: str) -> str:
     values = re.findall(r'"([^"]*)"', args)
     if name == "cite":
         return f"[[cite {values[0]}]]"
-    kind = {"digest_section": "section", "digest_register": "register", "digest_follow_ups": "follow-ups",
-            "digest_overview": "overview"}[name]
+    kind = {
+        "digest_section": "section",
+        "digest_register": "register",
+        "digest_follow_ups": "follow-ups",
+        "digest_overview": "overview",
+    }[name]
     arg = f"{kind}={values[0]}" if kind == "section" else kind
     return f"\n\n[[digest {arg}]]\n\n"
 
@@ -160,8 +181,13 @@ def free_port() -> int:
 def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int) -> float:
     """Median seconds from saving an edit to the served page showing it."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-                            cwd=site, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=site,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}/{page}"
     try:
         _wait_for(url, lambda body: True, timeout=1800)
@@ -207,8 +233,10 @@ def build_figures(args: argparse.Namespace, data: Path, work: Path, plugin: Path
     floor_runs = [timed_build(floor, "site") for _ in range(args.runs)]
     pages = sum(1 for _ in (plugin / "site").rglob("index.html"))
     floor_pages = sum(1 for _ in (floor / "site").rglob("index.html"))
-    weight = {p: (plugin / "site" / p / "index.html").stat().st_size // 1024
-              for p in ("inference/1", "inference/3", "inference/5", "inference/register")}
+    weight = {
+        p: (plugin / "site" / p / "index.html").stat().st_size // 1024
+        for p in ("inference/1", "inference/3", "inference/5", "inference/register")
+    }
     figures = {
         "plugin_s": round(statistics.median(s for s, _ in plugin_runs), 3),
         "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
@@ -244,11 +272,16 @@ def main() -> None:
         figures = {"days": args.days}
         if not args.serve_only:
             figures |= build_figures(args, data, work, plugin, floor)
-        figures |= {"brief_bytes_mean": size // max(args.days, 1), "runs": args.runs,
-                    "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+        figures |= {
+            "brief_bytes_mean": size // max(args.days, 1),
+            "runs": args.runs,
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        }
         if args.serve or args.serve_only:
             brief = sorted((plugin / "data" / "briefs").glob("*.yml"))[-1]
-            figures["serve_plugin_s"] = round(serve_loop(plugin, brief, 'title: "inference', "inference/briefs/", args.runs), 3)
+            figures["serve_plugin_s"] = round(
+                serve_loop(plugin, brief, 'title: "inference', "inference/briefs/", args.runs), 3
+            )
             md = floor / "docs" / "inference" / "briefs" / "index.md"
             figures["serve_floor_s"] = round(serve_loop(floor, md, "# 简报", "inference/briefs/", args.runs), 3)
 

@@ -54,28 +54,56 @@ class Writer:
     def brief(self, day: int, date: dt.date) -> str:
         r, say = self.rng, self.say
         stem = f"d{day}"
-        out = ["schema: 1", f'id: "{date}-inference-E1"', "topic: inference", "round: E1",
-               f'title: "inference · E1 预消化简报（{date}）〔合成〕"', f"date: {date}", 'written_at: "22:20"',
-               "author: Synth", f"scope: {q(say())}", "items:"]
+        out = [
+            "schema: 1",
+            f'id: "{date}-inference-E1"',
+            "topic: inference",
+            "round: E1",
+            f'title: "inference · E1 预消化简报（{date}）〔合成〕"',
+            f"date: {date}",
+            'written_at: "22:20"',
+            "author: Synth",
+            f"scope: {q(say())}",
+            "items:",
+        ]
         new_items = []
         for n in range(1, 8):
             item = f"{stem}-item-{n}"
             update = n == 5
             section = "1.1" if update else r.choice(SECTIONS)
             level = r.choice(LEVELS)
-            out += [f"  - id: {item}", f"    number: {n}", f"    title: {q(say()[:60])}", "    value: [medium]",
-                    "    sources:", "      materials:", f'        - path: "inbox/synth/{date}-brief.md"',
-                    f'          anchor: "第 {n} 条"', "      urls:", f'        - "https://example.org/{date}/{n}"',
-                    "    points:", *[f"      - {q(say())}" for _ in range(2)],
-                    "    evidence:", f"      level: {level}", f"      gaps: [{r.choice(GAPS)}]",
-                    f"      boundary: {q(say())}", f"    relation: {q(say())}", "    placement:",
-                    f'      section: "{section}"',
-                    "      action: update_in_place\n      entry: kapitsa" if update else "      action: new_sub_entry",
-                    f"      text: {q(say())}"]
+            out += [
+                f"  - id: {item}",
+                f"    number: {n}",
+                f"    title: {q(say()[:60])}",
+                "    value: [medium]",
+                "    sources:",
+                "      materials:",
+                f'        - path: "inbox/synth/{date}-brief.md"',
+                f'          anchor: "第 {n} 条"',
+                "      urls:",
+                f'        - "https://example.org/{date}/{n}"',
+                "    points:",
+                *[f"      - {q(say())}" for _ in range(2)],
+                "    evidence:",
+                f"      level: {level}",
+                f"      gaps: [{r.choice(GAPS)}]",
+                f"      boundary: {q(say())}",
+                f"    relation: {q(say())}",
+                "    placement:",
+                f'      section: "{section}"',
+                "      action: update_in_place\n      entry: kapitsa" if update else "      action: new_sub_entry",
+                f"      text: {q(say())}",
+            ]
             if update:
                 self.stars += r.randint(0, 9)
-                out += ["    figures:", "      - key: stars", '        label: "Stars"', f"        value: {self.stars}",
-                        f"        as_of: {date}"]
+                out += [
+                    "    figures:",
+                    "      - key: stars",
+                    '        label: "Stars"',
+                    f"        value: {self.stars}",
+                    f"        as_of: {date}",
+                ]
             else:
                 new_items.append(item)
         out.append("contradictions:")
@@ -83,11 +111,21 @@ class Writer:
         for n in range(1, 11):
             cid = f"{stem}-c{n}"
             touches = r.sample(new_items, 1)
-            out += [f"  - id: {cid}", f"    number: {n}", f"    title: {q(say()[:40])}", f"    text: {q(say())}",
-                    "    touches:", f"      items: [{touches[0]}]",
-                    f"    disposition: {r.choice(DISPOSITIONS)}"]
+            out += [
+                f"  - id: {cid}",
+                f"    number: {n}",
+                f"    title: {q(say()[:40])}",
+                f"    text: {q(say())}",
+                "    touches:",
+                f"      items: [{touches[0]}]",
+                f"    disposition: {r.choice(DISPOSITIONS)}",
+            ]
             if n == 1:
-                out += ["    withheld:", f'      - text: "合成暂扣说法 {day}"', f'        patterns: ["合成暂扣说法 {day}"]']
+                out += [
+                    "    withheld:",
+                    f'      - text: "合成暂扣说法 {day}"',
+                    f'        patterns: ["合成暂扣说法 {day}"]',
+                ]
             new_contradictions.append(cid)
         out.append("citations:")
         for n in range(2):
@@ -96,17 +134,26 @@ class Writer:
             else:
                 paper = f"{26 + day // 3650:02d}{(day // 300) % 12 + 1:02d}.{10000 + day * 2 + n:05d}"
                 self.papers.append(paper)
-            out += [f'  - arxiv: "{paper}"', f"    title: {q('Synthetic paper ' + paper)}",
-                    "    cited_by:", f"      - source: S2\n        count: {r.randint(40, 90)}",
-                    f"      - source: OpenAlex\n        count: {r.randint(40, 90)}"]
+            out += [
+                f'  - arxiv: "{paper}"',
+                f"    title: {q('Synthetic paper ' + paper)}",
+                "    cited_by:",
+                f"      - source: S2\n        count: {r.randint(40, 90)}",
+                f"      - source: OpenAlex\n        count: {r.randint(40, 90)}",
+            ]
         out.append("conclusions:")
         out += [f"  - {q(say())}" for _ in range(3)]
         out.append("follow_ups:")
         new_follow_ups = []
         for n in range(1, 4):
             fid = f"{stem}-f{n}"
-            out += [f"  - id: {fid}", f"    number: {n}", "    round: E2", f"    text: {q(say())}",
-                    f"    items: [{r.choice(new_items)}]"]
+            out += [
+                f"  - id: {fid}",
+                f"    number: {n}",
+                "    round: E2",
+                f"    text: {q(say())}",
+                f"    items: [{r.choice(new_items)}]",
+            ]
             new_follow_ups.append(fid)
         if self.open_contradictions:
             out.append("contradiction_updates:")
@@ -120,8 +167,13 @@ class Writer:
                 if status == "carried_over":  # still pending: a later day closes it
                     self.open_follow_ups.append(fid)
         if self.items:
-            out += ["evidence_updates:", f"  - item: {r.choice(self.items[-40:])}", "    evidence:",
-                    "      level: partially_verified", f"      boundary: {q(say())}"]
+            out += [
+                "evidence_updates:",
+                f"  - item: {r.choice(self.items[-40:])}",
+                "    evidence:",
+                "      level: partially_verified",
+                f"      boundary: {q(say())}",
+            ]
             if day % 10 == 0:
                 out += ["retractions:", f"  - item: {self.items.pop(0)}", f"    reason: {q(say())}"]
         self.items += new_items

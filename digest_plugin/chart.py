@@ -16,8 +16,11 @@ def sparkline(label: str, series: list[Figure]) -> str:
 
     Points are placed by date, so an uneven gap between briefs shows as one.  The numbers are
     also given as text (``<title>`` and ``aria-label``), so the chart is never the only carrier."""
-    points = [(f.as_of, float(f.value)) for f in series
-              if f.as_of is not None and isinstance(f.value, (int, float)) and not isinstance(f.value, bool)]
+    points = [
+        (f.as_of, float(f.value))
+        for f in series
+        if f.as_of is not None and isinstance(f.value, (int, float)) and not isinstance(f.value, bool)
+    ]
     if len(points) < 2:
         return ""
     points.sort(key=lambda p: p[0])
@@ -36,12 +39,16 @@ def sparkline(label: str, series: list[Figure]) -> str:
 
     coords = [xy(d, v) for d, v in points]
     words = "，".join(f"{d.isoformat()}：{v:g}" for d, v in points)
-    dots = "".join(f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{d.isoformat()}：{v:g}</title></circle>'
-                   for (x, y), (d, v) in zip(coords, points))
+    dots = "".join(
+        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{d.isoformat()}：{v:g}</title></circle>'
+        for (x, y), (d, v) in zip(coords, points)
+    )
     line = " ".join(f"{x},{y}" for x, y in coords)
-    return (f'<svg class="digest-chart" role="img" aria-label="{escape(label)}：{escape(words)}" '
-            f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">'
-            f'<polyline fill="none" stroke="currentColor" stroke-width="1.5" points="{line}"/>{dots}</svg>')
+    return (
+        f'<svg class="digest-chart" role="img" aria-label="{escape(label)}：{escape(words)}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">'
+        f'<polyline fill="none" stroke="currentColor" stroke-width="1.5" points="{line}"/>{dots}</svg>'
+    )
 
 
 def bars(title: str, rows: list[tuple[str, int, int]]) -> str:
@@ -59,10 +66,14 @@ def bars(title: str, rows: list[tuple[str, int, int]]) -> str:
     for i, (label, n, m) in enumerate(rows):
         y = 4 + i * row_h
         wn, wm = round(bar_w * n / top, 1), round(bar_w * m / top, 1)
-        parts.append(f'<text x="0" y="{y + 11}" font-size="12" fill="currentColor">{escape(label)}</text>'
-                     f'<rect x="{label_w}" y="{y + 2}" width="{wn}" height="8" fill="currentColor" opacity=".75"/>'
-                     f'<rect x="{label_w}" y="{y + 11}" width="{wm}" height="6" fill="currentColor" opacity=".35"/>'
-                     f'<text x="{label_w + max(wn, wm) + 6}" y="{y + 13}" font-size="11" fill="currentColor">{n} · {m}</text>')
-    return (f'<svg class="digest-chart digest-bars" role="img" aria-label="{escape(title)}：{escape(words)}" '
-            f'viewBox="0 0 {label_w + bar_w + 60} {height}" width="{label_w + bar_w + 60}" height="{height}" '
-            f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>')
+        parts.append(
+            f'<text x="0" y="{y + 11}" font-size="12" fill="currentColor">{escape(label)}</text>'
+            f'<rect x="{label_w}" y="{y + 2}" width="{wn}" height="8" fill="currentColor" opacity=".75"/>'
+            f'<rect x="{label_w}" y="{y + 11}" width="{wm}" height="6" fill="currentColor" opacity=".35"/>'
+            f'<text x="{label_w + max(wn, wm) + 6}" y="{y + 13}" font-size="11" fill="currentColor">{n} · {m}</text>'
+        )
+    return (
+        f'<svg class="digest-chart digest-bars" role="img" aria-label="{escape(title)}：{escape(words)}" '
+        f'viewBox="0 0 {label_w + bar_w + 60} {height}" width="{label_w + bar_w + 60}" height="{height}" '
+        f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
+    )

@@ -12,9 +12,9 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
+from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .arxiv import key as arxiv_key
 from .model import Brief, Outline, PlacementAction
 
 
@@ -42,8 +42,15 @@ def check_references(dataset: Dataset) -> list[Finding]:
     for brief in dataset.briefs:
         for loc, kind, value, seen in _ids(brief, item_ids, contradiction_ids, follow_up_ids):
             if value in seen and seen[value] != f"{brief.id}:{loc}":
-                findings.append(_at(dataset, brief.id, loc, f"duplicate {kind} id '{value}' (also in {seen[value].split(':')[0]})",
-                                    hint=f"give this {kind} a new id"))
+                findings.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        loc,
+                        f"duplicate {kind} id '{value}' (also in {seen[value].split(':')[0]})",
+                        hint=f"give this {kind} a new id",
+                    )
+                )
             seen.setdefault(value, f"{brief.id}:{loc}")
 
     citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
@@ -51,13 +58,22 @@ def check_references(dataset: Dataset) -> list[Finding]:
     topic_items: dict[str, dict[str, str]] = {}
     for brief in dataset.briefs:  # an item can only be referred to within its own topic's living doc
         topic_items.setdefault(brief.topic, {}).update({i.id: brief.id for i in brief.items})
-    known = {topic: _Known(outline, topic_items.get(topic, {}), citations, contradictions)
-             for topic, outline in dataset.outlines.items()}
+    known = {
+        topic: _Known(outline, topic_items.get(topic, {}), citations, contradictions)
+        for topic, outline in dataset.outlines.items()
+    }
     for brief in dataset.briefs:
         outline = dataset.outlines.get(brief.topic)
         if outline is None:
-            findings.append(_at(dataset, brief.id, ("topic",), f"no outline for topic '{brief.topic}'",
-                                hint=_suggest(brief.topic, sorted(dataset.outlines)) or "add outlines/<topic>.yml"))
+            findings.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    ("topic",),
+                    f"no outline for topic '{brief.topic}'",
+                    hint=_suggest(brief.topic, sorted(dataset.outlines)) or "add outlines/<topic>.yml",
+                )
+            )
             continue
         findings += _check_brief(dataset, brief, known[brief.topic])
     findings += _check_lifecycle(dataset)
@@ -76,23 +92,53 @@ def _check_lifecycle(dataset: Dataset) -> list[Finding]:
 
         def need(loc: tuple, value: str | None, kind: str, what: str, hint: str) -> None:
             if value is not None and value not in known[kind]:
-                found.append(_at(dataset, brief.id, loc, f"{what} '{value}' was never opened by this or an earlier brief",
-                                 hint=_suggest(value, sorted(known[kind])) or hint))
+                found.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        loc,
+                        f"{what} '{value}' was never opened by this or an earlier brief",
+                        hint=_suggest(value, sorted(known[kind])) or hint,
+                    )
+                )
 
         for i, u in enumerate(brief.contradiction_updates):
-            need(("contradiction_updates", i, "contradiction"), u.contradiction, "contradictions", "contradiction",
-                 "a later brief can only resolve a contradiction an earlier one opened")
-            need(("contradiction_updates", i, "superseded_by"), u.superseded_by, "contradictions", "contradiction",
-                 "open the successor in this brief's contradictions first")
+            need(
+                ("contradiction_updates", i, "contradiction"),
+                u.contradiction,
+                "contradictions",
+                "contradiction",
+                "a later brief can only resolve a contradiction an earlier one opened",
+            )
+            need(
+                ("contradiction_updates", i, "superseded_by"),
+                u.superseded_by,
+                "contradictions",
+                "contradiction",
+                "open the successor in this brief's contradictions first",
+            )
         for i, u in enumerate(brief.follow_up_updates):
-            need(("follow_up_updates", i, "follow_up"), u.follow_up, "follow_ups", "follow-up",
-                 "a follow-up must be opened (follow_ups:) before it is closed")
+            need(
+                ("follow_up_updates", i, "follow_up"),
+                u.follow_up,
+                "follow_ups",
+                "follow-up",
+                "a follow-up must be opened (follow_ups:) before it is closed",
+            )
         for i, u in enumerate(brief.evidence_updates):
             need(("evidence_updates", i, "item"), u.item, "items", "item", "name an item of this or an earlier brief")
-            need(("evidence_updates", i, "follow_up"), u.follow_up, "follow_ups", "follow-up", "name the follow-up that raised it")
+            need(
+                ("evidence_updates", i, "follow_up"),
+                u.follow_up,
+                "follow_ups",
+                "follow-up",
+                "name the follow-up that raised it",
+            )
         for i, r in enumerate(brief.retractions):
             need(("retractions", i, "item"), r.item, "items", "item", "name an item of this or an earlier brief")
-            need(("retractions", i, "superseded_by"), r.superseded_by, "items", "item", "name the item that replaces it")
+            need(
+                ("retractions", i, "superseded_by"), r.superseded_by, "items", "item", "name the item that replaces it"
+            )
     return found
 
 
@@ -124,7 +170,9 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
 
     def section(loc: tuple, value: str) -> None:
         if value not in sections:
-            found.append(_at(dataset, brief.id, loc, f"unknown section §{value}", hint=_nearest_section(value, sections)))
+            found.append(
+                _at(dataset, brief.id, loc, f"unknown section §{value}", hint=_nearest_section(value, sections))
+            )
 
     def ref(loc: tuple, value: str | None, known: list[str], kind: str) -> None:
         if value is not None and value not in known:
@@ -152,12 +200,26 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
             ref(at + ("entries", j), x, entries, "entry")
         for j, x in enumerate(c.touches.citations):
             if arxiv_key(x) not in citations:
-                found.append(_at(dataset, brief.id, at + ("citations", j), f"arXiv:{x} is not in any brief's citations",
-                                 hint="add it under citations: or fix the id"))
+                found.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        at + ("citations", j),
+                        f"arXiv:{x} is not in any brief's citations",
+                        hint="add it under citations: or fix the id",
+                    )
+                )
     for i, cit in enumerate(brief.citations):
         if cit.down_weighted_by and cit.down_weighted_by not in contradictions:
-            found.append(_at(dataset, brief.id, ("citations", i, "down_weighted_by"),
-                             f"unknown contradiction '{cit.down_weighted_by}'", hint=_suggest(cit.down_weighted_by, sorted(contradictions))))
+            found.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    ("citations", i, "down_weighted_by"),
+                    f"unknown contradiction '{cit.down_weighted_by}'",
+                    hint=_suggest(cit.down_weighted_by, sorted(contradictions)),
+                )
+            )
     for i, f in enumerate(brief.follow_ups):
         for j, x in enumerate(f.items):
             ref(("follow_ups", i, "items", j), x, items, "item")

@@ -23,14 +23,14 @@ from pathlib import Path
 from pydantic import ValidationError
 from ruamel.yaml import YAML
 
-from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
-from .model import Brief, EvidenceLevel, Outline, Rules
 from .diff import diff_docs
-from .importer import import_brief
+from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
 from .findings import DataError
+from .importer import import_brief
 from .load import load_data
-from .pipeline import Result, analyse
+from .model import Brief, EvidenceLevel, Outline, Rules
 from .pages import write_pages
+from .pipeline import Result, analyse
 from .report import format_json, format_text
 from .scaffold import new_brief
 
@@ -69,9 +69,13 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
 
 
 EDITS = {
-    "resolve": lambda a: resolve_contradiction(a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by),
+    "resolve": lambda a: resolve_contradiction(
+        a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by
+    ),
     "close-follow-up": lambda a: close_follow_up(a.brief, a.follow_up, a.status, a.note),
-    "set-evidence": lambda a: set_evidence(a.brief, a.item, a.level, boundary=a.boundary, gaps=a.gaps, follow_up=a.follow_up),
+    "set-evidence": lambda a: set_evidence(
+        a.brief, a.item, a.level, boundary=a.boundary, gaps=a.gaps, follow_up=a.follow_up
+    ),
     "cite": lambda a: add_citation(a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note),
 }
 
@@ -160,10 +164,18 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="validate the data like a compiler (exit 0 clean, 1 problems)")
     check.add_argument("data_dir", nargs="?", default="data", type=Path)
     check.add_argument("--format", choices=["text", "json"], default="text")
-    check.add_argument("--config", type=Path, default=Path("mkdocs.yml"),
-                       help="mkdocs.yml whose digest `rules` apply (default: ./mkdocs.yml if present)")
-    check.add_argument("--cache-dir", type=Path, default=Path(".cache/digest"),
-                       help="parsed briefs kept between runs, shared with the build (default: .cache/digest)")
+    check.add_argument(
+        "--config",
+        type=Path,
+        default=Path("mkdocs.yml"),
+        help="mkdocs.yml whose digest `rules` apply (default: ./mkdocs.yml if present)",
+    )
+    check.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=Path(".cache/digest"),
+        help="parsed briefs kept between runs, shared with the build (default: .cache/digest)",
+    )
     diff = sub.add_parser("diff", help="what the change since BASE_REF does to the living doc, as Markdown")
     diff.add_argument("base_ref")
     diff.add_argument("data_dir", nargs="?", default="data", type=Path)
@@ -244,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValidationError, Exception) as exc:  # a broken mkdocs.yml is the user's to fix, not a traceback
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
-    result = analyse(args.data_dir, rules=rules, relative_to=Path.cwd(), today=dt.date.today(), cache_dir=args.cache_dir)
+    result = analyse(
+        args.data_dir, rules=rules, relative_to=Path.cwd(), today=dt.date.today(), cache_dir=args.cache_dir
+    )
     if args.format == "json":
         print(format_json(result.findings))
     elif result.findings:

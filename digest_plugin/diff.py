@@ -55,12 +55,19 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
             lines.append("")
     old_c = {c.id: c for c in old.contradictions} if old else {}
     opened = [c for c in new.contradictions if c.is_open and (c.id not in old_c or not old_c[c.id].is_open)]
-    resolved = [c for c in new.contradictions if c.contradiction.status is Status.resolved and c.id in old_c and old_c[c.id].is_open]
+    resolved = [
+        c
+        for c in new.contradictions
+        if c.contradiction.status is Status.resolved and c.id in old_c and old_c[c.id].is_open
+    ]
     for label, views in (("Contradictions opened", opened), ("Contradictions resolved", resolved)):
         if views:
             lines.append(f"**{label}**")
-            lines += [f"- {c.brief.date.isoformat()} 矛盾 {c.contradiction.number} {md(c.contradiction.title)} "
-                      f"({c.contradiction.disposition.label})" for c in views]
+            lines += [
+                f"- {c.brief.date.isoformat()} 矛盾 {c.contradiction.number} {md(c.contradiction.title)} "
+                f"({c.contradiction.disposition.label})"
+                for c in views
+            ]
             lines.append("")
     old_w = set(old.withheld) if old else set()
     withheld = [(p, c) for p, c in new.withheld.items() if p not in old_w]
@@ -72,11 +79,22 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     cites = [v for k, v in new.citations.items() if k not in old_refs]
     if cites:
         lines.append("**Citations added**")
-        lines += [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in sorted(cites, key=lambda v: v.number)]
+        lines += [
+            f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}"
+            for v in sorted(cites, key=lambda v: v.number)
+        ]
         lines.append("")
     old_f = {f.follow_up.id: f.follow_up.status for f in old.follow_ups} if old else {}
-    opened_f = [f for f in new.follow_ups if f.follow_up.status is FollowUpStatus.open and old_f.get(f.follow_up.id) is not FollowUpStatus.open]
-    closed_f = [f for f in new.follow_ups if f.follow_up.status is not FollowUpStatus.open and old_f.get(f.follow_up.id) is FollowUpStatus.open]
+    opened_f = [
+        f
+        for f in new.follow_ups
+        if f.follow_up.status is FollowUpStatus.open and old_f.get(f.follow_up.id) is not FollowUpStatus.open
+    ]
+    closed_f = [
+        f
+        for f in new.follow_ups
+        if f.follow_up.status is not FollowUpStatus.open and old_f.get(f.follow_up.id) is FollowUpStatus.open
+    ]
     for label, views in (("Follow-ups opened", opened_f), ("Follow-ups closed", closed_f)):
         if views:
             lines.append(f"**{label}**")

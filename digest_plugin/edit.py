@@ -99,33 +99,61 @@ def _entry(**fields: Any) -> CommentedMap:
     entry = CommentedMap()
     for key, value in fields.items():
         if value is not None:
-            entry[key] = q(value) if isinstance(value, str) and key not in {"contradiction", "follow_up", "item",
-                                                                            "change", "status", "superseded_by",
-                                                                            "level", "arxiv"} else value
+            entry[key] = (
+                q(value)
+                if isinstance(value, str)
+                and key
+                not in {"contradiction", "follow_up", "item", "change", "status", "superseded_by", "level", "arxiv"}
+                else value
+            )
     return entry
 
 
 # --------------------------------------------------------------------------- the frequent edits
 
 
-def resolve_contradiction(path: Path, contradiction: str, text: str, *, change: str = "resolved",
-                          superseded_by: str | None = None, data_dir: Path | None = None) -> str:
+def resolve_contradiction(
+    path: Path,
+    contradiction: str,
+    text: str,
+    *,
+    change: str = "resolved",
+    superseded_by: str | None = None,
+    data_dir: Path | None = None,
+) -> str:
     """Record in this brief that an earlier contradiction is resolved (or re-opened, or superseded)."""
     ContradictionChange(change)
-    return edit_brief(path, lambda t: _list(t, "contradiction_updates").append(
-        _entry(contradiction=contradiction, change=change, text=text, superseded_by=superseded_by)), data_dir=data_dir)
+    return edit_brief(
+        path,
+        lambda t: _list(t, "contradiction_updates").append(
+            _entry(contradiction=contradiction, change=change, text=text, superseded_by=superseded_by)
+        ),
+        data_dir=data_dir,
+    )
 
 
-def close_follow_up(path: Path, follow_up: str, status: str = "done", note: str | None = None,
-                    *, data_dir: Path | None = None) -> str:
+def close_follow_up(
+    path: Path, follow_up: str, status: str = "done", note: str | None = None, *, data_dir: Path | None = None
+) -> str:
     """Record in this brief that an earlier follow-up is done, dropped or carried over."""
     FollowUpStatus(status)
-    return edit_brief(path, lambda t: _list(t, "follow_up_updates").append(
-        _entry(follow_up=follow_up, status=status, note=note)), data_dir=data_dir)
+    return edit_brief(
+        path,
+        lambda t: _list(t, "follow_up_updates").append(_entry(follow_up=follow_up, status=status, note=note)),
+        data_dir=data_dir,
+    )
 
 
-def set_evidence(path: Path, item: str, level: str, *, boundary: str | None = None, gaps: list[str] | None = None,
-                 follow_up: str | None = None, data_dir: Path | None = None) -> str:
+def set_evidence(
+    path: Path,
+    item: str,
+    level: str,
+    *,
+    boundary: str | None = None,
+    gaps: list[str] | None = None,
+    follow_up: str | None = None,
+    data_dir: Path | None = None,
+) -> str:
     """Set an item's evidence level: in place if the item is in this brief, else as an evidence update."""
     EvidenceLevel(level)
     for gap in gaps or []:
@@ -151,8 +179,16 @@ def set_evidence(path: Path, item: str, level: str, *, boundary: str | None = No
     return edit_brief(path, change, data_dir=data_dir)
 
 
-def add_citation(path: Path, arxiv: str, title: str, *, s2: int | None = None, openalex: int | None = None,
-                 use_note: str | None = None, data_dir: Path | None = None) -> str:
+def add_citation(
+    path: Path,
+    arxiv: str,
+    title: str,
+    *,
+    s2: int | None = None,
+    openalex: int | None = None,
+    use_note: str | None = None,
+    data_dir: Path | None = None,
+) -> str:
     """Add an arXiv citation to this brief (numbered at build time after the existing ones)."""
     cited_by = CommentedSeq()
     for source, count in (("S2", s2), ("OpenAlex", openalex)):

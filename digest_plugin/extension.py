@@ -32,8 +32,8 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
-from .merge import LivingDoc
 from .arxiv import key as arxiv_key
+from .merge import LivingDoc
 from .render import Block, Heading, Linker, Raw, Renderer, esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
@@ -84,8 +84,12 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         return renderer.brief(value)
     if kind == "overview":
         return renderer.overview()
-    return {"register": renderer.register, "bibliography": renderer.bibliography, "follow-ups": renderer.follow_ups,
-            "briefs": renderer.briefs_index}[kind](year)
+    return {
+        "register": renderer.register,
+        "bibliography": renderer.bibliography,
+        "follow-ups": renderer.follow_ups,
+        "briefs": renderer.briefs_index,
+    }[kind](year)
 
 
 def _topic(ctx: PageContext, topic: str | None) -> LivingDoc:
@@ -134,13 +138,17 @@ class CiteProcessor(InlineProcessor):
     def handleMatch(self, m, data):
         ctx = self.extension.context()
         key = arxiv_key(m.group("id"))
-        for doc in (ctx.docs.values() if ctx else ()):
+        for doc in ctx.docs.values() if ctx else ():
             if key in doc.citations:
                 renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
                 html = renderer.cite(doc.citations[key], anchor=renderer.anchor(f"cite-{key}"))  # back-link target
                 return self.md.htmlStash.store(html), m.start(0), m.end(0)
         log.warning(f"{ctx.page if ctx else '?'}: [[cite {m.group('id')}]]: no brief cites arXiv:{key}")
-        return self.md.htmlStash.store(f'<span class="digest-error">[[cite {esc(m.group("id"))}]]</span>'), m.start(0), m.end(0)
+        return (
+            self.md.htmlStash.store(f'<span class="digest-error">[[cite {esc(m.group("id"))}]]</span>'),
+            m.start(0),
+            m.end(0),
+        )
 
 
 HOST: Callable[[], PageContext | None] | None = None
@@ -157,7 +165,9 @@ class DigestExtension(Extension):
     loads the data folder itself (once per build, again only when a file changed)."""
 
     def __init__(self, context: Callable[[], PageContext | None] | None = None, **kwargs):
-        self.config = {"data_dir": ["data", "the data folder (outlines/ and briefs/), relative to the working directory"]}
+        self.config = {
+            "data_dir": ["data", "the data folder (outlines/ and briefs/), relative to the working directory"]
+        }
         super().__init__(**kwargs)
         self._explicit = context
         self._md: Markdown | None = None
@@ -174,8 +184,12 @@ class DigestExtension(Extension):
         cached = getattr(self._md, "_digest_context", None)
         if cached is None or cached.page != rendering.page.path:  # one context per page conversion
             config = getattr(rendering, "config", {}) or {}
-            cached = PageContext(_docs(self.getConfig("data_dir")), rendering.page.path,
-                                 bool(config.get("use_directory_urls", True)), source_links=True)
+            cached = PageContext(
+                _docs(self.getConfig("data_dir")),
+                rendering.page.path,
+                bool(config.get("use_directory_urls", True)),
+                source_links=True,
+            )
             self._md._digest_context = cached
         return cached
 
@@ -199,5 +213,5 @@ def _docs(data_dir: str) -> dict[str, LivingDoc]:
     return _LOADED[str(folder)][1]
 
 
-def makeExtension(**kwargs) -> DigestExtension:  # noqa: N802 (Python-Markdown's name)
+def makeExtension(**kwargs) -> DigestExtension:
     return DigestExtension(**kwargs)

@@ -44,15 +44,20 @@ class _Resolver(yaml.resolver.BaseResolver):
 
 
 _Resolver.yaml_implicit_resolvers = {}
-_Resolver.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                                list("tTfF"))
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 _Resolver.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
-_Resolver.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
-                                list("-+0123456789"))
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+)
 _Resolver.add_implicit_resolver(
     "tag:yaml.org,2002:float",
-    re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
-    list("-+0123456789."))
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+0123456789."),
+)
 
 
 _STR, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map"
@@ -165,7 +170,7 @@ digit separators (``1_000``), binary (``0b101``), signed hex/octal (``-0x1F``), 
 
 def read(text: str) -> Any:
     """The data of a YAML text, or raise Refused (or a YAML error) for the caller to fall back."""
-    if ("&" in text or "!" in text) and ANCHOR_OR_TAG.search(text) or STEP_ASIDE.search(text):
+    if (("&" in text or "!" in text) and ANCHOR_OR_TAG.search(text)) or STEP_ASIDE.search(text):
         raise Refused("anchor, tag, control character, tab, directive or block-scalar comment")
     loader = _FastLoader(text)
     try:

@@ -11,7 +11,6 @@ from xml.sax.saxutils import escape, quoteattr
 from .merge import LivingDoc, brief_page, briefs_index_page, feed_page
 from .render import Linker, Renderer, page_url
 
-
 FEED_ENTRIES = 50
 """Briefs in the feed, newest first.  A reader polls it for what is new; every older brief stays on
 the briefs index and its yearly archives (at 3650 briefs a full feed weighed 17 MB)."""
@@ -26,26 +25,30 @@ def atom(doc: LivingDoc, site_url: str | None = None, directory_urls: bool = Tru
     briefs = sorted(doc.briefs, key=lambda b: (b.date, b.id), reverse=True)[:FEED_ENTRIES]
     updated = f"{briefs[0].date.isoformat()}T00:00:00Z" if briefs else "1970-01-01T00:00:00Z"
     topic_id = f"urn:digest:{doc.topic}"
-    out = ['<?xml version="1.0" encoding="utf-8"?>',
-           f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="zh"{" xml:base=" + quoteattr(base) if base else ""}>',
-           f"<title>{escape(doc.outline.title)} · 简报</title>",
-           f"<id>{topic_id}</id>",
-           f"<updated>{updated}</updated>",
-           f"<author><name>{escape(doc.outline.title)}</name></author>",
-           f'<link rel="self" type="application/atom+xml" href={quoteattr(feed.rpartition("/")[2])}/>',
-           f'<link rel="alternate" type="text/html" href={quoteattr(linker.url(briefs_index_page(doc.topic)))}/>']
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="zh"{" xml:base=" + quoteattr(base) if base else ""}>',
+        f"<title>{escape(doc.outline.title)} · 简报</title>",
+        f"<id>{topic_id}</id>",
+        f"<updated>{updated}</updated>",
+        f"<author><name>{escape(doc.outline.title)}</name></author>",
+        f'<link rel="self" type="application/atom+xml" href={quoteattr(feed.rpartition("/")[2])}/>',
+        f'<link rel="alternate" type="text/html" href={quoteattr(linker.url(briefs_index_page(doc.topic)))}/>',
+    ]
     for brief in briefs:
         counts = renderer._counts_text(brief)
         href = linker.url(brief_page(brief))
-        out += ["<entry>",
-                f"<title>{escape(brief.title)}</title>",
-                f"<id>{topic_id}:brief:{brief.id}</id>",
-                f"<updated>{brief.date.isoformat()}T00:00:00Z</updated>",
-                f'<link rel="alternate" type="text/html" href={quoteattr(href)}/>',
-                *( [f"<author><name>{escape(brief.author)}</name></author>"] if brief.author else []),
-                f"<summary>{escape(counts)}</summary>",
-                f'<content type="html">{escape(renderer.changes(brief))}</content>',
-                "</entry>"]
+        out += [
+            "<entry>",
+            f"<title>{escape(brief.title)}</title>",
+            f"<id>{topic_id}:brief:{brief.id}</id>",
+            f"<updated>{brief.date.isoformat()}T00:00:00Z</updated>",
+            f'<link rel="alternate" type="text/html" href={quoteattr(href)}/>',
+            *([f"<author><name>{escape(brief.author)}</name></author>"] if brief.author else []),
+            f"<summary>{escape(counts)}</summary>",
+            f'<content type="html">{escape(renderer.changes(brief))}</content>',
+            "</entry>",
+        ]
     out.append("</feed>")
     return "\n".join(out) + "\n"
 

@@ -79,7 +79,8 @@ ITEM_LABELS = ("来源", "要点", "证据边界", "与活文档脉络的关系"
 _LABEL_ALTERNATION = "|".join(ITEM_LABELS)
 FIELD_LABEL = re.compile(
     rf"^\s*(?:[-•*]\s+)?\**(?P<label>{_LABEL_ALTERNATION})\**\s*(?:[（(](?P<note>[^）)]*)[）)])?\s*\**[：:]\**\s*(?P<text>.*)$",
-    re.S)
+    re.S,
+)
 INLINE_LABEL = re.compile(rf"\s+-\s+(?=(?:{_LABEL_ALTERNATION})\s*(?:[（(][^）)]*[）)])?\s*[：:])")
 """A label written inside another field's paragraph: "… - 建议归入：…", " - 顺带：…"."""
 POINT_BULLET = re.compile(r"(?:^|\s+)-\s+")
@@ -98,7 +99,8 @@ MATERIALS_NOTE = re.compile(r"(?P<note>(?P<count>\d+)\s*份\s*materials?[^，,�
 MATERIALS_LIST = re.compile(r"含\s*(?P<list>[^）)]+)[）)]")
 REFERENCES = re.compile(
     r"参照\s*(?P<doc>[^\s（(]+)\s*[（(](?P<doc_meta>[^）)]*)[）)]"
-    r"(?:\s*(?:与|和|及|、)\s*(?P<queue>[^\s（(]+)\s*[（(](?P<queue_meta>[^）)]*)[）)])?")
+    r"(?:\s*(?:与|和|及|、)\s*(?P<queue>[^\s（(]+)\s*[（(](?P<queue_meta>[^）)]*)[）)])?"
+)
 REFERENCE_COUNT = re.compile(r"引用\s*(?:→|->)\s*(?P<count>\d+)")
 SCOPE = re.compile(r"(?<!证据)边界\s*[：:]\s*(?P<scope>.+)$", re.S)
 COUNT_IN_HEADING = re.compile(r"[（(]\s*(?P<count>\d+)\s*条\s*[）)]")
@@ -106,7 +108,9 @@ COUNT_IN_HEADING = re.compile(r"[（(]\s*(?P<count>\d+)\s*条\s*[）)]")
 # --- sources
 URL = re.compile(r"https?://[^\s<>\"'（）「」，。；、]+")
 MATERIAL = re.compile(r"^(?P<path>[^\s「（(]+?\.(?:md|txt|json|ya?ml|html|pdf))(?P<rest>.*)$", re.S)
-COLLECTED = re.compile(r"^[（(]\s*首次采集\s*(?P<first>\d{4}-\d{2}-\d{2})\s*[，,、]\s*上次采集\s*(?P<last>\d{4}-\d{2}-\d{2})\s*[）)]$")
+COLLECTED = re.compile(
+    r"^[（(]\s*首次采集\s*(?P<first>\d{4}-\d{2}-\d{2})\s*[，,、]\s*上次采集\s*(?P<last>\d{4}-\d{2}-\d{2})\s*[）)]$"
+)
 
 # --- placement
 SECTION_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)")
@@ -147,14 +151,40 @@ GAP_WORDS: list[tuple[Gap, re.Pattern[str]]] = [
     (Gap.status_unconfirmed, re.compile(r"状态[^，。；,;]{0,8}待确认")),
 ]
 """Gaps are read from the 证据边界 only, and listed in the order the boundary names them."""
-COMMUNITY_HOSTS = ("csdn.net", "zhihu.com", "juejin.cn", "reddit.com", "news.ycombinator.com", "x.com",
-                   "twitter.com", "v2ex.com", "discord.com")
+COMMUNITY_HOSTS = (
+    "csdn.net",
+    "zhihu.com",
+    "juejin.cn",
+    "reddit.com",
+    "news.ycombinator.com",
+    "x.com",
+    "twitter.com",
+    "v2ex.com",
+    "discord.com",
+)
 PERSONAL_HOSTS = ("substack.com", "medium.com", "github.io", "wordpress.com")
 
 # --- figures of a repo card
-LANGUAGES = {"C", "C++", "C#", "CUDA", "Go", "Java", "JavaScript", "Julia", "Kotlin", "Mojo", "Python", "Rust",
-             "Swift", "TypeScript", "Zig"}
-LICENSE = re.compile(r"^(?:Apache-\d\.\d|MIT|ISC|Unlicense|BSD-\d-Clause|[AL]?GPL-\d\.\d(?:-only|-or-later)?|MPL-\d\.\d)$")
+LANGUAGES = {
+    "C",
+    "C++",
+    "C#",
+    "CUDA",
+    "Go",
+    "Java",
+    "JavaScript",
+    "Julia",
+    "Kotlin",
+    "Mojo",
+    "Python",
+    "Rust",
+    "Swift",
+    "TypeScript",
+    "Zig",
+}
+LICENSE = re.compile(
+    r"^(?:Apache-\d\.\d|MIT|ISC|Unlicense|BSD-\d-Clause|[AL]?GPL-\d\.\d(?:-only|-or-later)?|MPL-\d\.\d)$"
+)
 FIGURE_RULES: list[tuple[str, str, re.Pattern[str], str | None]] = [
     ("stars", "Stars", re.compile(r"^(?:(?P<value>\d[\d,]*)\s*⭐|Stars\s*(?P<value2>\d[\d,]*))$"), "⭐"),
     ("weekly-gain", "周增", re.compile(r"^周增\s*\+?(?P<value>\d[\d,]*)$"), None),
@@ -166,8 +196,13 @@ COUNTED_AS_OF_COLLECTION = {"stars", "weekly-gain"}
 
 # --- value ratings
 VALUE_WORDS = re.compile(r"高价值但待回溯|高价值|原地刷新|中等价值|补白")
-VALUE_CODES = {"高价值但待回溯": ValueRating.high_pending, "高价值": ValueRating.high, "原地刷新": ValueRating.refresh,
-               "中等价值": ValueRating.medium, "补白": ValueRating.filler}
+VALUE_CODES = {
+    "高价值但待回溯": ValueRating.high_pending,
+    "高价值": ValueRating.high,
+    "原地刷新": ValueRating.refresh,
+    "中等价值": ValueRating.medium,
+    "补白": ValueRating.filler,
+}
 ITEM_NUMBERS = re.compile(r"条目\s*(?P<numbers>\d+(?:\s*[/、,，和与]\s*\d+)*)")
 TRAILING_BRACKET = re.compile(r"[（(](?P<inner>[^（()）]*)[）)]\s*$")
 
@@ -189,8 +224,7 @@ MATERIAL_MENTION = re.compile(r"(?P<path>[\w./-]+\.md)\s*(?P<anchor>第\s*\d+\s*
 ARXIV_MENTION = re.compile(arxiv.MENTION_LOOSE)
 
 # --- citations
-CITATION_HEAD = re.compile(
-    rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
+CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("card", re.compile(r"^卡片来源\s*(?P<value>\S+)$")),
     ("cited_by", re.compile(r"^被引\s*(?P<count>\d+)\s*/\s*(?P<source>S2|OpenAlex)$")),
@@ -203,7 +237,9 @@ YEAR_IN_PROSE = re.compile(r"(?P<year>(?:19|20)\d{2})\s*年")
 CARD_TOPIC_IN_PROSE = re.compile(r"卡[^，。,；;]{0,8}主题为\s*(?P<topic>[\w.-]+)")
 
 # --- follow-ups
-FOLLOW_UPS = re.compile(r"^(?P<heading>需\s*(?P<round>E\d)?\s*跟进的(?P<count>[^：:]*?)件?事?)\s*[：:]\s*(?P<body>.*)$", re.S)
+FOLLOW_UPS = re.compile(
+    r"^(?P<heading>需\s*(?P<round>E\d)?\s*跟进的(?P<count>[^：:]*?)件?事?)\s*[：:]\s*(?P<body>.*)$", re.S
+)
 FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
 CHINESE_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
@@ -212,8 +248,11 @@ NAME_TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._\-]*[A-Za-z0-9])?%?")
 VERSION = re.compile(r"\d+\.\d+\.\d+")
 COMMON_WORDS = {"the", "and", "for", "with", "from", "via", "per", "not", "new"}
 
-STANDARD_HEADINGS = {"contradictions": "值得警惕的矛盾与待核实说法", "citations": "可引用的 arXiv 号",
-                     "conclusions": "本轮结论与建议动作"}
+STANDARD_HEADINGS = {
+    "contradictions": "值得警惕的矛盾与待核实说法",
+    "citations": "可引用的 arXiv 号",
+    "conclusions": "本轮结论与建议动作",
+}
 SECTION_KINDS: list[tuple[str, re.Pattern[str]]] = [
     ("items", re.compile(r"增量|条目")),
     ("contradictions", re.compile(r"矛盾|待核实")),
@@ -289,8 +328,9 @@ class _Field:
 # =========================================================================== entry point
 
 
-def import_brief(markdown: str, *, outline: Outline | None = None,
-                 known_briefs: Iterable[Brief] = ()) -> tuple[str, list[ImportNote]]:
+def import_brief(
+    markdown: str, *, outline: Outline | None = None, known_briefs: Iterable[Brief] = ()
+) -> tuple[str, list[ImportNote]]:
     """Markdown text of a brief → YAML text of the brief, plus warnings (never raises on content).
 
     ``outline`` lets the importer name existing entries (update in place, "after", touches) and
@@ -329,7 +369,10 @@ def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
     for line in lines:
         m = SECTION_HEADING.match(_bare(line.text))
         if m:
-            kind = next((k for k, words in SECTION_KINDS if words.search(m["title"])), NUMERAL_KINDS.get(m["numeral"], "unknown"))
+            kind = next(
+                (k for k, words in SECTION_KINDS if words.search(m["title"])),
+                NUMERAL_KINDS.get(m["numeral"], "unknown"),
+            )
             earlier = next((p for p in parts if p.kind == kind and kind != "unknown"), None)
             if earlier is not None:  # a second 一 (or 二 …): read on as more of the first, lose nothing
                 draft.unplaced(line.number, line.text, f"a second {kind} section; its content is read with the first")
@@ -337,7 +380,9 @@ def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
                 continue
             parts.append(_Part(kind, m["title"], line.number, []))
             if kind in STANDARD_HEADINGS and m["title"] != STANDARD_HEADINGS[kind]:
-                draft.unplaced(line.number, m["title"], f"heading of section {m['numeral']} (the YAML keeps no heading here)")
+                draft.unplaced(
+                    line.number, m["title"], f"heading of section {m['numeral']} (the YAML keeps no heading here)"
+                )
             elif kind == "unknown":
                 draft.unplaced(line.number, line.text, "unknown section heading")
         else:
@@ -428,7 +473,7 @@ def _label_colon(text: str) -> int | None:
         elif depth == 0 and char == "：":
             return i
         elif depth == 0 and char == ":":
-            before, after = text[i - 1:i], text[i + 1:i + 2]
+            before, after = text[i - 1 : i], text[i + 1 : i + 2]
             if after == "/" or (before.isascii() and before.isalnum() and after.isascii() and after.isalnum()):
                 continue
             return i
@@ -462,7 +507,7 @@ def _read_header(part: _Part, draft: _Draft) -> dict[str, Any]:
         title, title_line = "", 1
     else:
         title, title_line = _bare(first.text).strip(), first.number
-        lines = lines[lines.index(first) + 1:]
+        lines = lines[lines.index(first) + 1 :]
     header["title"] = title
     draft.origins[("title",)] = title_line
     entries, others = _entries(lines, HEADER_LABEL)
@@ -555,7 +600,11 @@ def _header_fallbacks(header: dict, title: str, line: int, draft: _Draft) -> Non
         if key not in header and from_title:
             header[key] = _Code(from_title) if key != "date" else from_title
         elif key in header and from_title and str(header[key]) != from_title:
-            draft.warn(draft.origins.get((key,), line), f"the byline says {key} {header[key]} but the title says {from_title}", (key,))
+            draft.warn(
+                draft.origins.get((key,), line),
+                f"the byline says {key} {header[key]} but the title says {from_title}",
+                (key,),
+            )
         elif key not in header:
             draft.warn(line, f"no {key} in the byline or the title; {key} left empty", (key,))
             header[key] = ""
@@ -610,7 +659,9 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
         if seen[number] > 1:
             draft.warn(heading.number, f"条目 {number} appears twice; the second got id {item_id}", at + ("id",))
         items.append(_read_item(number, item_id, m["title"], heading.number, body, outline, draft, at))
-    _check_numbering([i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft)
+    _check_numbering(
+        [i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft
+    )
     return items
 
 
@@ -642,20 +693,28 @@ def _inline_fields(f: _Field) -> Iterator[_Field]:
     """Split "关系… - 建议归入：… - 顺带：…" into its three fields."""
     cuts = list(INLINE_LABEL.finditer(f.text))
     ends = [m.start() for m in cuts] + [len(f.text)]
-    yield _Field(f.label, f.text[:ends[0]].strip(), f.line, f.note, f.head)
+    yield _Field(f.label, f.text[: ends[0]].strip(), f.line, f.note, f.head)
     for m, end in zip(cuts, ends[1:]):
-        label = FIELD_LABEL.match(f.text[m.end():end])
-        line = f.line + f.text[:m.end()].count("\n")
+        label = FIELD_LABEL.match(f.text[m.end() : end])
+        line = f.line + f.text[: m.end()].count("\n")
         yield _Field(label["label"], label["text"].strip(), line, label["note"], _head(label))
 
 
 def _head(m: re.Match) -> str:
     """The label part of a FIELD_LABEL match, without a bullet or bold marks in front."""
-    return m.string[m.start("label"):m.start("text")].replace("*", "")
+    return m.string[m.start("label") : m.start("text")].replace("*", "")
 
 
-def _read_item(number: int, item_id: str, title: str, line: int, body: list[_Line],
-               outline: Outline | None, draft: _Draft, at: tuple) -> dict:
+def _read_item(
+    number: int,
+    item_id: str,
+    title: str,
+    line: int,
+    body: list[_Line],
+    outline: Outline | None,
+    draft: _Draft,
+    at: tuple,
+) -> dict:
     fields = _item_fields(body)
     by_label: dict[str, _Field] = {}
     notes: list[str] = []
@@ -682,11 +741,15 @@ def _read_item(number: int, item_id: str, title: str, line: int, body: list[_Lin
     item["relation"] = relation.text if relation else ""
     if not relation or not relation.text:
         where = relation.line if relation else by_label.get("建议归入", _Field(None, "", line)).line
-        draft.warn(where, f"条目 {number}: no 与活文档脉络的关系; relation left empty (write it or ask the author)",
-                   at + ("relation",))
+        draft.warn(
+            where,
+            f"条目 {number}: no 与活文档脉络的关系; relation left empty (write it or ask the author)",
+            at + ("relation",),
+        )
     placement_field = by_label.get("建议归入")
-    item["placement"] = _read_placement(placement_field, item, relation.text if relation else "", line, outline,
-                                        draft, at + ("placement",))
+    item["placement"] = _read_placement(
+        placement_field, item, relation.text if relation else "", line, outline, draft, at + ("placement",)
+    )
     guards = _guards(placement_field.text) if placement_field else []
     if guards:
         item["guards"] = guards
@@ -723,8 +786,12 @@ def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: t
             ref = _material(material)
             if ref is None:
                 notes.append(material)
-                draft.unplaced(f.line, material, f"条目 {number}: 来源 part with no material path, kept in notes",
-                               at[:-1] + ("notes",))
+                draft.unplaced(
+                    f.line,
+                    material,
+                    f"条目 {number}: 来源 part with no material path, kept in notes",
+                    at[:-1] + ("notes",),
+                )
             else:
                 sources["materials"].append(ref)
     return {k: v for k, v in sources.items() if v}
@@ -765,8 +832,11 @@ def _read_evidence(f: _Field | None, item: dict, number: int, line: int, draft: 
     level = _evidence_level(boundary, points_text)
     if level is None:
         level = EvidenceLevel.unverified
-        draft.warn(f.line if f else line, f"条目 {number}: the 证据边界 says nothing about how far it was checked; "
-                   "level set to unverified", at + ("level",))
+        draft.warn(
+            f.line if f else line,
+            f"条目 {number}: the 证据边界 says nothing about how far it was checked; level set to unverified",
+            at + ("level",),
+        )
     gaps = _gaps(boundary)
     evidence: dict[str, Any] = {"level": level}
     kinds = _source_kinds(item["sources"], gaps, number, f.line if f else line, draft, at + ("source_kinds",))
@@ -810,16 +880,27 @@ def _source_kinds(sources: dict, gaps: list[Gap], number: int, line: int, draft:
         elif kind not in kinds:
             kinds.append(kind)
     for material in sources.get("materials", []):
-        kind = (SourceKind.repo_card if "repo_cards/" in material["path"]
-                else SourceKind.paper_card if "paper_cards/" in material["path"] else None)
+        kind = (
+            SourceKind.repo_card
+            if "repo_cards/" in material["path"]
+            else SourceKind.paper_card
+            if "paper_cards/" in material["path"]
+            else None
+        )
         if kind and kind not in kinds:
             kinds.append(kind)
-    for gap, kind in ((Gap.vendor_self_report, SourceKind.vendor_self_report), (Gap.financial_media, SourceKind.financial_media)):
+    for gap, kind in (
+        (Gap.vendor_self_report, SourceKind.vendor_self_report),
+        (Gap.financial_media, SourceKind.financial_media),
+    ):
         if gap in gaps and kind not in kinds:
             kinds.append(kind)
     if unknown and not kinds:
-        draft.warn(line, f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
-                   at[:-1] + ("level",))  # source_kinds is left out, so the mark goes on its neighbour
+        draft.warn(
+            line,
+            f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
+            at[:-1] + ("level",),
+        )  # source_kinds is left out, so the mark goes on its neighbour
     return kinds
 
 
@@ -834,8 +915,11 @@ def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:
         return SourceKind.personal_blog
     if host.endswith(COMMUNITY_HOSTS):
         return SourceKind.community_post
-    if host.startswith("docs.") or "readthedocs" in host or (
-            host in ("github.com", "gitlab.com") and ("/docs/" in path or path.endswith((".md", ".rst")))):
+    if (
+        host.startswith("docs.")
+        or "readthedocs" in host
+        or (host in ("github.com", "gitlab.com") and ("/docs/" in path or path.endswith((".md", ".rst"))))
+    ):
         return SourceKind.project_docs
     if "blog" in host or path.startswith("/blog") or "/blog/" in path:
         return SourceKind.official_blog
@@ -845,8 +929,9 @@ def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:
 # --------------------------------------------------------------------------- placement
 
 
-def _read_placement(f: _Field | None, item: dict, relation: str, line: int, outline: Outline | None,
-                    draft: _Draft, at: tuple) -> dict:
+def _read_placement(
+    f: _Field | None, item: dict, relation: str, line: int, outline: Outline | None, draft: _Draft, at: tuple
+) -> dict:
     """建议归入: the section (first §), the action (by the words), the entry, alternatives."""
     number = item["number"]
     if f is None or not f.text:
@@ -862,22 +947,32 @@ def _read_placement(f: _Field | None, item: dict, relation: str, line: int, outl
     action = _placement_action(text, relation)
     if action is None:
         action = PlacementAction.mount_lead
-        draft.warn(f.line, f"条目 {number}: 建议归入 does not say how (新增/原地更新/小注…); action set to mount_lead",
-                   at + ("action",))
+        draft.warn(
+            f.line,
+            f"条目 {number}: 建议归入 does not say how (新增/原地更新/小注…); action set to mount_lead",
+            at + ("action",),
+        )
     placement["action"] = action
     section = placement["section"]
     if action is PlacementAction.update_in_place:
         entry = _entry_to_update(text, item["title"], section, outline)
         placement["entry"] = _Code(entry) if entry else ""
         if not entry:
-            draft.warn(f.line, f"条目 {number}: an in-place update (原地更新) of §{section}, but no outline entry of that "
-                       "section is named in 建议归入; write entry: <id>", at + ("entry",))
+            draft.warn(
+                f.line,
+                f"条目 {number}: an in-place update (原地更新) of §{section}, but no outline entry of that "
+                "section is named in 建议归入; write entry: <id>",
+                at + ("entry",),
+            )
     elif name := ENTRY_NAME.search(text):
         placement["entry_title"] = name["name"]
     if after := _after(text, number, section, outline, f.line, draft, at):
         placement["after"] = _Code(after)
-    alternatives = [{"section": m["section"], "note": m.group(0).strip()} for m in ALTERNATIVE.finditer(text)
-                    if m["section"] != section]
+    alternatives = [
+        {"section": m["section"], "note": m.group(0).strip()}
+        for m in ALTERNATIVE.finditer(text)
+        if m["section"] != section
+    ]
     for j, alternative in enumerate(alternatives):
         _known_section(alternative["section"], outline, f.line, draft, at + ("alternatives", j, "section"))
     if alternatives:
@@ -888,16 +983,21 @@ def _read_placement(f: _Field | None, item: dict, relation: str, line: int, outl
     return placement
 
 
-def _after(text: str, number: int, section: str, outline: Outline | None, line: int, draft: _Draft,
-           at: tuple) -> str | None:
-    """"作为 v0.8 段落后的…" / "Dynamo 段落下": the one outline entry of the section with that name."""
+def _after(
+    text: str, number: int, section: str, outline: Outline | None, line: int, draft: _Draft, at: tuple
+) -> str | None:
+    """ "作为 v0.8 段落后的…" / "Dynamo 段落下": the one outline entry of the section with that name."""
     m = AFTER.search(text)
     if not m:
         return None
     after = _unique([e.id for e in _section_entries(outline, section) if m["name"].lower() in e.title.lower()])
     if not after:
-        draft.warn(line, f"条目 {number}: 建议归入 places it after «{m['name']}», which names no single entry of "
-                   f"§{section}; add after: <entry id>", at + ("text",))
+        draft.warn(
+            line,
+            f"条目 {number}: 建议归入 places it after «{m['name']}», which names no single entry of "
+            f"§{section}; add after: <entry id>",
+            at + ("text",),
+        )
     return after
 
 
@@ -942,7 +1042,7 @@ def _guards(text: str) -> list[str]:
             parts = _split_outside(clause, "，,")
             for k, part in enumerate(parts):
                 if GUARD_WORDS.search(part):
-                    joined = clause[sum(len(p) + 1 for p in parts[:k]):]
+                    joined = clause[sum(len(p) + 1 for p in parts[:k]) :]
                     guards.append(LEADING_CONJUNCTION.sub("", joined.strip()))
                     break
     return [g for g in guards if g]
@@ -958,7 +1058,11 @@ def _repo_card_figures(item: dict, line: int, draft: _Draft, at: tuple) -> list[
         return []
     point = next((p for p in item["points"] if "⭐" in p or "Stars" in p), None)
     if point is None:
-        draft.warn(line, f"条目 {item['number']}: a repo card, but no point gives its Stars; no figures read", at[:-1] + ("points",))
+        draft.warn(
+            line,
+            f"条目 {item['number']}: a repo card, but no point gives its Stars; no figures read",
+            at[:-1] + ("points",),
+        )
         return []
     as_of = cards[0].get("last_collected")
     figures = []
@@ -1005,8 +1109,13 @@ def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict]:
         draft.origins[at] = line
         contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at))
     _dedupe_ids(contradictions, "contradiction", draft, "contradictions")
-    _check_numbering([c["number"] for c in contradictions],
-                     [draft.origins[("contradictions", i)] for i in range(len(contradictions))], "矛盾", "contradictions", draft)
+    _check_numbering(
+        [c["number"] for c in contradictions],
+        [draft.origins[("contradictions", i)] for i in range(len(contradictions))],
+        "矛盾",
+        "contradictions",
+        draft,
+    )
     return contradictions
 
 
@@ -1016,11 +1125,13 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
         title, text = body, body
         draft.warn(line, f"矛盾 {number}: no 'title：text' colon; the whole entry is used as both", at + ("title",))
     else:
-        title, text = body[:colon].strip(), body[colon + 1:].strip()
+        title, text = body[:colon].strip(), body[colon + 1 :].strip()
     whole = f"{title}\n{text}"
     c: dict[str, Any] = {"id": _Code(cid), "number": number, "title": title, "text": text}
-    c["touches"] = {"sections": [m["section"] for m in SECTION_REF.finditer(whole)],
-                    "citations": list(dict.fromkeys(m["id"] for m in ARXIV_MENTION.finditer(whole)))}
+    c["touches"] = {
+        "sections": [m["section"] for m in SECTION_REF.finditer(whole)],
+        "citations": list(dict.fromkeys(m["id"] for m in ARXIV_MENTION.finditer(whole))),
+    }
     materials = [{"path": m["path"], "anchor": m["anchor"]} for m in MATERIAL_MENTION.finditer(whole)]
     if materials:
         c["materials"] = materials
@@ -1033,8 +1144,11 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     if disposition is None:
         disposition = Disposition.pending_check
         if not STILL_TO_CHECK.search(whole):
-            draft.warn(line, f"矛盾 {number}: no word says what to do with it; disposition set to pending_check",
-                       at + ("disposition",))
+            draft.warn(
+                line,
+                f"矛盾 {number}: no word says what to do with it; disposition set to pending_check",
+                at + ("disposition",),
+            )
     c["disposition"] = disposition
     c["status"] = Status.open
     c["_line"] = line
@@ -1072,7 +1186,9 @@ def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
             for n, t in paragraphs:
                 draft.unplaced(n, t, f"section 三: {len(paragraphs)} paragraphs joined into {key}", (key,))
     verified = bool(VERIFIED_NOTE.search(out.get("citations_note", "")))
-    out["citations"] = [_read_citation(line, text, verified, draft, ("citations", i)) for i, (line, text) in enumerate(entries)]
+    out["citations"] = [
+        _read_citation(line, text, verified, draft, ("citations", i)) for i, (line, text) in enumerate(entries)
+    ]
     return out
 
 
@@ -1091,7 +1207,7 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: tupl
         title, meta, note = rest, "", ""
     else:
         close_at = _matching_close(rest, open_at)
-        title, meta, note = rest[:open_at], rest[open_at + 1:close_at], rest[close_at + 1:]
+        title, meta, note = rest[:open_at], rest[open_at + 1 : close_at], rest[close_at + 1 :]
     citation["title"] = title.strip()
     for piece in (p.strip() for p in re.split(r"[；;，,]", meta) if p.strip()):
         _citation_fact(citation, piece, line, draft, at)
@@ -1146,8 +1262,11 @@ def _read_conclusions(part: _Part, stem: str, round_: str | None, draft: _Draft)
         out["conclusions"].append(body)
         draft.origins[("conclusions", len(out["conclusions"]) - 1)] = line
         if not bullet:
-            draft.warn(line, f"section 四: «{_one_line(text)[:40]}…» is not a bullet; kept as a conclusion",
-                       ("conclusions", len(out["conclusions"]) - 1))
+            draft.warn(
+                line,
+                f"section 四: «{_one_line(text)[:40]}…» is not a bullet; kept as a conclusion",
+                ("conclusions", len(out["conclusions"]) - 1),
+            )
     return out
 
 
@@ -1156,8 +1275,11 @@ def _read_follow_ups(m: re.Match, line: int, stem: str, round_: str | None, befo
     follow_round = m["round"]
     if not follow_round:
         follow_round = f"E{int(str(round_)[1:]) + 1}" if round_ and str(round_)[1:].isdigit() else ""
-        draft.warn(line, f"follow-ups: the heading names no round; round set to {follow_round or '(empty)'}",
-                   ("follow_ups", before, "round"))
+        draft.warn(
+            line,
+            f"follow-ups: the heading names no round; round set to {follow_round or '(empty)'}",
+            ("follow_ups", before, "round"),
+        )
     texts = [_strip_end(t) for t in FOLLOW_UP_MARK.split(m["body"])]
     if texts and texts[0]:
         draft.unplaced(line, texts[0], "follow-ups: text before ①", ("follow_ups_heading",))
@@ -1168,13 +1290,20 @@ def _read_follow_ups(m: re.Match, line: int, stem: str, round_: str | None, befo
     follow_ups = []
     for n, text in enumerate(texts, before + 1):
         draft.origins[("follow_ups", n - 1)] = line
-        follow_ups.append({"id": _Code(f"{stem}-f{n}"), "number": n, "round": _Code(follow_round), "text": text,
-                           "status": FollowUpStatus.open})
+        follow_ups.append(
+            {
+                "id": _Code(f"{stem}-f{n}"),
+                "number": n,
+                "round": _Code(follow_round),
+                "text": text,
+                "status": FollowUpStatus.open,
+            }
+        )
     return follow_ups
 
 
 def _conclusion_ratings(bullets: list[tuple[int, str]]) -> dict[int, tuple[int, list[ValueRating]]]:
-    """"条目 1（…）、条目 2 … 为高价值增量，条目 4 … 为高价值但待回溯，条目 6/7 为中等价值补白"."""
+    """ "条目 1（…）、条目 2 … 为高价值增量，条目 4 … 为高价值但待回溯，条目 6/7 为中等价值补白"."""
     ratings: dict[int, tuple[int, list[ValueRating]]] = {}
     for line, text in bullets:
         for clause in _split_outside(text, "，,；;"):
@@ -1209,9 +1338,11 @@ def _link(brief: dict, outline: Outline | None, draft: _Draft) -> None:
         if stated or matched:
             f["items"] = [_Code(x) for x in stated + [x for x, _ in matched]]
         if matched:
-            draft.warn(draft.origins.get(("follow_ups", i), 1),
-                       f"follow-up {f['number']}: items matched by shared names ({_shared(matched, labels)}); check",
-                       ("follow_ups", i, "items"))
+            draft.warn(
+                draft.origins.get(("follow_ups", i), 1),
+                f"follow-up {f['number']}: items matched by shared names ({_shared(matched, labels)}); check",
+                ("follow_ups", i, "items"),
+            )
     for i, citation in enumerate(brief.get("citations", [])):
         _citation_links(citation, brief.get("contradictions", []), draft, ("citations", i))
     for c in brief.get("contradictions", []):
@@ -1227,36 +1358,61 @@ def _apply_ratings(items: list[dict], ratings: dict, draft: _Draft) -> None:
     for i, item in enumerate(items):
         line, said = ratings.get(item["number"], (None, []))
         if item["value"] and said and set(said) != set(item["value"]):
-            draft.warn(line, f"条目 {item['number']}: the title rates it {item['value'][0].label}, the conclusions "
-                       f"{'/'.join(r.label for r in said)}; both kept", ("items", i, "value"))
+            draft.warn(
+                line,
+                f"条目 {item['number']}: the title rates it {item['value'][0].label}, the conclusions "
+                f"{'/'.join(r.label for r in said)}; both kept",
+                ("items", i, "value"),
+            )
         item["value"] = list(dict.fromkeys(item["value"] + said))
         if not item["value"]:
-            draft.warn(draft.origins[("items", i)], f"条目 {item['number']}: no value rating in its title or the "
-                       "conclusions; value left empty", ("items", i, "value"))
+            draft.warn(
+                draft.origins[("items", i)],
+                f"条目 {item['number']}: no value rating in its title or the conclusions; value left empty",
+                ("items", i, "value"),
+            )
 
 
 def _resolve_cross_refs(item: dict, items: list[dict], outline: Outline | None, draft: _Draft, at: tuple) -> None:
-    """"并在 §5.1 与 llm-d 1.0 交叉引用": the item of this brief placed in §5.1 whose title says
+    """ "并在 §5.1 与 llm-d 1.0 交叉引用": the item of this brief placed in §5.1 whose title says
     "llm-d 1.0", else an outline entry of §5.1 of that name."""
     for j, ref in enumerate(item["placement"].get("cross_refs", [])):
         name, line = ref.pop("_name").lower(), ref.pop("_line")
         section = ref["section"]
         if not name:
             continue
-        mine = _unique([x["id"] for x in items if x is not item and x["placement"]["section"] == section
-                        and name in x["title"].lower()])
-        theirs = _unique([e.id for e in _section_entries(outline, section) if name in e.title.lower() or e.title.lower() in name])
+        mine = _unique(
+            [
+                x["id"]
+                for x in items
+                if x is not item and x["placement"]["section"] == section and name in x["title"].lower()
+            ]
+        )
+        theirs = _unique(
+            [e.id for e in _section_entries(outline, section) if name in e.title.lower() or e.title.lower() in name]
+        )
         if mine:
             ref["item"] = _Code(mine)
         elif theirs:
             ref["entry"] = _Code(theirs)
         else:
-            draft.warn(line, f"条目 {item['number']}: cross-reference to «{name}» in §{section} names no single item or "
-                       "entry; add item: or entry:", at + (j, "section"))
+            draft.warn(
+                line,
+                f"条目 {item['number']}: cross-reference to «{name}» in §{section} names no single item or "
+                "entry; add item: or entry:",
+                at + (j, "section"),
+            )
 
 
-def _touches(c: dict, items: list[dict], item_names: list, labels: dict[str, str], outline: Outline | None,
-             draft: _Draft, at: tuple) -> None:
+def _touches(
+    c: dict,
+    items: list[dict],
+    item_names: list,
+    labels: dict[str, str],
+    outline: Outline | None,
+    draft: _Draft,
+    at: tuple,
+) -> None:
     """What a contradiction touches: the § it names, the items it names (条目 N, or a name only that
     item uses), their sections when it names none, and the outline entries it names."""
     touches, line = c["touches"], c["_line"]
@@ -1265,8 +1421,11 @@ def _touches(c: dict, items: list[dict], item_names: list, labels: dict[str, str
     matched = [] if stated else _match_by_names(c["title"], c["text"], item_names)
     touches["items"] = list(dict.fromkeys(stated + [x for x, _ in matched]))
     if matched:
-        draft.warn(line, f"矛盾 {c['number']}: touches items matched by shared names ({_shared(matched, labels)}); check",
-                   at + ("items",))
+        draft.warn(
+            line,
+            f"矛盾 {c['number']}: touches items matched by shared names ({_shared(matched, labels)}); check",
+            at + ("items",),
+        )
     if not touches["sections"]:
         placed = {item["id"]: item["placement"]["section"] for item in items}
         touches["sections"] = list(dict.fromkeys(placed[x] for x in touches["items"] if placed.get(x)))
@@ -1278,10 +1437,16 @@ def _touches(c: dict, items: list[dict], item_names: list, labels: dict[str, str
     guessed = _match_by_names(c["title"], c["text"], entry_names)
     touches["entries"] = list(dict.fromkeys(exact + [x for x, _ in guessed]))
     if guessed:
-        draft.warn(line, f"矛盾 {c['number']}: touches entries matched by shared names ({_shared(guessed)}); check",
-                   at + ("entries",))
-    c["touches"] = {k: [_Code(v) if k in ("items", "entries") else v for v in touches[k]]
-                    for k in ("items", "entries", "sections", "citations") if touches.get(k)}
+        draft.warn(
+            line,
+            f"矛盾 {c['number']}: touches entries matched by shared names ({_shared(guessed)}); check",
+            at + ("entries",),
+        )
+    c["touches"] = {
+        k: [_Code(v) if k in ("items", "entries") else v for v in touches[k]]
+        for k in ("items", "entries", "sections", "citations")
+        if touches.get(k)
+    }
     if not c["touches"]:
         del c["touches"]
 
@@ -1318,7 +1483,7 @@ def _match_by_names(title: str, text: str, candidates: list[tuple[str, set[str]]
 
 
 def _shared(matched: list[tuple[str, set[str]]], labels: dict[str, str] | None = None) -> str:
-    """"条目 5 by kapitsa, stars": which candidate, and the names that matched it."""
+    """ "条目 5 by kapitsa, stars": which candidate, and the names that matched it."""
     labels = labels or {}
     return "; ".join(f"{labels.get(cid, cid)} by {', '.join(sorted(names))}" for cid, names in matched)
 
@@ -1343,12 +1508,18 @@ def _citation_links(citation: dict, contradictions: list[dict], draft: _Draft, a
         years = list(dict.fromkeys(m["year"] for m in YEAR_IN_PROSE.finditer(prose)))
         if "year" not in citation and len(years) == 1:
             citation["year"] = int(years[0])
-            draft.warn(line, f"citation {citation['arxiv']}: year {years[0]} read from 矛盾 {c['number']}; check",
-                       at + ("year",))
+            draft.warn(
+                line,
+                f"citation {citation['arxiv']}: year {years[0]} read from 矛盾 {c['number']}; check",
+                at + ("year",),
+            )
         if "card_topic" not in citation and (m := CARD_TOPIC_IN_PROSE.search(prose)):
             citation["card_topic"] = m["topic"]
-            draft.warn(line, f"citation {citation['arxiv']}: card topic {m['topic']} read from 矛盾 {c['number']}; check",
-                       at + ("card_topic",))
+            draft.warn(
+                line,
+                f"citation {citation['arxiv']}: card topic {m['topic']} read from 矛盾 {c['number']}; check",
+                at + ("card_topic",),
+            )
 
 
 # =========================================================================== counts and numbering
@@ -1372,11 +1543,14 @@ def _check_counts(brief: dict, parts: list[_Part], draft: _Draft) -> None:
     if m := COUNT_IN_HEADING.search(heading):
         line = next((p.line for p in parts if p.kind == "items"), 1)
         if int(m["count"]) != len(brief["items"]):
-            draft.warn(line, f"the heading says {m['count']} 条, the brief has {len(brief['items'])} items",
-                       ("items_heading",))
+            draft.warn(
+                line, f"the heading says {m['count']} 条, the brief has {len(brief['items'])} items", ("items_heading",)
+            )
     read, listed = brief.get("materials_read"), brief.get("materials", [])
     if read is not None and listed and read != len(listed):
-        draft.warn(draft.origins.get(("materials",), 1), f"{read} materials read, {len(listed)} listed", ("materials_read",))
+        draft.warn(
+            draft.origins.get(("materials",), 1), f"{read} materials read, {len(listed)} listed", ("materials_read",)
+        )
     for kind in ("items", "contradictions", "citations", "conclusions"):
         if not any(p.kind == kind for p in parts):
             draft.warn(1, f"no section for {kind} (一 条目 / 二 矛盾 / 三 arXiv / 四 结论) was found")
@@ -1388,8 +1562,11 @@ def _dedupe_ids(entries: list[dict], what: str, draft: _Draft, key: str) -> None
         seen[entry["id"]] += 1
         if seen[entry["id"]] > 1:
             entry["id"] = _Code(f"{entry['id']}-{seen[entry['id']]}")
-            draft.warn(draft.origins.get((key, i), 1), f"{what} number {entry['number']} appears twice; "
-                       f"the second got id {entry['id']}", (key, i, "id"))
+            draft.warn(
+                draft.origins.get((key, i), 1),
+                f"{what} number {entry['number']} appears twice; the second got id {entry['id']}",
+                (key, i, "id"),
+            )
 
 
 def _validate(brief: dict, draft: _Draft) -> None:
@@ -1399,7 +1576,7 @@ def _validate(brief: dict, draft: _Draft) -> None:
     except ValidationError as exc:
         for error in exc.errors():
             loc = tuple(error["loc"])
-            if any(p[:len(loc)] == loc or p == loc[:-1] for p in draft.comments):
+            if any(p[: len(loc)] == loc or p == loc[:-1] for p in draft.comments):
                 continue  # already marked: the field, one below it, or its parent was left empty on purpose
             line = next((draft.origins[loc[:n]] for n in range(len(loc), 0, -1) if loc[:n] in draft.origins), 1)
             where = ".".join(str(p) for p in loc)
@@ -1446,12 +1623,16 @@ def _emit(brief: dict, comments: dict[tuple, list[str]]) -> str:
     top = [f"# {MARK}: {_one_line(m)}" for m in comments.pop(("#top",), [])]
     for path, messages in comments.items():  # a doubt about a field that was left out: keep it at the top
         top += [f"# {MARK}: ({'.'.join(str(p) for p in path)}) {_one_line(m)}" for m in messages]
-    head = [SCHEMA_LINE, "# Imported from the team's Markdown brief by `digest import`; check every "
-            f"`# {MARK}:` line, then delete it."]
+    head = [
+        SCHEMA_LINE,
+        f"# Imported from the team's Markdown brief by `digest import`; check every `# {MARK}:` line, then delete it.",
+    ]
     return "\n".join(head + top + body) + "\n"
 
 
-def _emit_mapping(mapping: dict, path: tuple, indent: int, out: list[str], comments: dict, first_prefix: str = "") -> None:
+def _emit_mapping(
+    mapping: dict, path: tuple, indent: int, out: list[str], comments: dict, first_prefix: str = ""
+) -> None:
     """One key per line; the first key of a list item goes on the "- " line (its comments were
     written above that line by :func:`_emit_sequence`)."""
     pad = " " * indent

@@ -16,7 +16,6 @@ import hashlib
 import io
 import os
 import pickle
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,7 +85,9 @@ class _DatesAsText(RoundTripConstructor):
     other YAML instances in the process — the editing commands — keep real dates)."""
 
 
-_DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", lambda constructor, node: constructor.construct_scalar(node))
+_DatesAsText.add_constructor(
+    "tag:yaml.org,2002:timestamp", lambda constructor, node: constructor.construct_scalar(node)
+)
 
 
 def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
@@ -96,8 +97,15 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
     except OSError as exc:
         return None, [Finding(display, 1, 1, f"cannot read file: {exc.strerror}")]
     if len(raw) > MAX_BYTES:
-        return None, [Finding(display, 1, 1, f"file is {len(raw):,} bytes; a brief must be under {MAX_BYTES:,} bytes",
-                              hint="split it or remove pasted material")]
+        return None, [
+            Finding(
+                display,
+                1,
+                1,
+                f"file is {len(raw):,} bytes; a brief must be under {MAX_BYTES:,} bytes",
+                hint="split it or remove pasted material",
+            )
+        ]
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -106,8 +114,9 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
-        return None, [Finding(display, line, col, f"byte 0x{raw[exc.start]:02x} is not UTF-8",
-                              hint="save the file as UTF-8")]
+        return None, [
+            Finding(display, line, col, f"byte 0x{raw[exc.start]:02x} is not UTF-8", hint="save the file as UTF-8")
+        ]
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return None, [Finding(display, 1, 1, "file is empty", hint="a brief starts with `schema: 1`")]
     try:
@@ -143,7 +152,11 @@ def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
         if isinstance(node, TaggedScalar) or getattr(getattr(node, "tag", None), "value", None):
             return where, f"YAML tags ({_tag(node)}) are not allowed in briefs", "remove the tag; write plain text"
         if isinstance(node, str) and (bad := CONTROL.search(node)):
-            return where, f"control character U+{ord(bad.group()):04X} in text", "remove it (only line breaks and tabs are allowed)"
+            return (
+                where,
+                f"control character U+{ord(bad.group()):04X} in text",
+                "remove it (only line breaks and tabs are allowed)",
+            )
         if not isinstance(node, (CommentedMap, CommentedSeq)):
             continue
         if id(node) in seen:
@@ -175,7 +188,9 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
         name = str(error["loc"][-1])
         known = _known_fields(model, error["loc"][:-1])
         close = difflib.get_close_matches(name, known, n=1)
-        return f"unknown field '{name}'", (f"did you mean '{close[0]}'?" if close else f"known fields: {', '.join(known)}" if known else None)
+        return f"unknown field '{name}'", (
+            f"did you mean '{close[0]}'?" if close else f"known fields: {', '.join(known)}" if known else None
+        )
     if kind == "enum":
         expected = error.get("ctx", {}).get("expected", "")
         return f"{where}: {error['input']!r} is not allowed here", f"use one of {expected}"
@@ -198,7 +213,8 @@ def _known_fields(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
         if isinstance(part, int):
             continue
         info = getattr(current, "model_fields", {}).get(part) or next(
-            (f for f in getattr(current, "model_fields", {}).values() if f.alias == part), None)
+            (f for f in getattr(current, "model_fields", {}).values() if f.alias == part), None
+        )
         if info is None:
             return []
         current = inner_model(info.annotation)
@@ -212,8 +228,15 @@ def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list
     """Validate a parsed tree as ``model``; return (instance or None, findings)."""
     if not isinstance(tree, CommentedMap):
         found = "a list" if isinstance(tree, list) else f"a single value ({type(tree).__name__})"
-        return None, [Finding(display, 1, 1, f"expected a mapping of fields at the top, found {found}",
-                              hint="a brief starts with `schema: 1`")]
+        return None, [
+            Finding(
+                display,
+                1,
+                1,
+                f"expected a mapping of fields at the top, found {found}",
+                hint="a brief starts with `schema: 1`",
+            )
+        ]
     try:
         return model.model_validate(tree), []
     except ValidationError as exc:
@@ -222,8 +245,9 @@ def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list
         extras = {(e["loc"][:-1], str(e["loc"][-1])) for e in errors if e["type"] == "extra_forbidden"}
         for error in errors:
             if error["type"] == "missing" and any(
-                    parent == error["loc"][:-1] and difflib.get_close_matches(str(error["loc"][-1]), [name], n=1)
-                    for parent, name in extras):
+                parent == error["loc"][:-1] and difflib.get_close_matches(str(error["loc"][-1]), [name], n=1)
+                for parent, name in extras
+            ):
                 continue  # the misspelt key's own finding already says "did you mean …"
             line, col = locate(tree, error["loc"])
             message, hint = _message(error, model)
@@ -277,7 +301,7 @@ def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict | None]:
         yield from map(quick_parse, raws)
         return
     size = -(-len(raws) // workers)
-    shares = [raws[i:i + size] for i in range(0, len(raws), size)]
+    shares = [raws[i : i + size] for i in range(0, len(raws), size)]
     forked = [Worker(_parse_share, share, plain=True) for share in shares[1:]]
     try:
         yield from map(quick_parse, shares[0])
@@ -331,8 +355,14 @@ class DiskCache:
             pass  # a cache that cannot be written is only slower
 
 
-def load_data(data_dir: Path, *, relative_to: Path | None = None, cache: Cache | None = None,
-              workers: int | None = None, cache_dir: Path | None = None) -> Dataset:
+def load_data(
+    data_dir: Path,
+    *,
+    relative_to: Path | None = None,
+    cache: Cache | None = None,
+    workers: int | None = None,
+    cache_dir: Path | None = None,
+) -> Dataset:
     """Load every outline (``outlines/*.yml``) and brief (``briefs/*.yml``) under ``data_dir``.
 
     With a ``cache``, only files that changed since the last call are read; with a ``cache_dir``,
@@ -350,8 +380,17 @@ def load_data(data_dir: Path, *, relative_to: Path | None = None, cache: Cache |
             return str(p)
 
     if not data_dir.is_dir():
-        raise DataError([Finding(str(data_dir), 1, 1, "data folder not found",
-                                 hint="set `data_dir` of the digest plugin in mkdocs.yml")])
+        raise DataError(
+            [
+                Finding(
+                    str(data_dir),
+                    1,
+                    1,
+                    "data folder not found",
+                    hint="set `data_dir` of the digest plugin in mkdocs.yml",
+                )
+            ]
+        )
     files = [(p, Outline) for p in sorted((data_dir / "outlines").glob("*.yml"))]
     files += [(p, Brief) for p in sorted((data_dir / "briefs").glob("*.yml"))]
     disk = DiskCache(cache_dir)
@@ -397,32 +436,58 @@ def load_data(data_dir: Path, *, relative_to: Path | None = None, cache: Cache |
             continue
         key = f"outline:{instance.topic}" if model is Outline else instance.id
         if key in dataset.paths:
-            findings.append(Finding(show(path), 1, 1, f"{key.replace('outline:', 'outline topic ')!r} is used by "
-                                    f"{dataset.sources[key]} too", hint="each id belongs to one file"))
+            findings.append(
+                Finding(
+                    show(path),
+                    1,
+                    1,
+                    f"{key.replace('outline:', 'outline topic ')!r} is used by {dataset.sources[key]} too",
+                    hint="each id belongs to one file",
+                )
+            )
             continue
         dataset.sources[key], dataset.paths[key] = show(path), path
         if tree is not None:
             dataset.trees[key] = tree
         if model is Outline:
             if instance.topic != path.stem:
-                findings.append(Finding(show(path), 1, 1, f"outline topic '{instance.topic}' does not match file name",
-                                        hint=f"name the file outlines/{instance.topic}.yml"))
+                findings.append(
+                    Finding(
+                        show(path),
+                        1,
+                        1,
+                        f"outline topic '{instance.topic}' does not match file name",
+                        hint=f"name the file outlines/{instance.topic}.yml",
+                    )
+                )
             dataset.outlines[instance.topic] = instance
             continue
         brief = instance
         expected = f"{brief.date.isoformat()}-{brief.topic}-{brief.round}"
         if brief.id != expected:
             line, col = locate(dataset.tree(key), ("id",))
-            findings.append(Finding(show(path), line, col,
-                                    f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
-                                    hint="the id is <date>-<topic>-<round>; fix whichever is wrong"))
+            findings.append(
+                Finding(
+                    show(path),
+                    line,
+                    col,
+                    f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
+                    hint="the id is <date>-<topic>-<round>; fix whichever is wrong",
+                )
+            )
         elif brief.id != path.stem:
-            findings.append(Finding(show(path), 1, 1, f"brief id '{brief.id}' does not match file name '{path.name}'",
-                                    hint=f"name the file {brief.id}.yml or change the id"))
+            findings.append(
+                Finding(
+                    show(path),
+                    1,
+                    1,
+                    f"brief id '{brief.id}' does not match file name '{path.name}'",
+                    hint=f"name the file {brief.id}.yml or change the id",
+                )
+            )
         dataset.briefs.append(brief)
     if not dataset.outlines and not findings:
-        findings.append(Finding(show(data_dir / "outlines"), 1, 1, "no outline found",
-                                hint="add outlines/<topic>.yml"))
+        findings.append(Finding(show(data_dir / "outlines"), 1, 1, "no outline found", hint="add outlines/<topic>.yml"))
     if findings:
         raise DataError(findings)
     dataset.briefs.sort(key=lambda b: (b.date, b.id))

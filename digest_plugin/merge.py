@@ -184,10 +184,17 @@ class Changes:
     follow_ups_closed: list[str] = field(default_factory=list)
 
     LABELS = {
-        "entries_added": "新增条目", "entries_updated": "更新条目", "entries_retracted": "撤回条目",
-        "evidence_changed": "证据变更", "contradictions_opened": "新开矛盾", "contradictions_resolved": "解决矛盾",
-        "contradictions_reopened": "重开矛盾", "contradictions_superseded": "取代矛盾", "citations_added": "新增引用",
-        "follow_ups_opened": "新开跟进", "follow_ups_closed": "关闭跟进",
+        "entries_added": "新增条目",
+        "entries_updated": "更新条目",
+        "entries_retracted": "撤回条目",
+        "evidence_changed": "证据变更",
+        "contradictions_opened": "新开矛盾",
+        "contradictions_resolved": "解决矛盾",
+        "contradictions_reopened": "重开矛盾",
+        "contradictions_superseded": "取代矛盾",
+        "citations_added": "新增引用",
+        "follow_ups_opened": "新开跟进",
+        "follow_ups_closed": "关闭跟进",
     }
 
     def counts(self) -> dict[str, int]:
@@ -318,10 +325,12 @@ class LivingDoc:
         for entry in self.entries.values():
             if (year := self.entry_year(entry)) is not None:
                 years.setdefault(entry.section.split(".")[0], set()).add(year)
-        for kind, views, year_of in (("register", self.contradictions, self.contradiction_year),
-                                     ("follow-ups", self.follow_ups, self.follow_up_year),
-                                     ("bibliography", self.citations.values(), self.citation_year),
-                                     ("briefs", self.briefs, self.brief_year)):
+        for kind, views, year_of in (
+            ("register", self.contradictions, self.contradiction_year),
+            ("follow-ups", self.follow_ups, self.follow_up_year),
+            ("bibliography", self.citations.values(), self.citation_year),
+            ("briefs", self.briefs, self.brief_year),
+        ):
             for view in views:
                 if (year := year_of(view)) is not None:
                     years.setdefault(kind, set()).add(year)
@@ -407,8 +416,19 @@ def merge(outline: Outline, briefs: list[Brief], rules: Rules | None = None) -> 
                 for fig in state.entries[entry_id].figures if entry_id in state.entries else []:
                     if claim.figure == fig.key:
                         fig.withheld_by = view.contradiction
-    doc = LivingDoc(outline.topic, outline, briefs, state.sections, state.items, state.entries, contradictions,
-                    state.citations, state.follow_ups, state.changes, rules.archive_after_days)
+    doc = LivingDoc(
+        outline.topic,
+        outline,
+        briefs,
+        state.sections,
+        state.items,
+        state.entries,
+        contradictions,
+        state.citations,
+        state.follow_ups,
+        state.changes,
+        rules.archive_after_days,
+    )
     _collect_places(doc)
     return doc
 
@@ -465,7 +485,9 @@ class _State:
             entry = self.entries.get(self.items[update.item][2])
             if entry is None:  # a discard-level item kept off the pages
                 continue
-            entry.history.append(Update("evidence", brief, self.items[update.item][1], update.note or "", update.evidence))
+            entry.history.append(
+                Update("evidence", brief, self.items[update.item][1], update.note or "", update.evidence)
+            )
             entry.evidence = update.evidence
             changes.evidence_changed.append(entry.id)
         for retraction in brief.retractions:
@@ -502,9 +524,16 @@ class _State:
         self.items[item.id] = (brief, item, item.id)
         if self.rules.hide_discarded and item.evidence.level is EvidenceLevel.discard:
             return
-        view = EntryView(item.id, placement.section, placement.entry_title or item.title, item=item, brief=brief,
-                         parent=placement.after, footnote=placement.action is PlacementAction.footnote,
-                         evidence=item.evidence)
+        view = EntryView(
+            item.id,
+            placement.section,
+            placement.entry_title or item.title,
+            item=item,
+            brief=brief,
+            parent=placement.after,
+            footnote=placement.action is PlacementAction.footnote,
+            evidence=item.evidence,
+        )
         view.history.append(Update("placed", brief, item, item.title, item.evidence))
         view.figures = [FigureState(f.key, f.label, f, brief.id) for f in item.figures]
         self.entries[item.id] = view
@@ -571,13 +600,16 @@ def _collect_places(doc: LivingDoc) -> None:
     """Back-links for the bibliography: every place a paper is listed, discussed or mentioned."""
     citations = doc.citations
     for view in citations.values():
-        view.places.append(Place(brief_page(view.brief), f"ref-{view.number}", f"{view.brief.date} {view.brief.round} 简报"))
+        view.places.append(
+            Place(brief_page(view.brief), f"ref-{view.number}", f"{view.brief.date} {view.brief.round} 简报")
+        )
     for c in doc.contradictions:
         text = f"{c.contradiction.title} {c.contradiction.text}"
         keys = {arxiv_key(a) for a in c.contradiction.touches.citations} | set(ARXIV_MENTION.findall(text))
         for key in sorted(k for k in keys if k in citations):
-            citations[key].places.append(Place(doc.contradiction_page(c), f"contradiction-{c.id}",
-                                               f"矛盾 {c.contradiction.number}（登记）"))
+            citations[key].places.append(
+                Place(doc.contradiction_page(c), f"contradiction-{c.id}", f"矛盾 {c.contradiction.number}（登记）")
+            )
     for brief, item, entry_id in doc.items.values():
         if entry_id not in doc.entries:
             continue
@@ -585,5 +617,6 @@ def _collect_places(doc: LivingDoc) -> None:
         if "arXiv:" not in text:  # most items cite nothing: skip the regex
             continue
         for key in sorted(k for k in set(ARXIV_MENTION.findall(text)) if k in citations):
-            citations[key].places.append(Place(doc.entry_page(entry_id), f"entry-{entry_id}",
-                                               f"§{item.placement.section} {item.title}"))
+            citations[key].places.append(
+                Place(doc.entry_page(entry_id), f"entry-{entry_id}", f"§{item.placement.section} {item.title}")
+            )

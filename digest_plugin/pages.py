@@ -9,8 +9,8 @@ pages (Zensical).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from importlib.resources import files as package_files
+from pathlib import Path
 
 from .feed import atom
 from .merge import (
@@ -37,10 +37,17 @@ def archive_pages(doc: LivingDoc) -> Iterator[tuple[str, str]]:
     for kind, years in doc.archive_years().items():
         for year in years:
             if kind.isdigit():  # no section title here: stubs carry no text from the data
-                yield section_page(topic, kind, year), stub(f"§{kind} · {year} 归档", f"[[digest section={kind} year={year}]]")
+                yield (
+                    section_page(topic, kind, year),
+                    stub(f"§{kind} · {year} 归档", f"[[digest section={kind} year={year}]]"),
+                )
             else:
-                page, name = {"register": (register_page, "矛盾与待核实登记"), "follow-ups": (follow_ups_page, "已关闭的跟进事项"),
-                              "bibliography": (bibliography_page, "参考文献"), "briefs": (briefs_index_page, "简报")}[kind]
+                page, name = {
+                    "register": (register_page, "矛盾与待核实登记"),
+                    "follow-ups": (follow_ups_page, "已关闭的跟进事项"),
+                    "bibliography": (bibliography_page, "参考文献"),
+                    "briefs": (briefs_index_page, "简报"),
+                }[kind]
                 yield page(topic, year), stub(f"{name} · {year} 归档", f"[[digest {kind} year={year}]]")
 
 
@@ -48,8 +55,9 @@ MANIFEST = ".digest-pages"
 """Lists what `digest pages` wrote into the docs folder, so the next run can remove what is stale."""
 
 
-def write_pages(docs_dir: Path, docs: dict[str, LivingDoc], site_url: str | None = None,
-                directory_urls: bool = True) -> list[str]:
+def write_pages(
+    docs_dir: Path, docs: dict[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
+) -> list[str]:
     """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages).
 
     Never overwrites a file it did not write itself: a hand-written page of the same path wins,
@@ -71,8 +79,9 @@ def write_pages(docs_dir: Path, docs: dict[str, LivingDoc], site_url: str | None
     return written
 
 
-def generated_pages(docs: dict[str, LivingDoc], site_url: str | None = None,
-                    directory_urls: bool = True) -> Iterator[tuple[str, str]]:
+def generated_pages(
+    docs: dict[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
+) -> Iterator[tuple[str, str]]:
     """(source path, content) of every generated file, in a fixed order."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
     for topic, doc in docs.items():
@@ -84,5 +93,7 @@ def generated_pages(docs: dict[str, LivingDoc], site_url: str | None = None,
         yield feed_page(topic), atom(doc, site_url, directory_urls)
         for brief in doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
-            yield brief_page(brief), stub(f"简报 {brief.date.isoformat()} · {brief.topic} · {brief.round}",
-                                          f"[[digest brief={brief.id}]]")
+            yield (
+                brief_page(brief),
+                stub(f"简报 {brief.date.isoformat()} · {brief.topic} · {brief.round}", f"[[digest brief={brief.id}]]"),
+            )

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import check_references
 from . import load
+from .check import check_references
 from .findings import DataError, Finding
 from .load import Cache, Dataset, load_data
 from .merge import LivingDoc, merge
@@ -40,9 +40,16 @@ class Result:
         return [f for f in self.findings if f.severity != "error"]
 
 
-def analyse(data_dir: Path, *, rules: Rules | None = None, relative_to: Path | None = None,
-            today: dt.date | None = None, cache: Cache | None = None, previous: Result | None = None,
-            cache_dir: Path | None = None) -> Result:
+def analyse(
+    data_dir: Path,
+    *,
+    rules: Rules | None = None,
+    relative_to: Path | None = None,
+    today: dt.date | None = None,
+    cache: Cache | None = None,
+    previous: Result | None = None,
+    cache_dir: Path | None = None,
+) -> Result:
     """Load and validate every file, check references and rules; merge only if nothing is in error.
 
     With a ``cache`` kept between calls (``mkdocs serve``), only changed files are parsed, and

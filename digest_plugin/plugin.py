@@ -19,15 +19,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from pydantic import ValidationError
 
 from . import extension
 from .extension import DigestExtension, PageContext
-from pydantic import ValidationError
-
-from .model import Rules
-from .merge import LivingDoc, cite_hand_written_page
-from .pages import CSS_PATH, generated_pages
 from .load import Cache
+from .merge import LivingDoc, cite_hand_written_page
+from .model import Rules
+from .pages import CSS_PATH, generated_pages
 from .pipeline import Result, analyse
 from .render import esc
 
@@ -77,15 +76,24 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         except ValidationError as exc:
             raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
         cache_dir = (root / self.config.cache_dir).resolve() if self.config.cache_dir else None
-        result = analyse(data_dir, rules=rules, relative_to=root, today=dt.date.today(), cache=self._cache,
-                         previous=self._last, cache_dir=cache_dir)
+        result = analyse(
+            data_dir,
+            rules=rules,
+            relative_to=root,
+            today=dt.date.today(),
+            cache=self._cache,
+            previous=self._last,
+            cache_dir=cache_dir,
+        )
         self._last = result
         for finding in result.warnings:
             log.warning(str(finding))
         if result.docs is None:
             count = len(result.errors)
-            raise PluginError(f"digest: {count} error{'s' if count > 1 else ''} in the brief data "
-                              f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
+            raise PluginError(
+                f"digest: {count} error{'s' if count > 1 else ''} in the brief data "
+                f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors))
+            )
         self.docs = result.docs
         extension.HOST = lambda: self._page
         if not any(name in EXTENSION_NAMES for name in config.markdown_extensions if isinstance(name, str)):
@@ -102,8 +110,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         ~0.4 GB the search index is then serialised on top of."""
         if page.file.src_uri in self._generated:
             page.content = None
-        return output.replace('<div class="md-search" data-md-component="search" role="dialog">',
-                              '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">', 1)
+        return output.replace(
+            '<div class="md-search" data-md-component="search" role="dialog">',
+            '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">',
+            1,
+        )
 
     def on_env(self, env, *, config: MkDocsConfig, files: Files):
         """In a one-off build every page has been converted by now, so the merged docs are done
@@ -147,6 +158,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             for escaped in sorted({m.group(0) for m in regex.finditer(outside)} if regex else ()):
                 view = by_escaped[escaped]
                 pattern = next(p for p, v in doc.withheld.items() if v is view and esc(p) == escaped)
-                log.warning(f"{page.file.src_uri}: withheld claim '{pattern}' appears outside contradiction "
-                            f"{view.contradiction.number} ({view.id}); it must not be stated as fact while that is open")
+                log.warning(
+                    f"{page.file.src_uri}: withheld claim '{pattern}' appears outside contradiction "
+                    f"{view.contradiction.number} ({view.id}); it must not be stated as fact while that is open"
+                )
         return html

@@ -39,5 +39,11 @@ def format_text(findings: list[Finding], base: Path) -> str:
 
 
 def format_json(findings: list[Finding]) -> str:
-    return json.dumps([{"path": f.path, "line": f.line, "col": f.col, "severity": f.severity,
-                        "message": f.message, "hint": f.hint} for f in findings], ensure_ascii=False, indent=2)
+    return json.dumps(
+        [
+            {"path": f.path, "line": f.line, "col": f.col, "severity": f.severity, "message": f.message, "hint": f.hint}
+            for f in findings
+        ],
+        ensure_ascii=False,
+        indent=2,
+    )

@@ -17,9 +17,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .arxiv import key as arxiv_key
 from .model import Brief, Figure, PlacementAction, Rules, Status
 
 
@@ -56,14 +56,21 @@ def _dates(brief: Brief, at: _Locator, today: dt.date | None, allow_future: bool
         found.append(at(("date",), f"brief date {brief.date} is in the future", "use the date the round was written"))
     for loc, value in _dated(brief):
         if value > brief.date:
-            found.append(at(loc, f"date {value} is after the brief's own date {brief.date}",
-                            "a brief can only report what was known on its date"))
+            found.append(
+                at(
+                    loc,
+                    f"date {value} is after the brief's own date {brief.date}",
+                    "a brief can only report what was known on its date",
+                )
+            )
     return found
 
 
 def _dated(brief: Brief):
     for i, m in enumerate(brief.materials):
-        yield from ((("materials", i, k), getattr(m, k)) for k in ("first_collected", "last_collected") if getattr(m, k))
+        yield from (
+            (("materials", i, k), getattr(m, k)) for k in ("first_collected", "last_collected") if getattr(m, k)
+        )
     for i, item in enumerate(brief.items):
         for j, m in enumerate(item.sources.materials):
             for k in ("first_collected", "last_collected"):
@@ -84,8 +91,14 @@ def _number(value: object) -> float | None:
 
 def _withheld_figures(brief: Brief) -> set[tuple[str, str]]:
     """(item id, figure key) pairs an open contradiction of the brief already withholds."""
-    return {(item, w.figure) for c in brief.contradictions if c.status is Status.open
-            for w in c.withheld if w.figure for item in c.touches.items}
+    return {
+        (item, w.figure)
+        for c in brief.contradictions
+        if c.status is Status.open
+        for w in c.withheld
+        if w.figure
+        for item in c.touches.items
+    }
 
 
 def _gains(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
@@ -99,9 +112,13 @@ def _gains(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
                 total = figures[total_key][1]
                 g, t = _number(gain.value), _number(total.value)
                 if g is not None and t is not None and g > t and (item.id, gain_key) not in acknowledged:
-                    found.append(at(("items", i, "figures", j, "value"),
-                                    f"{gain.label} +{gain.value} is larger than the total {total.label} {total.value}",
-                                    "fix the basis (口径) of the figure, or record a contradiction that withholds it"))
+                    found.append(
+                        at(
+                            ("items", i, "figures", j, "value"),
+                            f"{gain.label} +{gain.value} is larger than the total {total.label} {total.value}",
+                            "fix the basis (口径) of the figure, or record a contradiction that withholds it",
+                        )
+                    )
     return found
 
 
@@ -113,9 +130,14 @@ def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -
             before = current.get((entry, figure.key))
             old, new = _number(before.value) if before else None, _number(figure.value)
             if old is not None and new is not None and new < old and not figure.note:
-                found.append(at(("items", i, "figures", j, "value"),
-                                f"{figure.label} went down from {before.value} to {figure.value} without a note",
-                                "add `note:` saying why (口径 change, correction…)", severity="warning"))
+                found.append(
+                    at(
+                        ("items", i, "figures", j, "value"),
+                        f"{figure.label} went down from {before.value} to {figure.value} without a note",
+                        "add `note:` saying why (口径 change, correction…)",
+                        severity="warning",
+                    )
+                )
             current[(entry, figure.key)] = figure
     return found
 
@@ -125,10 +147,15 @@ def _citation_counts(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
     for i, c in enumerate(brief.citations):
         counts = [x.count for x in c.cited_by if x.count > 0]
         if len(counts) >= 2 and max(counts) > rules.citation_count_factor * min(counts):
-            found.append(at(("citations", i, "cited_by"),
-                            f"cited-by counts of arXiv:{c.arxiv} differ by more than {rules.citation_count_factor:g}× "
-                            f"({', '.join(f'{x.count} {x.source.value}' for x in c.cited_by)})",
-                            "check both sources, or raise `citation_count_factor`", severity="warning"))
+            found.append(
+                at(
+                    ("citations", i, "cited_by"),
+                    f"cited-by counts of arXiv:{c.arxiv} differ by more than {rules.citation_count_factor:g}× "
+                    f"({', '.join(f'{x.count} {x.source.value}' for x in c.cited_by)})",
+                    "check both sources, or raise `citation_count_factor`",
+                    severity="warning",
+                )
+            )
     return found
 
 
@@ -141,12 +168,20 @@ def _conclusions(brief: Brief, rules: Rules, down: dict[str, str], at: _Locator)
         weak = [ev.level.label] if ev.level in rules.no_conclusion_levels else []
         weak += [k.label for k in ev.source_kinds if k in rules.no_conclusion_sources]
         if weak:
-            found.append(at(("items", i, "placement", "as_conclusion"),
-                            f"item {item.number} cannot be placed as a conclusion: its evidence is {'、'.join(weak)}",
-                            "place it as a lead (remove `as_conclusion`) until the evidence is raised"))
+            found.append(
+                at(
+                    ("items", i, "placement", "as_conclusion"),
+                    f"item {item.number} cannot be placed as a conclusion: its evidence is {'、'.join(weak)}",
+                    "place it as a lead (remove `as_conclusion`) until the evidence is raised",
+                )
+            )
         for j, paper in enumerate(item.supported_by):
             if arxiv_key(paper) in down:
-                found.append(at(("items", i, "supported_by", j),
-                                f"arXiv:{paper} is down-weighted ({down[arxiv_key(paper)]}) and cannot support a conclusion",
-                                "cite it as a historical anchor only, or find other support"))
+                found.append(
+                    at(
+                        ("items", i, "supported_by", j),
+                        f"arXiv:{paper} is down-weighted ({down[arxiv_key(paper)]}) and cannot support a conclusion",
+                        "cite it as a historical anchor only, or find other support",
+                    )
+                )
     return found

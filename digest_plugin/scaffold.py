@@ -70,12 +70,21 @@ def new_brief(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> 
         briefs = load_data(Path(data_dir)).briefs
     except DataError:
         briefs = []  # a broken brief elsewhere must not stop an editor starting today's
-    taken = {i.id for b in briefs for i in b.items} | {c.id for b in briefs for c in b.contradictions} | \
-        {f.id for b in briefs for f in b.follow_ups}
+    taken = (
+        {i.id for b in briefs for i in b.items}
+        | {c.id for b in briefs for c in b.contradictions}
+        | {f.id for b in briefs for f in b.follow_ups}
+    )
     stem = f"{date.isoformat()}-{round_.lower()}"
-    text = TEMPLATE.format(id=brief_id, topic=topic, round=round_, date=date.isoformat(),
-                           item_id=_free(f"{stem}-item", taken), contradiction_id=_free(f"{stem}-c", taken),
-                           follow_up_id=_free(f"{stem}-f", taken))
+    text = TEMPLATE.format(
+        id=brief_id,
+        topic=topic,
+        round=round_,
+        date=date.isoformat(),
+        item_id=_free(f"{stem}-item", taken),
+        contradiction_id=_free(f"{stem}-c", taken),
+        follow_up_id=_free(f"{stem}-f", taken),
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "x", encoding="utf-8") as handle:
         handle.write(text)

@@ -13,7 +13,6 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-
 from conftest import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lifecycle"
@@ -40,10 +39,22 @@ def build(tmp: Path, archive_after_days: int | None) -> Path:
         shutil.copy(brief, tmp / "data" / "briefs" / brief.name)
     if archive_after_days is not None:
         config = tmp / "mkdocs.yml"
-        config.write_text(config.read_text(encoding="utf-8").replace(
-            "      data_dir: data", f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}", 1), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp / "site")], cwd=tmp,
-                         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
+        config.write_text(
+            config.read_text(encoding="utf-8").replace(
+                "      data_dir: data",
+                f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}",
+                1,
+            ),
+            encoding="utf-8",
+        )
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp / "site")],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     return tmp / "site"
 

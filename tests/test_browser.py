@@ -42,8 +42,13 @@ AXE_JS = BROWSER_DIR / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = PROJECT / "tests" / "artifacts"
 CHROMIUM = Path(os.environ.get("DIGEST_CHROMIUM", "/usr/bin/chromium"))  # Debian's; override elsewhere
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 BUILD_TIMEOUT = 300
 
@@ -76,6 +81,7 @@ REQUESTS: list[tuple[str, str]] = []
 # Availability: skip elsewhere, fail under CI
 # --------------------------------------------------------------------------------------------
 
+
 def _unavailable(reason: str):
     if os.environ.get("CI"):
         pytest.fail(f"{reason} — CI must run the browser tests (see .ci/run)", pytrace=False)
@@ -94,6 +100,7 @@ def _browser_missing() -> str | None:
 # Build, serve, launch
 # --------------------------------------------------------------------------------------------
 
+
 def _build_site(root: Path) -> Path:
     for name in ("mkdocs.yml", "docs", "data"):
         src = PROJECT / name
@@ -103,7 +110,11 @@ def _build_site(root: Path) -> Path:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
-        cwd=root, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT,
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
     )
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
     return root / "site"
@@ -196,18 +207,22 @@ def _shot_around(page, element, name: str, above: int = 160, height: int = 420) 
     box = element.bounding_box()
     view = page.viewport_size
     y = max(0, int(box["y"]) - above)
-    page.screenshot(path=str(_artifact(name)),
-                    clip={"x": 0, "y": y, "width": view["width"], "height": max(1, min(height, view["height"] - y))})
+    page.screenshot(
+        path=str(_artifact(name)),
+        clip={"x": 0, "y": y, "width": view["width"], "height": max(1, min(height, view["height"] - y))},
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Data read from the briefs (the shipped one and the fixtures)
 # --------------------------------------------------------------------------------------------
 
+
 def _briefs(site: Path) -> list[dict]:
     yaml = YAML(typ="safe")
-    return [yaml.load(path.read_text(encoding="utf-8"))
-            for path in sorted((site.parent / "data" / "briefs").glob("*.yml"))]
+    return [
+        yaml.load(path.read_text(encoding="utf-8")) for path in sorted((site.parent / "data" / "briefs").glob("*.yml"))
+    ]
 
 
 def _touched_pages(site: Path) -> dict[str, set[str]]:
@@ -250,7 +265,8 @@ JS_DESCRIBE = """
 
 # Horizontal overflow of the whole document, and the elements that stick out past the viewport's
 # right edge without an ancestor that scrolls or clips them (what a reader would have to pan to).
-JS_OVERFLOW = """
+JS_OVERFLOW = (
+    """
 () => {
   const width = window.innerWidth, client = document.documentElement.clientWidth;
   const describe = %s;
@@ -273,7 +289,9 @@ JS_OVERFLOW = """
   return {scrollWidth: document.scrollingElement.scrollWidth, innerWidth: width, clientWidth: client,
           offenders: offenders.slice(0, 12).map(o => o.text)};
 }
-""" % JS_DESCRIBE
+"""
+    % JS_DESCRIBE
+)
 
 # Contrast of an element's text against what is painted behind it, as WCAG 2 defines it, from the
 # computed styles of the element and its ancestors: background colours (with alpha) are composited
@@ -392,6 +410,7 @@ def _level_text_ok(level: str, text: str) -> tuple[bool, str]:
 # Evidence badges
 # --------------------------------------------------------------------------------------------
 
+
 def test_badge_tip_shows_the_full_boundary_on_hover(open_page):
     page = open_page(S3)
     badge = page.locator(".digest-badge[data-evidence]").first
@@ -424,7 +443,8 @@ def test_badge_tip_shows_the_full_boundary_on_hover(open_page):
     page.mouse.move(badge_box["x"] + 8, tip_box["y"] + 12, steps=12)
     assert tip.is_visible(), (
         f"the tip closes while the pointer moves from the badge onto it: the {tip_box['y'] - badge_box['y'] - badge_box['height']:.1f}px "
-        "gap between badge and tip belongs to neither (WCAG 1.4.13, hoverable)")
+        "gap between badge and tip belongs to neither (WCAG 1.4.13, hoverable)"
+    )
 
 
 def test_badge_tip_shows_on_keyboard_focus(open_page):
@@ -447,7 +467,9 @@ def test_badge_tip_shows_on_keyboard_focus(open_page):
     style = focused.evaluate("(e) => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth]; }")
     assert style[0] != "none" and float(style[1].rstrip("px")) > 0, f"no visible focus ring on the badge: {style}"
     box = tip.evaluate(JS_VISIBLE_ON_TOP)
-    assert box["onTop"] and 0 <= box["top"] and box["bottom"] <= box["vh"], f"the focused badge's tip is not fully in view: {box}"
+    assert box["onTop"] and box["top"] >= 0 and box["bottom"] <= box["vh"], (
+        f"the focused badge's tip is not fully in view: {box}"
+    )
 
     # Screen readers get the same text: the badge is described by its boundary.
     badge_id = focused.get_attribute("aria-describedby")
@@ -468,7 +490,8 @@ def test_badge_meaning_is_readable_without_colour(open_page, path):
     icons: dict[str, set[str]] = {}
     problems = []
     for level, text in badges.evaluate_all(
-            "els => els.map(e => [e.dataset.evidence, e.querySelector('.digest-badge__level')?.textContent || ''])"):
+        "els => els.map(e => [e.dataset.evidence, e.querySelector('.digest-badge__level')?.textContent || ''])"
+    ):
         assert level in LEVEL_WORDS, f"unknown evidence level {level!r}"
         ok, icon = _level_text_ok(level, text)
         if not ok:
@@ -487,6 +510,7 @@ def test_badge_meaning_is_readable_without_colour(open_page, path):
 # --------------------------------------------------------------------------------------------
 # Contradiction callouts
 # --------------------------------------------------------------------------------------------
+
 
 def test_contradiction_callouts_are_on_every_page_they_touch(site, open_page):
     touched = _touched_pages(site)
@@ -526,7 +550,9 @@ def test_contradiction_callouts_collapse_and_link_to_the_register(open_page, bas
         callout.locator("summary").click(position={"x": 10, "y": 10})
         assert callout.evaluate("d => d.open") is was_open, f"clicking {cid}'s summary twice does not restore it"
         checked.append((cid, callout.get_attribute("data-status")))
-    assert {status for _, status in checked} >= {"open", "resolved"}, f"§3 should show an open and a resolved callout: {checked}"
+    assert {status for _, status in checked} >= {"open", "resolved"}, (
+        f"§3 should show an open and a resolved callout: {checked}"
+    )
 
     # Each callout links to its own entry on the register, and the link lands on it.
     for cid, _ in checked:
@@ -539,8 +565,9 @@ def test_contradiction_callouts_collapse_and_link_to_the_register(open_page, bas
         link.first.click()
         page.wait_for_url(re.compile(re.escape(REGISTER) + f"#contradiction-{re.escape(cid)}$"))
         target = page.locator(f"#contradiction-{cid}")
-        assert target.count() == 1 and target.get_attribute("data-digest-contradiction") == cid, \
+        assert target.count() == 1 and target.get_attribute("data-digest-contradiction") == cid, (
             f"the register has no entry #contradiction-{cid}"
+        )
         box = target.locator("summary").evaluate(JS_VISIBLE_ON_TOP)
         assert box["onTop"] and 0 <= box["top"] < box["vh"], f"landing on the register does not show {cid}: {box}"
 
@@ -548,6 +575,7 @@ def test_contradiction_callouts_collapse_and_link_to_the_register(open_page, bas
 # --------------------------------------------------------------------------------------------
 # Citations and the bibliography
 # --------------------------------------------------------------------------------------------
+
 
 def test_citation_shows_title_and_counts_on_hover_and_links_to_arxiv(open_page, base_url):
     page = open_page(BIBLIOGRAPHY)
@@ -594,7 +622,8 @@ def test_citation_shows_title_and_counts_on_hover_and_links_to_arxiv(open_page, 
 def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url):
     page = open_page(BIBLIOGRAPHY)
     backlinks = page.locator(".digest-ref a.digest-backlink").evaluate_all(
-        "els => els.map(a => [a.closest('.digest-ref').dataset.arxiv, a.getAttribute('href'), a.href, a.textContent])")
+        "els => els.map(a => [a.closest('.digest-ref').dataset.arxiv, a.getAttribute('href'), a.href, a.textContent])"
+    )
     assert len(backlinks) >= 3, backlinks
     problems = []
     for arxiv, raw, url, label in backlinks:
@@ -607,8 +636,10 @@ def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url)
             continue
         if not landed.fragment:
             where = page.locator(f'a.digest-cite[data-arxiv="{arxiv}"]').count()
-            problems.append(f"{label} ({raw}): no anchor, the reader lands at the top of {landed.path} "
-                            f"and must look for the citation ({where} on the page)")
+            problems.append(
+                f"{label} ({raw}): no anchor, the reader lands at the top of {landed.path} "
+                f"and must look for the citation ({where} on the page)"
+            )
             continue
         target = page.locator(f"[id='{landed.fragment}']")
         if target.count() != 1:
@@ -617,7 +648,9 @@ def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url)
         cites_here = target.evaluate(
             "(t, id) => t.matches(`a.digest-cite[data-arxiv='${id}']`) || "
             "!!t.querySelector(`a.digest-cite[data-arxiv='${id}']`) || "
-            "!!(t.closest('.digest-ref') && t.closest('.digest-ref').dataset.arxiv === id)", arxiv)
+            "!!(t.closest('.digest-ref') && t.closest('.digest-ref').dataset.arxiv === id)",
+            arxiv,
+        )
         if not cites_here:
             problems.append(f"{label} ({raw}): #{landed.fragment} does not cite arXiv:{arxiv}")
         box = target.evaluate(JS_VISIBLE_ON_TOP)
@@ -629,6 +662,7 @@ def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url)
 # --------------------------------------------------------------------------------------------
 # Search
 # --------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("term", ["长 prefill", "头阻塞", "证据缓存", "Kapitsa", "ModelExpress"])
 def test_search_finds_terms_from_the_data(open_page, term):
@@ -649,13 +683,15 @@ def test_search_finds_terms_from_the_data(open_page, term):
     first = next(i for i, t in enumerate(texts) if term.lower() in t)
     items.nth(first).locator("a").first.click()
     page.wait_for_load_state("load")
-    assert term.lower() in _clean(page.locator("article.md-content__inner").inner_text()).lower(), \
+    assert term.lower() in _clean(page.locator("article.md-content__inner").inner_text()).lower(), (
         f"the result for {term!r} opened {page.url}, which does not contain it"
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Phone width and dark mode
 # --------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", [HOME, S3, BRIEF_PAGE])
 def test_no_horizontal_overflow_on_a_phone(open_page, path):
@@ -664,7 +700,9 @@ def test_no_horizontal_overflow_on_a_phone(open_page, path):
     m = page.evaluate(JS_OVERFLOW)
     assert m["innerWidth"] == PHONE["width"], m
     assert m["scrollWidth"] <= m["innerWidth"], (
-        f"{path} is {m['scrollWidth']}px wide in a {m['innerWidth']}px window; sticking out:\n" + "\n".join(m["offenders"]))
+        f"{path} is {m['scrollWidth']}px wide in a {m['innerWidth']}px window; sticking out:\n"
+        + "\n".join(m["offenders"])
+    )
 
 
 def test_badge_tips_fit_on_a_phone(open_page):
@@ -683,8 +721,10 @@ def test_badge_tips_fit_on_a_phone(open_page):
         box = tip.evaluate(JS_VISIBLE_ON_TOP)
         m = page.evaluate(JS_OVERFLOW)
         if box["left"] < 0 or box["right"] > box["vw"] or m["scrollWidth"] > m["innerWidth"]:
-            problems.append(f"badge {i}: the open tip spans {box['left']:.0f}–{box['right']:.0f}px "
-                            f"of a {box['vw']}px screen (page {m['scrollWidth']}px wide)")
+            problems.append(
+                f"badge {i}: the open tip spans {box['left']:.0f}–{box['right']:.0f}px "
+                f"of a {box['vw']}px screen (page {m['scrollWidth']}px wide)"
+            )
         if i == 0:
             page.screenshot(path=str(_artifact("badge-tip-phone.png")))
     assert not problems, "\n".join(problems)
@@ -716,8 +756,10 @@ def test_badge_text_is_legible(open_page, dark):
                         continue
                     seen.add(key)
                     if c["ratio"] < need:
-                        problems.append(f"{path} {level} {part}: {c['text']} on {c['background']} = {c['ratio']:.2f}:1 "
-                                        f"(< {need}, {c['fontSize']:.1f}px/{c['fontWeight']})")
+                        problems.append(
+                            f"{path} {level} {part}: {c['text']} on {c['background']} = {c['ratio']:.2f}:1 "
+                            f"(< {need}, {c['fontSize']:.1f}px/{c['fontWeight']})"
+                        )
         if dark and path == S3:
             badges.first.evaluate("e => e.scrollIntoView({block: 'center'})")
             badges.first.focus()
@@ -754,6 +796,7 @@ def test_history_charts_are_visible(open_page, dark):
 # axe-core
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", [HOME, S1, S3, REGISTER])
 def test_axe_finds_no_serious_or_critical_violation(open_page, path):
     if not AXE_JS.exists():
@@ -775,12 +818,13 @@ def test_axe_finds_no_serious_or_critical_violation(open_page, path):
 # Screenshots for a person to look at
 # --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name,path", [("home", HOME), ("s1", S1), ("s3", S3)])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_screenshots(open_page, name, path, device):
     page = open_page(path, viewport=DESKTOP if device == "desktop" else PHONE, phone=device == "phone")
     page.wait_for_load_state("networkidle")
-    page.screenshot(path=str(_artifact(f"{name}-{device}.png")))                       # first screen
+    page.screenshot(path=str(_artifact(f"{name}-{device}.png")))  # first screen
     page.screenshot(path=str(_artifact(f"{name}-{device}-full.png")), full_page=True)  # whole page
     assert _artifact(f"{name}-{device}.png").stat().st_size > 10_000
 
@@ -789,13 +833,14 @@ def test_screenshots(open_page, name, path, device):
 # No request leaves localhost (keep this test last: it also checks every earlier test's requests)
 # --------------------------------------------------------------------------------------------
 
+
 def test_no_request_leaves_localhost_and_every_resource_loads(site, open_page, base_url):
     failures = []
     errors = []
-    pages = ["/" + str(p.relative_to(site).parent).replace(os.sep, "/") + "/"
-             for p in sorted(site.rglob("index.html"))]
+    pages = ["/" + str(p.relative_to(site).parent).replace(os.sep, "/") + "/" for p in sorted(site.rglob("index.html"))]
     pages = ["/" if p == "/./" else p for p in pages]
     assert HOME in pages and S3 in pages and BRIEF_PAGE in pages
+
     def listen(page, path):
         page.on("requestfailed", lambda r: failures.append(f"{path}: {r.url}: {r.failure}"))
         page.on("response", lambda r: r.status >= 400 and failures.append(f"{path}: {r.url}: HTTP {r.status}"))
@@ -811,8 +856,13 @@ def test_no_request_leaves_localhost_and_every_resource_loads(site, open_page, b
         page.locator(".md-search-result__item").first.wait_for(state="visible")
 
     local = base_url + "/"
-    outside = sorted({f"{url}  (in {test})" for test, url in REQUESTS
-                      if not (url.startswith(local) or url.startswith(("data:", "about:")))})
+    outside = sorted(
+        {
+            f"{url}  (in {test})"
+            for test, url in REQUESTS
+            if not (url.startswith(local) or url.startswith(("data:", "about:")))
+        }
+    )
     assert len({test for test, _ in REQUESTS}) >= 1 and len(REQUESTS) > len(pages)
     assert not outside, "requests that leave localhost:\n" + "\n".join(outside)
     assert not failures, "resources that did not load:\n" + "\n".join(failures)

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from digest_plugin.pipeline import analyse
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -23,7 +23,10 @@ ERROR_CASES = sorted((CORPUS / "errors").glob("*.yml"))
 
 def run_check(data: Path) -> list[str]:
     result = analyse(data, relative_to=data.parent, today=TODAY)
-    return [f"{f.path}:{f.line}:{f.col}: {f.severity}: {f.message}" + (f" ({f.hint})" if f.hint else "") for f in result.findings]
+    return [
+        f"{f.path}:{f.line}:{f.col}: {f.severity}: {f.message}" + (f" ({f.hint})" if f.hint else "")
+        for f in result.findings
+    ]
 
 
 def test_the_corpus_is_large_enough():
@@ -44,10 +47,17 @@ def test_bad_input_gives_its_exact_error(case: Path, data_copy: Path):
 @pytest.mark.parametrize(
     "name, content, expected",
     [
-        ("non-utf8", b"schema: 1\ntitle: \"caf\xe9\"\n", "2:12: error: byte 0xe9 is not UTF-8 (save the file as UTF-8)"),
-        ("gbk", "schema: 1\ntitle: \"简报\"\n".encode("gbk"), "2:9: error: byte 0xbc is not UTF-8 (save the file as UTF-8)"),
-        ("ten-megabytes", b"schema: 1\n" + b"# padding\n" * 1_000_000,
-         "1:1: error: file is 10,000,010 bytes; a brief must be under 1,000,000 bytes (split it or remove pasted material)"),
+        ("non-utf8", b'schema: 1\ntitle: "caf\xe9"\n', "2:12: error: byte 0xe9 is not UTF-8 (save the file as UTF-8)"),
+        (
+            "gbk",
+            'schema: 1\ntitle: "简报"\n'.encode("gbk"),
+            "2:9: error: byte 0xbc is not UTF-8 (save the file as UTF-8)",
+        ),
+        (
+            "ten-megabytes",
+            b"schema: 1\n" + b"# padding\n" * 1_000_000,
+            "1:1: error: file is 10,000,010 bytes; a brief must be under 1,000,000 bytes (split it or remove pasted material)",
+        ),
         ("zero-bytes", b"", "1:1: error: file is empty (a brief starts with `schema: 1`)"),
     ],
 )
@@ -65,8 +75,13 @@ def test_a_byte_order_mark_is_accepted(data_copy: Path):
 def test_cli_never_shows_a_traceback(data_copy: Path):
     for case in ERROR_CASES:
         shutil.copy(case, data_copy / "briefs" / "2026-10-22-inference-E1.yml")
-        out = subprocess.run([sys.executable, "-m", "digest_plugin.cli", "check", "data", "--config", "none"],
-                             cwd=data_copy.parent, capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "digest_plugin.cli", "check", "data", "--config", "none"],
+            cwd=data_copy.parent,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 1, case.name
         assert "Traceback" not in out.stderr + out.stdout, case.name
         assert "data/briefs/2026-10-22-inference-E1.yml:" in out.stderr, case.name
@@ -89,8 +104,14 @@ def hostile_site(tmp_path_factory):
         payload = re.search(r"^# payload: (.+)$", case.read_text(encoding="utf-8"), re.M).group(1)
         cases[case.stem] = (brief_id, __import__("json").loads(payload))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
-                         cwd=root, capture_output=True, text=True, env=env, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     return root, cases
 

@@ -11,13 +11,19 @@ from conftest import BRIEF, ROOT, replace_in
 
 
 def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True, capture_output=True
+    )
 
 
 def digest_diff(repo: Path, ref: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "digest_plugin.cli", "diff", ref, "data", "--config", "none"],
-                          cwd=repo, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "diff", ref, "data", "--config", "none"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def committed_data(tmp_path: Path) -> Path:
@@ -78,5 +84,7 @@ def test_diff_refuses_broken_data_and_unknown_refs(tmp_path):
 def test_brief_text_in_the_comment_is_inert():
     from digest_plugin.diff import md
 
-    assert md("[x](javascript:alert(1)) <img src=x> @team *bold* `code`\n# h") == \
-        "\\[x\\](javascript:alert(1)) \\<img src=x\\> \\@team \\*bold\\* \\`code\\` \\# h"
+    assert (
+        md("[x](javascript:alert(1)) <img src=x> @team *bold* `code`\n# h")
+        == "\\[x\\](javascript:alert(1)) \\<img src=x\\> \\@team \\*bold\\* \\`code\\` \\# h"
+    )

@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import BRIEF
+
 from digest_plugin import edit
 from digest_plugin.edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
 from digest_plugin.load import load_file
@@ -42,15 +42,29 @@ def test_a_new_days_brief_resolves_closes_raises_and_cites(data_copy):
     scaffold = path.read_text(encoding="utf-8")
     resolve_contradiction(path, "kapitsa-weekly-gain", "采集器已修正：周增按 7 日窗口重算。")
     close_follow_up(path, "vllm-long-prefill-issue", "done", note="找到原始 issue")
-    set_evidence(path, "vllm-long-prefill-freeze", "partially_verified", boundary="已回溯原始 issue。",
-                 gaps=["vendor_self_report"], follow_up="vllm-long-prefill-issue")
-    add_citation(path, "2309.06180", "Efficient Memory Management for Large Language Model Serving with PagedAttention",
-                 s2=3000)
+    set_evidence(
+        path,
+        "vllm-long-prefill-freeze",
+        "partially_verified",
+        boundary="已回溯原始 issue。",
+        gaps=["vendor_self_report"],
+        follow_up="vllm-long-prefill-issue",
+    )
+    add_citation(
+        path, "2309.06180", "Efficient Memory Management for Large Language Model Serving with PagedAttention", s2=3000
+    )
     after = path.read_text(encoding="utf-8")
     removed, added = changed_lines(scaffold, after)
     # only the four empty lists were replaced; every comment of the scaffold is still there
-    assert sorted(removed) == ["citations: []", "contradiction_updates: []", "evidence_updates: []", "follow_up_updates: []"]
-    assert [l for l in scaffold.splitlines() if l.startswith("#")] == [l for l in after.splitlines() if l.startswith("#")]
+    assert sorted(removed) == [
+        "citations: []",
+        "contradiction_updates: []",
+        "evidence_updates: []",
+        "follow_up_updates: []",
+    ]
+    assert [l for l in scaffold.splitlines() if l.startswith("#")] == [
+        l for l in after.splitlines() if l.startswith("#")
+    ]
     assert '    text: "采集器已修正：周增按 7 日窗口重算。"' in added
     assert '  - arxiv: "2309.06180"' in added
     doc = living_docs(data_copy)["inference"]
@@ -97,8 +111,13 @@ def test_new_refuses_to_overwrite_and_gives_free_ids(data_copy):
 
 
 def test_cli_edit_commands(data_copy):
-    run = lambda *a: subprocess.run([sys.executable, "-m", "digest_plugin.cli", *a], cwd=data_copy.parent,
-                                    capture_output=True, text=True, timeout=60)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", *a],
+        cwd=data_copy.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     out = run("new", "--topic", "inference", "--date", "2026-10-22", "--data", "data")
     assert out.returncode == 0 and out.stdout.strip().endswith("2026-10-22-inference-E1.yml")
     brief = "data/briefs/2026-10-22-inference-E1.yml"
@@ -114,8 +133,9 @@ def test_cli_import_writes_a_brief_that_checks(tmp_path):
 
     shutil.copytree(ROOT / "data" / "outlines", tmp_path / "data" / "outlines")
     markdown = ROOT / "tests" / "fixtures" / "2026-10-21-inference-E1.md"
-    run = lambda *a: subprocess.run([sys.executable, "-m", "digest_plugin.cli", *a], cwd=tmp_path,
-                                    capture_output=True, text=True, timeout=120)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", *a], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     out = run("import", str(markdown))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "data/briefs/2026-10-21-inference-E1.yml"

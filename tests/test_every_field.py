@@ -5,9 +5,9 @@ from __future__ import annotations
 from html import escape
 from html.parser import HTMLParser
 
+from conftest import ROOT
 from ruamel.yaml import YAML
 
-from conftest import ROOT
 from digest_plugin.load import Cache
 from digest_plugin.merge import merge
 from digest_plugin.model import Brief, Outline
@@ -15,10 +15,35 @@ from digest_plugin.pipeline import analyse
 from digest_plugin.render import Heading, Linker, Renderer
 
 PAYLOAD = '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a>{{ 7*7 }}__init__'
-TEXT_KEYS = {"title", "text", "boundary", "relation", "points_note", "anchor", "scope", "author", "round_label",
-             "materials_note", "items_heading", "citations_note", "citations_not_registered", "follow_ups_heading",
-             "required_label", "use_note", "entry_title", "note", "label", "unit", "card_topic", "oa_status",
-             "version", "written_at", "checklist", "job_id", "reason"}
+TEXT_KEYS = {
+    "title",
+    "text",
+    "boundary",
+    "relation",
+    "points_note",
+    "anchor",
+    "scope",
+    "author",
+    "round_label",
+    "materials_note",
+    "items_heading",
+    "citations_note",
+    "citations_not_registered",
+    "follow_ups_heading",
+    "required_label",
+    "use_note",
+    "entry_title",
+    "note",
+    "label",
+    "unit",
+    "card_topic",
+    "oa_status",
+    "version",
+    "written_at",
+    "checklist",
+    "job_id",
+    "reason",
+}
 TEXT_LISTS = {"points", "guards", "notes", "conclusions"}
 
 
@@ -33,7 +58,9 @@ class LiveMarkup(HTMLParser):
         if tag in {"script", "img", "iframe", "style", "object", "embed"}:
             self.found.append(tag)
         for name, value in attrs:
-            if name.startswith("on") or (name in {"href", "src"} and (value or "").strip().lower().startswith("javascript:")):
+            if name.startswith("on") or (
+                name in {"href", "src"} and (value or "").strip().lower().startswith("javascript:")
+            ):
                 self.found.append(f"{tag}[{name}={value}]")
 
 

@@ -28,15 +28,15 @@ CURATED_PATH = ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"
 
 EXEMPT = {
     "items[].id": "the editor's name for an item (llm-d-1-0); the text only numbers it, so the importer derives "
-                  "2026-10-21-e1-item-N; references to it (touches, cross_refs, follow-up items) are still "
-                  "compared, through the map from curated id to derived id by number",
+    "2026-10-21-e1-item-N; references to it (touches, cross_refs, follow-up items) are still "
+    "compared, through the map from curated id to derived id by number",
     "contradictions[].id": "the editor's name (kapitsa-weekly-gain); derived as 2026-10-21-e1-cN, references "
-                           "(down_weighted_by) compared through the same map",
+    "(down_weighted_by) compared through the same map",
     "follow_ups[].id": "the editor's name (vllm-long-prefill-issue); derived as 2026-10-21-e1-fN",
 }
 NORMALISED = {
     "items[].guards": "the curated file ends item 3's guard without the 。 that the Markdown has, and keeps it on "
-                      "the guards of items 2, 4, 5, 6 and 7; guards are compared without a final 。",
+    "the guards of items 2, 4, 5, 6 and 7; guards are compared without a final 。",
 }
 SEED_WARNINGS = [
     "矛盾 1: touches items matched by shared names (条目 5 by experimental, kapitsa, stars); check",
@@ -114,8 +114,11 @@ def comparable(brief: Brief, ids: dict[str, str] | None = None, text=lambda s: s
     data = walk(brief.model_dump(mode="json", by_alias=True))
     for path in EXEMPT:
         _apply(data, path, lambda parent, key: parent.pop(key, None))
-    _apply(data, "items[].guards", lambda parent, key: parent.__setitem__(
-        key, [g.removesuffix("。") for g in parent.get(key, [])]))
+    _apply(
+        data,
+        "items[].guards",
+        lambda parent, key: parent.__setitem__(key, [g.removesuffix("。") for g in parent.get(key, [])]),
+    )
     return data
 
 
@@ -133,8 +136,11 @@ def _apply(data: dict, path: str, change) -> None:
 
 def differences(expected, actual, path: str = "") -> list[str]:
     if isinstance(expected, dict) and isinstance(actual, dict):
-        return [d for k in sorted(expected.keys() | actual.keys())
-                for d in differences(expected.get(k), actual.get(k), f"{path}.{k}" if path else k)]
+        return [
+            d
+            for k in sorted(expected.keys() | actual.keys())
+            for d in differences(expected.get(k), actual.get(k), f"{path}.{k}" if path else k)
+        ]
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
         return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in differences(e, a, f"{path}[{i}]")]
     return [] if expected == actual else [f"{path}:\n    curated:  {expected!r}\n    imported: {actual!r}"]
@@ -191,9 +197,13 @@ def test_seed_reproduces_the_curated_brief_field_by_field(curated, outline, tmp_
 def test_seed_part_by_part(part, curated, outline, tmp_path):
     """The same comparison, split so a failure names the part of the brief at once."""
     expected, actual = comparable(curated, id_map(curated)), comparable(imported(SEED, outline, tmp_path)[0])
-    keys = {"items": ["items", "items_heading"], "contradictions": ["contradictions"],
-            "citations": ["citations", "citations_note", "citations_not_registered"],
-            "conclusions": ["conclusions"], "follow_ups": ["follow_ups", "follow_ups_heading"]}
+    keys = {
+        "items": ["items", "items_heading"],
+        "contradictions": ["contradictions"],
+        "citations": ["citations", "citations_note", "citations_not_registered"],
+        "conclusions": ["conclusions"],
+        "follow_ups": ["follow_ups", "follow_ups_heading"],
+    }
     keys["header"] = [k for k in expected if not any(k in ks for ks in keys.values())]
     assert_same({k: expected.get(k) for k in keys[part]}, {k: actual.get(k) for k in keys[part]})
 
@@ -255,10 +265,39 @@ def test_nothing_in_the_seed_is_lost(outline, tmp_path):
     """Every run of words in the Markdown is in the YAML (as a value or a comment), except the format's
     own labels and headings."""
     _, _, text = imported(SEED, outline, tmp_path)
-    structural = {"作者", "处理依据", "job", "item", "含", "参照", "与", "引用", "边界", "条目", "来源", "要点", "证据边界",
-                  "与活文档脉络的关系", "建议归入", "一", "二", "三", "四", "值得警惕的矛盾与待核实说法",
-                  "可引用的", "arXiv", "号", "本轮结论与建议动作", "被引", "卡片来源", "开放获取", "OpenAlex ID", "DOI",
-                  "首次采集", "上次采集"}  # the last two become first_collected / last_collected
+    structural = {
+        "作者",
+        "处理依据",
+        "job",
+        "item",
+        "含",
+        "参照",
+        "与",
+        "引用",
+        "边界",
+        "条目",
+        "来源",
+        "要点",
+        "证据边界",
+        "与活文档脉络的关系",
+        "建议归入",
+        "一",
+        "二",
+        "三",
+        "四",
+        "值得警惕的矛盾与待核实说法",
+        "可引用的",
+        "arXiv",
+        "号",
+        "本轮结论与建议动作",
+        "被引",
+        "卡片来源",
+        "开放获取",
+        "OpenAlex ID",
+        "DOI",
+        "首次采集",
+        "上次采集",
+    }  # the last two become first_collected / last_collected
     runs = re.split(r"[\s：:，,。；;、（）()「」《》·—–•①②③→⚠>\-/]+", SEED)
     lost = sorted({r for r in runs if r and r not in structural and not re.fullmatch(r"\d+\.?", r) and r not in text})
     assert lost == []
@@ -306,13 +345,16 @@ def test_numbering_gaps(curated, outline, tmp_path):
     assert (line_of(variant, "条目 3："), "条目 2 missing: numbering jumps to 3") in found
     assert (line_of(variant, "  3. LFM2.5"), "矛盾 2 missing: numbering jumps to 3") in found
     assert (line_of(variant, "一、"), "the heading says 7 条, the brief has 6 items") in found
-    assert (line_of(variant, "条目 1（llm-d 1.0）、条目 2"), "the conclusions rate 条目 2, which the brief does not have") in found
+    assert (
+        line_of(variant, "条目 1（llm-d 1.0）、条目 2"),
+        "the conclusions rate 条目 2, which the brief does not have",
+    ) in found
 
 
 def test_missing_optional_aside(curated, outline, tmp_path):
     """No " - 顺带：…" in 条目 4: its notes are simply empty, nothing to warn about."""
     start = SEED.index(" - 顺带：")
-    variant = SEED[:start] + SEED[SEED.index("\n", start):]
+    variant = SEED[:start] + SEED[SEED.index("\n", start) :]
     brief, warnings, _ = imported(variant, outline, tmp_path)
     expected = comparable(curated, id_map(curated))
     expected["items"][3]["notes"] = []
@@ -324,11 +366,13 @@ def test_missing_relation_is_left_empty_marked_and_stops_digest_check(curated, o
     """No 与活文档脉络的关系 for 条目 7: the required relation is not invented; it stays empty with a
     comment, and `digest check` fails on exactly that line."""
     start = SEED.index("与活文档脉络的关系：活文档的成本")
-    variant = SEED[:start] + SEED[SEED.index("建议归入：§5.2 TCO 与成本换算 末尾", start):]
+    variant = SEED[:start] + SEED[SEED.index("建议归入：§5.2 TCO 与成本换算 末尾", start) :]
     brief, warnings, text, findings = run(variant, outline, tmp_path)
     assert_marked(warnings, text)
     line = line_of(variant, "建议归入：§5.2 TCO 与成本换算 末尾")
-    assert ImportNote(line, "条目 7: no 与活文档脉络的关系; relation left empty (write it or ask the author)") in warnings
+    assert (
+        ImportNote(line, "条目 7: no 与活文档脉络的关系; relation left empty (write it or ask the author)") in warnings
+    )
     assert brief is None and len(findings) == 1 and "items[6].relation" in findings[0].message
     yaml_lines = text.splitlines()
     assert yaml_lines[findings[0].line - 1].strip() == 'relation: ""'
@@ -366,9 +410,11 @@ def test_bullets_one_per_line_and_extra_blank_lines(curated, outline, tmp_path):
 
 
 def test_aside_on_its_own_wrapped_lines(curated, outline, tmp_path):
-    """"- 顺带：…" on its own line, wrapped over three lines: the note is the whole aside."""
-    aside = SEED[SEED.index(" - 顺带：") + 3:SEED.index("\n", SEED.index(" - 顺带："))]
-    wrapped = "- " + aside.replace("冲突", "冲突\n", 1).replace("），", "），\n", 1)  # wrapped between Chinese characters
+    """ "- 顺带：…" on its own line, wrapped over three lines: the note is the whole aside."""
+    aside = SEED[SEED.index(" - 顺带：") + 3 : SEED.index("\n", SEED.index(" - 顺带："))]
+    wrapped = "- " + aside.replace("冲突", "冲突\n", 1).replace(
+        "），", "），\n", 1
+    )  # wrapped between Chinese characters
     assert wrapped.count("\n") == 2
     variant = SEED.replace(" - " + aside, "\n" + wrapped)
     brief, _, _ = imported(variant, outline, tmp_path)
@@ -428,11 +474,14 @@ def test_unlabelled_paragraph_in_an_item_goes_to_notes_with_its_line(outline, tm
     assert f"# {MARK}: 条目 3: paragraph without a label, kept in notes: text not placed" in text
 
 
-@pytest.mark.parametrize("where, anchor", [
-    ("header", "处理依据："),
-    ("section 二", "  5. RecSys"),
-    ("section 三", "清单内其余材料"),
-])
+@pytest.mark.parametrize(
+    "where, anchor",
+    [
+        ("header", "处理依据："),
+        ("section 二", "  5. RecSys"),
+        ("section 三", "清单内其余材料"),
+    ],
+)
 def test_paragraph_the_format_cannot_hold_is_quoted_in_a_warning_and_a_comment(where, anchor, outline, tmp_path):
     stray = "附注：今晚网络不稳定，部分链接重试三次。"
     at = SEED.index(anchor)
@@ -459,8 +508,14 @@ def test_without_an_outline_entries_are_left_empty_and_marked(curated, tmp_path)
     assert brief is None
     assert {f.message.split(":")[0] for f in findings} == {"items[4].placement.entry"}
     line = line_of(SEED, "建议归入：§1.1 Kapitsa 段数值更新")
-    assert ImportNote(line, "条目 5: an in-place update (原地更新) of §1.1, but no outline entry of that section is "
-                               "named in 建议归入; write entry: <id>") in warnings
+    assert (
+        ImportNote(
+            line,
+            "条目 5: an in-place update (原地更新) of §1.1, but no outline entry of that section is "
+            "named in 建议归入; write entry: <id>",
+        )
+        in warnings
+    )
     assert any("places it after «v0.8»" in m for m in messages(warnings))
     assert any("places it after «Dynamo»" in m for m in messages(warnings))
     yaml_lines = text.splitlines()
@@ -477,8 +532,11 @@ def test_known_briefs_keep_ids_unique(outline, tmp_path):
 
 
 def test_a_link_the_brief_states_by_number_is_not_marked(curated, outline, tmp_path):
-    """"（见条目 4）" in a follow-up names the item outright: no guess, so no warning for it."""
-    variant = SEED.replace("① 回溯 vLLM 长 prefill 冻结的原始 issue 与版本区间；", "① 回溯 vLLM 长 prefill 冻结的原始 issue 与版本区间（条目 4）；")
+    """ "（见条目 4）" in a follow-up names the item outright: no guess, so no warning for it."""
+    variant = SEED.replace(
+        "① 回溯 vLLM 长 prefill 冻结的原始 issue 与版本区间；",
+        "① 回溯 vLLM 长 prefill 冻结的原始 issue 与版本区间（条目 4）；",
+    )
     brief, warnings, _ = imported(variant, outline, tmp_path)
     assert [str(x) for x in brief.follow_ups[0].items] == ["2026-10-21-e1-item-4"]
     assert not any(m.startswith("follow-up 1:") for m in messages(warnings))
@@ -489,9 +547,15 @@ def test_a_link_the_brief_states_by_number_is_not_marked(curated, outline, tmp_p
 
 def _cuts() -> list[tuple[str, str]]:
     lines = SEED.split("\n")
-    variants = [(f"without line {n + 1}", "\n".join(lines[:n] + lines[n + 1:])) for n in range(len(lines)) if lines[n].strip()]
+    variants = [
+        (f"without line {n + 1}", "\n".join(lines[:n] + lines[n + 1 :])) for n in range(len(lines)) if lines[n].strip()
+    ]
     variants += [(f"first {k}/10", SEED[: len(SEED) * k // 10]) for k in range(10)]
-    variants += [("empty", ""), ("garbage", "：：：\n条目 x：\n  1.\n• arXiv:\n需 跟进的件事：①"), ("only headings", "一、\n二、\n三、\n四、")]
+    variants += [
+        ("empty", ""),
+        ("garbage", "：：：\n条目 x：\n  1.\n• arXiv:\n需 跟进的件事：①"),
+        ("only headings", "一、\n二、\n三、\n四、"),
+    ]
     return variants
 
 
@@ -512,18 +576,23 @@ def test_never_raises_and_always_writes_yaml(name, markdown, outline, tmp_path):
 
 def _item(boundary: str, points: str = "- 一点", url: str = "https://example.org/x") -> str:
     header = SEED[: SEED.index("一、")]
-    return (f"{header}一、增量（1 条）\n\n条目 1：测试（高价值）\n\n来源：a.md 第 1 条 · {url}\n\n要点：{points}\n\n"
-            f"证据边界：{boundary}\n\n与活文档脉络的关系：无。 - 建议归入：§5.2 新增「x」小节。\n")
+    return (
+        f"{header}一、增量（1 条）\n\n条目 1：测试（高价值）\n\n来源：a.md 第 1 条 · {url}\n\n要点：{points}\n\n"
+        f"证据边界：{boundary}\n\n与活文档脉络的关系：无。 - 建议归入：§5.2 新增「x」小节。\n"
+    )
 
 
-@pytest.mark.parametrize("boundary, level, gaps", [
-    ("正文被截断；状态待确认。", "unverified", ["truncated", "status_unconfirmed"]),
-    ("仅读搜索摘要。", "lead", ["summary_only"]),
-    ("正文需登录。属线索级。", "lead", ["login_wall"]),
-    ("付费墙后，仅核实目录结构。", "partially_verified", ["paywall"]),
-    ("厂商自述，未给 issue，未标版本。丢弃级。", "discard", ["vendor_self_report", "no_issue_link", "no_version"]),
-    ("财经媒体报道。", "unverified", ["financial_media"]),
-])
+@pytest.mark.parametrize(
+    "boundary, level, gaps",
+    [
+        ("正文被截断；状态待确认。", "unverified", ["truncated", "status_unconfirmed"]),
+        ("仅读搜索摘要。", "lead", ["summary_only"]),
+        ("正文需登录。属线索级。", "lead", ["login_wall"]),
+        ("付费墙后，仅核实目录结构。", "partially_verified", ["paywall"]),
+        ("厂商自述，未给 issue，未标版本。丢弃级。", "discard", ["vendor_self_report", "no_issue_link", "no_version"]),
+        ("财经媒体报道。", "unverified", ["financial_media"]),
+    ],
+)
 def test_evidence_rules(boundary, level, gaps, outline, tmp_path):
     brief, warnings, text, _ = run(_item(boundary), outline, tmp_path)
     tree = YAML(typ="safe").load(text)
@@ -533,12 +602,15 @@ def test_evidence_rules(boundary, level, gaps, outline, tmp_path):
     assert any("level set to unverified" in m for m in messages(warnings)) == said_nothing
 
 
-@pytest.mark.parametrize("url, gaps_text, kind", [
-    ("https://blog.csdn.net/a/b", "", "community_post"),
-    ("https://docs.vllm.ai/en/latest/", "", "project_docs"),
-    ("https://x.substack.com/p/y", "付费墙。", "paywalled_newsletter"),
-    ("https://pytorch.org/blog/z", "", "official_blog"),
-])
+@pytest.mark.parametrize(
+    "url, gaps_text, kind",
+    [
+        ("https://blog.csdn.net/a/b", "", "community_post"),
+        ("https://docs.vllm.ai/en/latest/", "", "project_docs"),
+        ("https://x.substack.com/p/y", "付费墙。", "paywalled_newsletter"),
+        ("https://pytorch.org/blog/z", "", "official_blog"),
+    ],
+)
 def test_source_kind_rules(url, gaps_text, kind, outline, tmp_path):
     _, _, text, _ = run(_item(gaps_text + "未核实。", url=url), outline, tmp_path)
     assert YAML(typ="safe").load(text)["items"][0]["evidence"]["source_kinds"] == [kind]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import feedparser
 import pytest
-
 from conftest import ROOT
+
 from digest_plugin.model import FollowUpStatus, Status
 from digest_plugin.pipeline import living_docs
 
@@ -32,8 +32,14 @@ def project(root: Path) -> Path:
 
 def build(root: Path, out: str = "site") -> Path:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / out)],
-                          cwd=root, capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / out)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return root / out
 
@@ -73,18 +79,26 @@ def test_kapitsa_current_state_first_then_history_and_chart(site):
     assert [v for v in re.findall(r'digest-figure__old">(\d+)', stars)] == ["105", "155", "160"]
     chart = re.search(r'<svg class="digest-chart".*?</svg>', stars, re.S).group(0)
     assert chart.count("<circle") == 4
-    assert all(f"{d}：{v}" in chart for d, v in
-               [("2026-10-19", 105), ("2026-10-21", 155), ("2026-10-22", 160), ("2026-10-24", 170)])
-    history = kapitsa[kapitsa.index("历史</strong>"):]
-    assert [d for d in re.findall(r"(2026-10-2\d) E\d 简报</a> · 原地更新", history)] == ["2026-10-21", "2026-10-22", "2026-10-24"]
+    assert all(
+        f"{d}：{v}" in chart
+        for d, v in [("2026-10-19", 105), ("2026-10-21", 155), ("2026-10-22", 160), ("2026-10-24", 170)]
+    )
+    history = kapitsa[kapitsa.index("历史</strong>") :]
+    assert [d for d in re.findall(r"(2026-10-2\d) E\d 简报</a> · 原地更新", history)] == [
+        "2026-10-21",
+        "2026-10-22",
+        "2026-10-24",
+    ]
     assert kapitsa.index("digest-figures") < kapitsa.index("历史</strong>")  # current state first
 
 
 def test_a_reopened_contradiction_withholds_its_claim_again(site, doc):
     c = doc.contradiction("kapitsa-weekly-gain")
     assert c.status is Status.open
-    assert [(b.id, u.change.value) for b, u in c.history] == [("2026-10-22-inference-E2", "resolved"),
-                                                              ("2026-10-24-inference-E1", "reopened")]
+    assert [(b.id, u.change.value) for b, u in c.history] == [
+        ("2026-10-22-inference-E2", "resolved"),
+        ("2026-10-24-inference-E1", "reopened"),
+    ]
     for path in ("inference/1", "inference/briefs/2026-10-21-inference-E1", "inference/briefs/2026-10-22-inference-E2"):
         outside = CALLOUTS.sub("", page(site, path))
         assert "+175" not in outside and ">175<" not in outside and "175（" not in outside, path
@@ -117,9 +131,15 @@ def test_follow_ups_page_is_current(site):
     html = page(site, "inference/follow-ups")
     pending = re.search(r'data-list="pending">.*?</ol>', html, re.S).group(0)
     closed = re.search(r'data-list="closed">.*?</ol>', html, re.S).group(0)
-    assert set(re.findall(r'data-follow-up="([^"]+)"', pending)) == {"modelexpress-dynamo-relation", "kapitsa-collector-audit"}
-    assert set(re.findall(r'data-follow-up="([^"]+)"', closed)) == {"vllm-long-prefill-issue", "recsys-vol178-anchors",
-                                                                    "paged-attention-version"}
+    assert set(re.findall(r'data-follow-up="([^"]+)"', pending)) == {
+        "modelexpress-dynamo-relation",
+        "kapitsa-collector-audit",
+    }
+    assert set(re.findall(r'data-follow-up="([^"]+)"', closed)) == {
+        "vllm-long-prefill-issue",
+        "recsys-vol178-anchors",
+        "paged-attention-version",
+    }
     recsys = element(closed, "data-follow-up", "recsys-vol178-anchors")
     assert recsys.index("顺延") < recsys.index("已放弃：付费墙无法绕过")
 
@@ -139,9 +159,15 @@ def test_each_brief_page_says_what_that_day_changed(site):
     html = page(site, "inference/briefs/2026-10-23-inference-E1")
     changes = re.search(r'<ul class="digest-changes">.*?</ul>', html, re.S).group(0)
     counts = dict(re.findall(r'data-change="(\w+)" data-count="(\d+)"', changes))
-    assert counts == {"entries_added": "2", "entries_retracted": "1", "contradictions_opened": "1",
-                      "contradictions_superseded": "1", "citations_added": "1", "follow_ups_opened": "1",
-                      "follow_ups_closed": "1"}
+    assert counts == {
+        "entries_added": "2",
+        "entries_retracted": "1",
+        "contradictions_opened": "1",
+        "contradictions_superseded": "1",
+        "citations_added": "1",
+        "follow_ups_opened": "1",
+        "follow_ups_closed": "1",
+    }
     assert "[529]" in changes
 
 
@@ -156,7 +182,11 @@ def test_home_page_timeline(site):
     home = page(site, "")
     timeline = re.search(r'<ol class="digest-timeline".*?</ol>', home, re.S).group(0)
     assert re.findall(r'<li data-brief="([^"]+)"', timeline) == [
-        "2026-10-24-inference-E1", "2026-10-23-inference-E1", "2026-10-22-inference-E2", "2026-10-21-inference-E1"]
+        "2026-10-24-inference-E1",
+        "2026-10-23-inference-E1",
+        "2026-10-22-inference-E2",
+        "2026-10-21-inference-E1",
+    ]
     assert "撤回条目 1" in timeline and "解决矛盾 2" in timeline
 
 
@@ -165,7 +195,11 @@ def test_atom_feed_is_valid_and_links_to_brief_pages(site):
     assert feed.bozo == 0, feed.get("bozo_exception")
     assert feed.version == "atom10"
     assert [e.id.rsplit(":", 1)[1] for e in feed.entries] == [
-        "2026-10-24-inference-E1", "2026-10-23-inference-E1", "2026-10-22-inference-E2", "2026-10-21-inference-E1"]
+        "2026-10-24-inference-E1",
+        "2026-10-23-inference-E1",
+        "2026-10-22-inference-E2",
+        "2026-10-21-inference-E1",
+    ]
     for entry in feed.entries:
         target = site / "inference" / entry.link.split("#")[0]
         assert (target / "index.html").is_file(), entry.link
@@ -181,6 +215,9 @@ def test_rebuilding_gives_byte_identical_html(site, tmp_path):
     left = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     right = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     assert left == right
-    differ = [str(p) for p in left if p.suffix in {".html", ".xml", ".json", ".css"}
-              and not filecmp.cmp(site / p, again / p, shallow=False)]
+    differ = [
+        str(p)
+        for p in left
+        if p.suffix in {".html", ".xml", ".json", ".css"} and not filecmp.cmp(site / p, again / p, shallow=False)
+    ]
     assert differ == []

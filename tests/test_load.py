@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import BRIEF, line_of, replace_in
+
 from digest_plugin.findings import DataError
 from digest_plugin.pipeline import living_docs
 
@@ -101,8 +101,12 @@ def test_update_in_place_of_unknown_entry(data_copy):
 
 def test_cli_check_reports_like_a_compiler(data_copy):
     replace_in(data_copy / BRIEF, "level: lead", "level: rumour")
-    ok = subprocess.run([sys.executable, "-m", "digest_plugin.cli", "check", "data"], cwd=data_copy.parent.parent / "data" / ".." if False else data_copy.parent,
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "check", "data"],
+        cwd=data_copy.parent.parent / "data" / ".." if False else data_copy.parent,
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 1
     assert f"data/{BRIEF}:{line_of(data_copy / BRIEF, 'rumour')}:" in ok.stderr
     assert "Traceback" not in ok.stderr
@@ -111,6 +115,8 @@ def test_cli_check_reports_like_a_compiler(data_copy):
 def test_cli_check_clean_data_exits_zero(tmp_path):
     from conftest import ROOT
 
-    result = subprocess.run([sys.executable, "-m", "digest_plugin.cli", "check", str(ROOT / "data")], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "check", str(ROOT / "data")], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert "1 brief" in result.stdout

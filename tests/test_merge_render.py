@@ -33,10 +33,16 @@ def html_of(blocks) -> str:
 def second_brief(**changes) -> Brief:
     """A later, minimal brief written as an editor would, with the given changes."""
     data = {
-        "schema": 1, "id": "2026-10-22-inference-E1", "topic": "inference", "round": "E1",
-        "title": "inference · E1 预消化简报（2026-10-22）", "date": "2026-10-22",
-        "citations": [{"arxiv": "1605.08803v2", "title": "Density Estimation Using Real NVP"},
-                      {"arxiv": "2309.06180", "title": "Efficient Memory Management for LLM Serving with PagedAttention"}],
+        "schema": 1,
+        "id": "2026-10-22-inference-E1",
+        "topic": "inference",
+        "round": "E1",
+        "title": "inference · E1 预消化简报（2026-10-22）",
+        "date": "2026-10-22",
+        "citations": [
+            {"arxiv": "1605.08803v2", "title": "Density Estimation Using Real NVP"},
+            {"arxiv": "2309.06180", "title": "Efficient Memory Management for LLM Serving with PagedAttention"},
+        ],
     }
     data.update(changes)
     return Brief.model_validate(data)
@@ -87,7 +93,9 @@ def test_output_does_not_depend_on_the_order_briefs_are_given(dataset):
         random.shuffle(briefs)
         doc = merge(outline, list(briefs))
         r = Renderer(doc, Linker("inference/1.md"))
-        pages.append(html_of(r.section("1")) + html_of(Renderer(doc, Linker("inference/bibliography.md")).bibliography()))
+        pages.append(
+            html_of(r.section("1")) + html_of(Renderer(doc, Linker("inference/bibliography.md")).bibliography())
+        )
     assert pages[0] == pages[1] == pages[2]
 
 
@@ -96,17 +104,21 @@ def test_withheld_claim_only_inside_its_callout(doc):
     outside = re.sub(r"<details[^>]*data-digest-contradiction=.*?</details>", "", html, flags=re.S)
     assert "+175" not in outside
     assert "〔暂扣，见矛盾 1〕" in outside
-    callout = re.search(r'<details[^>]*data-digest-contradiction="kapitsa-weekly-gain".*?</details>', html, re.S).group(0)
+    callout = re.search(r'<details[^>]*data-digest-contradiction="kapitsa-weekly-gain".*?</details>', html, re.S).group(
+        0
+    )
     assert "+175 周增" in callout
 
 
 def test_arxiv_mentions_become_numbered_links(doc):
     html = html_of(Renderer(doc, Linker("inference/register.md")).register())
-    assert re.search(r'<a class="digest-cite" href="https://arxiv.org/abs/1605.08803"[^>]*>arXiv:1605.08803 <span[^>]*>\[528\]', html)
+    assert re.search(
+        r'<a class="digest-cite" href="https://arxiv.org/abs/1605.08803"[^>]*>arXiv:1605.08803 <span[^>]*>\[528\]', html
+    )
 
 
 def test_brief_text_is_inert(dataset):
-    hostile = '<script>alert(1)</script> <img src=x onerror=alert(1)> {{ 7*7 }} __init__ [x](javascript:alert(1))'
+    hostile = "<script>alert(1)</script> <img src=x onerror=alert(1)> {{ 7*7 }} __init__ [x](javascript:alert(1))"
     brief = dataset.briefs[0]
     item = brief.items[0].model_copy(update={"points": [hostile]})
     brief = brief.model_copy(update={"items": [item, *brief.items[1:]]})
@@ -139,7 +151,7 @@ def test_an_entry_updated_every_day_stays_readable(tmp_path):
     kapitsa = doc.entries["kapitsa"]
     assert len(kapitsa.history) == 31  # the baseline and 30 refreshes are all kept
     html = Renderer(doc, Linker("inference/1.md")).entry(kapitsa)
-    history = html[html.index("历史</strong>"):]
+    history = html[html.index("历史</strong>") :]
     assert history.count("<li") == 1 + 1 + 10  # the baseline, a gap line, the latest ten
     assert 'data-hidden="20"' in history and 'data-history="baseline"' in history
     stars = re.search(r'<tr data-figure="stars">.*?</tr>', html, re.S).group(0)

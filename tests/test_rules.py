@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import BRIEF, ROOT, line_of, replace_in
+
 from digest_plugin.model import Disposition, Rules
 from digest_plugin.pipeline import analyse
 
@@ -34,7 +35,7 @@ def test_a_count_that_drops_needs_a_note(data_copy):
     brief = data_copy / BRIEF
     replace_in(brief, "value: 155", "value: 98")
     assert check(data_copy) == [f"{line_of(brief, 'value: 98')}:warning: Stars went down from 105 to 98 without a note"]
-    replace_in(brief, "value: 98\n", "value: 98\n        note: \"采集器改为只计 30 天内的星标\"\n")
+    replace_in(brief, "value: 98\n", 'value: 98\n        note: "采集器改为只计 30 天内的星标"\n')
     assert check(data_copy) == []
 
 
@@ -55,8 +56,11 @@ def test_citation_counts_that_disagree(data_copy):
 def test_weak_evidence_cannot_be_placed_as_a_conclusion(data_copy):
     brief = data_copy / BRIEF
     # item 4 (long prefill) is lead-level with vendor self-report: "不可直接当作结论"
-    replace_in(brief, '      section: "3.1"\n      action: new_sub_entry\n',
-               '      section: "3.1"\n      action: new_sub_entry\n      as_conclusion: true\n')
+    replace_in(
+        brief,
+        '      section: "3.1"\n      action: new_sub_entry\n',
+        '      section: "3.1"\n      action: new_sub_entry\n      as_conclusion: true\n',
+    )
     (finding,) = check(data_copy)
     assert "item 4 cannot be placed as a conclusion: its evidence is 线索级、厂商自述" in finding
 
@@ -64,10 +68,13 @@ def test_weak_evidence_cannot_be_placed_as_a_conclusion(data_copy):
 def test_a_down_weighted_citation_never_supports_a_conclusion(data_copy):
     brief = data_copy / BRIEF
     # item 6 is partially verified, so as a conclusion it is allowed, but not on Real NVP's support
-    replace_in(brief, '      section: "5.2"\n      action: new_sub_entry\n',
-               '      section: "5.2"\n      action: new_sub_entry\n      as_conclusion: true\n')
+    replace_in(
+        brief,
+        '      section: "5.2"\n      action: new_sub_entry\n',
+        '      section: "5.2"\n      action: new_sub_entry\n      as_conclusion: true\n',
+    )
     assert check(data_copy) == []
-    replace_in(brief, "  - id: recsys-vol178\n", "  - id: recsys-vol178\n    supported_by: [\"1605.08803\"]\n")
+    replace_in(brief, "  - id: recsys-vol178\n", '  - id: recsys-vol178\n    supported_by: ["1605.08803"]\n')
     (finding,) = check(data_copy)
     assert "arXiv:1605.08803 is down-weighted (real-nvp-down-weight) and cannot support a conclusion" in finding
 
@@ -86,8 +93,14 @@ def test_discarded_contradiction_stays_off_section_pages():
 
 def _build(root: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
-                          cwd=root, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
 
 
 def _project(tmp_path: Path) -> Path:
@@ -99,7 +112,11 @@ def _project(tmp_path: Path) -> Path:
 
 def test_strict_build_fails_on_a_rule_warning(tmp_path):
     root = _project(tmp_path)
-    replace_in(root / "mkdocs.yml", "      data_dir: data", "      data_dir: data\n      rules:\n        citation_count_factor: 2")
+    replace_in(
+        root / "mkdocs.yml",
+        "      data_dir: data",
+        "      data_dir: data\n      rules:\n        citation_count_factor: 2",
+    )
     out = _build(root)
     assert out.returncode != 0
     assert "data/briefs/2026-10-21-inference-E1.yml:" in out.stderr and "differ by more than 2×" in out.stderr
@@ -117,6 +134,10 @@ def test_strict_build_names_the_page_that_leaks_a_withheld_claim(tmp_path):
 
 def test_invalid_rules_in_mkdocs_yml_are_reported_plainly(tmp_path):
     root = _project(tmp_path)
-    replace_in(root / "mkdocs.yml", "      data_dir: data", "      data_dir: data\n      rules:\n        citation_count_factr: 2")
+    replace_in(
+        root / "mkdocs.yml",
+        "      data_dir: data",
+        "      data_dir: data\n      rules:\n        citation_count_factr: 2",
+    )
     out = _build(root)
     assert out.returncode != 0 and "citation_count_factr" in out.stderr and "Traceback" not in out.stderr

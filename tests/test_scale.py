@@ -7,15 +7,15 @@ import sys
 
 import feedparser
 import pytest
-
 from conftest import ROOT
+
 from digest_plugin.feed import FEED_ENTRIES, atom
 from digest_plugin.model import Rules
 from digest_plugin.pipeline import living_docs
 from digest_plugin.render import Linker, Renderer
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from synth import generate  # noqa: E402
+from synth import generate
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +29,17 @@ def test_the_feed_carries_the_newest_briefs_and_the_index_keeps_every_one(doc):
     assert feed.bozo == 0, feed.get("bozo_exception")
     newest = sorted(doc.briefs, key=lambda b: (b.date, b.id), reverse=True)
     assert [e.id.rsplit(":", 1)[1] for e in feed.entries] == [b.id for b in newest[:FEED_ENTRIES]]
-    index = "".join(block.html for block in Renderer(doc, Linker("inference/briefs/index.md")).briefs_index(None)
-                    if hasattr(block, "html"))
-    index += "".join(block.html for year in doc.archive_years().get("briefs", [])
-                     for block in Renderer(doc, Linker("inference/briefs/index.md")).briefs_index(year)
-                     if hasattr(block, "html"))
+    index = "".join(
+        block.html
+        for block in Renderer(doc, Linker("inference/briefs/index.md")).briefs_index(None)
+        if hasattr(block, "html")
+    )
+    index += "".join(
+        block.html
+        for year in doc.archive_years().get("briefs", [])
+        for block in Renderer(doc, Linker("inference/briefs/index.md")).briefs_index(year)
+        if hasattr(block, "html")
+    )
     for brief in doc.briefs:  # what left the feed is still one click away
         assert f"{brief.date}" in index and brief.id in index, brief.id
 

@@ -8,13 +8,16 @@ import subprocess
 import sys
 
 from conftest import ROOT
+
 from digest_plugin.model import Brief, Outline
 
 
 def test_committed_schemas_are_current():
     for name, model in (("brief", Brief), ("outline", Outline)):
         committed = json.loads((ROOT / "schema" / f"{name}.schema.json").read_text(encoding="utf-8"))
-        assert committed == model.model_json_schema(by_alias=True), f"run: digest schema {name} > schema/{name}.schema.json"
+        assert committed == model.model_json_schema(by_alias=True), (
+            f"run: digest schema {name} > schema/{name}.schema.json"
+        )
 
 
 def test_data_files_point_at_the_schema():
@@ -26,7 +29,9 @@ def test_data_files_point_at_the_schema():
 
 
 def test_schema_command_prints_json_with_chinese_intact():
-    out = subprocess.run([sys.executable, "-m", "digest_plugin.cli", "schema"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "schema"], capture_output=True, text=True, check=True
+    )
     schema = json.loads(out.stdout)
     assert set(schema["properties"]["items"]["items"]["$ref"].split("/")[-1:]) == {"Item"}
     assert "verified" in json.dumps(schema["$defs"]["EvidenceLevel"])

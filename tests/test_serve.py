@@ -68,7 +68,10 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
     with log.open("w", encoding="utf-8") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=project,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
         try:
             deadline = time.monotonic() + START_TIMEOUT
@@ -95,7 +98,9 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
                     seen = True
                     break
                 time.sleep(0.5)
-            assert seen, f"the served §5 page did not change within {RELOAD_TIMEOUT}s of editing {BRIEF_YAML}:\n{log_of(log)}"
+            assert seen, (
+                f"the served §5 page did not change within {RELOAD_TIMEOUT}s of editing {BRIEF_YAML}:\n{log_of(log)}"
+            )
         finally:
             server.terminate()
             try:

@@ -209,9 +209,13 @@ HOSTS = {
     # MkDocs 1.6 and its maintained fork ProperDocs run the digest plugin; Zensical runs only the
     # Markdown extension, after `digest pages` has written the generated pages into docs/.
     "mkdocs": lambda site: [[sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]],
-    "properdocs": lambda site: [[sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(site)]],
-    "zensical": lambda site: [[sys.executable, "-m", "digest_plugin.cli", "pages"],
-                              [sys.executable, "-m", "zensical", "build", "--clean"]],
+    "properdocs": lambda site: [
+        [sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(site)]
+    ],
+    "zensical": lambda site: [
+        [sys.executable, "-m", "digest_plugin.cli", "pages"],
+        [sys.executable, "-m", "zensical", "build", "--clean"],
+    ],
 }
 
 
@@ -263,8 +267,11 @@ class Site:
         return None, unquote(parts.fragment)
 
     def has_anchor(self, rel: str, anchor: str) -> bool:
-        return bool(self.dom(rel).find_all(lambda n: n.attrs.get("id") == anchor or
-                                           (n.tag == "a" and n.attrs.get("name") == anchor)))
+        return bool(
+            self.dom(rel).find_all(
+                lambda n: n.attrs.get("id") == anchor or (n.tag == "a" and n.attrs.get("name") == anchor)
+            )
+        )
 
     def anchor(self, rel: str, anchor: str) -> Node:
         found = self.dom(rel).find_all(lambda n: n.attrs.get("id") == anchor)
@@ -309,8 +316,13 @@ def site(request, tmp_path_factory) -> Site:
 
 
 def withheld_patterns(brief: dict) -> list[str]:
-    return [p for c in brief["contradictions"] if c["status"] == "open"
-            for claim in c.get("withheld", []) for p in claim.get("patterns", [])]
+    return [
+        p
+        for c in brief["contradictions"]
+        if c["status"] == "open"
+        for claim in c.get("withheld", [])
+        for p in claim.get("patterns", [])
+    ]
 
 
 def visible_pieces(text: str, patterns: list[str]) -> list[str]:
@@ -395,8 +407,11 @@ def test_each_item_appears_once_across_the_section_pages(site, brief):
 def test_brief_placements_as_the_brief_states_them(site, brief, keyword, section):
     """Straight from the brief's 建议归入: e.g. llm-d 1.0 on §5, Kapitsa on §1, ModelExpress on §3."""
     root = content(site.dom(section_file(section)))
-    hits = [el for el in by_attr(root, "data-digest-item")
-            if el.attrs.get("data-section") == section and keyword in el.text()]
+    hits = [
+        el
+        for el in by_attr(root, "data-digest-item")
+        if el.attrs.get("data-section") == section and keyword in el.text()
+    ]
     assert hits, f"no item about {keyword!r} in §{section} on {section_file(section)}"
     assert VALUE_PER_BRIEF[keyword] in hits[0].text(), f"{keyword}: value rating not shown"
 
@@ -410,12 +425,18 @@ def test_updated_kapitsa_entry_shows_155_now_and_105_in_its_history(site, brief)
     assert entry.attrs.get("data-section") == "1.1"
 
     # Read the figures table the way a reader does: the Stars row, under 当前 (now) and 历史 (history).
-    tables = [t for t in entry.find_all(lambda n: n.tag == "table")
-              if any("当前" in th.text() for th in t.find_all(lambda n: n.tag == "th"))]
+    tables = [
+        t
+        for t in entry.find_all(lambda n: n.tag == "table")
+        if any("当前" in th.text() for th in t.find_all(lambda n: n.tag == "th"))
+    ]
     assert tables, "Kapitsa entry has no table of current values"
     table = tables[0]
-    header = [c.text() for c in table.find_all(lambda n: n.tag == "tr")[0].children
-              if isinstance(c, Node) and c.tag in ("th", "td")]
+    header = [
+        c.text()
+        for c in table.find_all(lambda n: n.tag == "tr")[0].children
+        if isinstance(c, Node) and c.tag in ("th", "td")
+    ]
     now_col = next(i for i, h in enumerate(header) if "当前" in h)
     hist_col = next(i for i, h in enumerate(header) if "历史" in h)
     stars_rows = []
@@ -492,12 +513,15 @@ def touched_top_pages(contradiction: dict, brief: dict, outline: dict) -> set[st
     return {s.split(".")[0] for s in sections}
 
 
-@pytest.mark.parametrize("page,contradiction", [
-    ("1", "kapitsa-weekly-gain"),
-    ("3", "long-prefill-no-version"),
-    ("3", "vllm-version-basis"),
-    ("5", "recsys-paywall"),
-])
+@pytest.mark.parametrize(
+    "page,contradiction",
+    [
+        ("1", "kapitsa-weekly-gain"),
+        ("3", "long-prefill-no-version"),
+        ("3", "vllm-version-basis"),
+        ("5", "recsys-paywall"),
+    ],
+)
 def test_section_pages_carry_the_callouts_the_brief_implies(site, page, contradiction):
     root = content(site.dom(f"inference/{page}/index.html"))
     callouts = by_attr(root, "data-digest-contradiction", contradiction)
@@ -515,7 +539,9 @@ def test_every_touched_section_page_has_the_callout(site, brief, outline):
             continue
         for top in touched_top_pages(c, brief, outline):
             root = content(site.dom(f"inference/{top}/index.html"))
-            found = [n for n in by_attr(root, "data-digest-contradiction", c["id"]) if n.attrs.get("data-status") == "open"]
+            found = [
+                n for n in by_attr(root, "data-digest-contradiction", c["id"]) if n.attrs.get("data-status") == "open"
+            ]
             if not found:
                 missing.append((c["id"], f"§{top}"))
     assert not missing, f"callouts missing: {missing}"
@@ -527,8 +553,9 @@ def test_every_touched_section_page_has_the_callout(site, brief, outline):
 
 
 def arxiv_links(root: Node) -> list[Node]:
-    return root.find_all(lambda n: n.tag == "a" and "arxiv.org" in n.attrs.get("href", "")
-                         and ARXIV_ID in n.attrs.get("href", ""))
+    return root.find_all(
+        lambda n: n.tag == "a" and "arxiv.org" in n.attrs.get("href", "") and ARXIV_ID in n.attrs.get("href", "")
+    )
 
 
 def test_arxiv_1605_08803_is_cited_as_528_with_its_abs_link(site, brief, outline):
@@ -548,8 +575,7 @@ def test_arxiv_1605_08803_is_cited_as_528_with_its_abs_link(site, brief, outline
 def test_bibliography_has_the_paper_with_its_metadata_and_working_backlinks(site):
     root = content(site.dom(BIBLIOGRAPHY_FILE))
     facts = ["528", ARXIV_ID, "4677", "2066", "W2409550820", "10.48550/arxiv.1605.08803", "green"]
-    candidates = [n for n in root.iter() if n is not root and arxiv_links(n)
-                  and all(f in n.text() for f in facts)]
+    candidates = [n for n in root.iter() if n is not root and arxiv_links(n) and all(f in n.text() for f in facts)]
     assert candidates, "bibliography does not show 1605.08803 with its metadata"
     entry = min(candidates, key=lambda n: sum(1 for _ in n.iter()))
     assert "Density Estimation Using Real NVP" in entry.text()
@@ -576,8 +602,10 @@ def test_brief_page_links_to_every_section_page_it_placed_items_in(site, brief):
     placed = {str(i["placement"]["section"]).split(".")[0] for i in brief["items"]}
     assert placed == {"1", "3", "5"}  # the brief: 仅在既有 §1.1 / §3.1 / §3.2 / §5.1 / §5.2 内挂载条目
     root = content(site.dom(BRIEF_FILE))
-    targets = {site.resolve(BRIEF_FILE, a.attrs["href"])[0]
-               for a in root.find_all(lambda n: n.tag == "a" and n.attrs.get("href"))}
+    targets = {
+        site.resolve(BRIEF_FILE, a.attrs["href"])[0]
+        for a in root.find_all(lambda n: n.tag == "a" and n.attrs.get("href"))
+    }
     for top in placed:
         assert f"inference/{top}/index.html" in targets, f"brief page does not link to §{top}"
 
@@ -596,8 +624,10 @@ def test_brief_page_shows_all_seven_items(site, brief):
             assert piece in el.text()
         # The brief page links each item to where it was placed.
         page = section_file(str(item["placement"]["section"]))
-        targets = {site.resolve(BRIEF_FILE, a.attrs["href"])[0]
-                   for a in el.find_all(lambda n: n.tag == "a" and n.attrs.get("href"))}
+        targets = {
+            site.resolve(BRIEF_FILE, a.attrs["href"])[0]
+            for a in el.find_all(lambda n: n.tag == "a" and n.attrs.get("href"))
+        }
         assert page in targets, f"{item['id']}: no link to {page}"
     assert len({e.attrs["data-digest-item"] for e in by_attr(root, "data-digest-item")}) == 7
 
@@ -610,8 +640,9 @@ def test_follow_ups_page_lists_the_three_open_follow_ups(site, brief):
     text = root.text()
     for f in follow_ups:
         assert text.count(norm(f["text"])) == 1, f"follow-up not listed once: {f['text']}"
-    listed = [li for li in root.find_all(lambda n: n.tag == "li")
-              if any(norm(f["text"]) in li.text() for f in follow_ups)]
+    listed = [
+        li for li in root.find_all(lambda n: n.tag == "li") if any(norm(f["text"]) in li.text() for f in follow_ups)
+    ]
     # Count list entries a reader sees (innermost <li> holding a follow-up), not their wrappers.
     innermost = [li for li in listed if not any(o is not li and li in list(o.ancestors()) for o in listed)]
     assert len(innermost) == 3, [li.text() for li in innermost]
@@ -692,8 +723,11 @@ def test_every_internal_link_in_digest_content_lands_on_its_anchor(site):
 
 
 def test_every_same_page_anchor_in_digest_content_exists(site):
-    broken = [(rel, h) for rel, h in digest_links(site)
-              if h.startswith("#") and len(h) > 1 and not site.has_anchor(rel, unquote(h[1:]))]
+    broken = [
+        (rel, h)
+        for rel, h in digest_links(site)
+        if h.startswith("#") and len(h) > 1 and not site.has_anchor(rel, unquote(h[1:]))
+    ]
     assert not broken, broken
 
 
@@ -718,10 +752,13 @@ def test_untitled_subsections_get_no_invented_title(site, outline):
     assert "1.2" in untitled and "5.3" in untitled
     for number in untitled:
         root = content(site.dom(section_file(number)))
-        heads = [h for h in root.find_all(lambda n: re.fullmatch(r"h[1-6]", n.tag))
-                 if re.match(rf"§{re.escape(number)}(?!\d)", heading_title(h))]
+        heads = [
+            h
+            for h in root.find_all(lambda n: re.fullmatch(r"h[1-6]", n.tag))
+            if re.match(rf"§{re.escape(number)}(?!\d)", heading_title(h))
+        ]
         assert heads, f"no heading for §{number}"
-        rest = heading_title(heads[0])[len("§" + number):]
+        rest = heading_title(heads[0])[len("§" + number) :]
         rest = re.sub(r"[\s（）()\[\]【】·:：—-]|未命名", "", rest)
         assert rest == "", f"§{number} got a title the brief never gave: {heading_title(heads[0])!r}"
 

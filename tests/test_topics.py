@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from digest_plugin.pipeline import analyse
 
 TOPICS = Path(__file__).parent / "fixtures" / "topics"
@@ -27,19 +27,32 @@ def two_topics(root: Path) -> Path:
     shutil.copy(TOPICS / "briefs" / "2026-10-21-training-E1.yml", root / "data" / "briefs")
     shutil.copytree(TOPICS / "docs" / "training", root / "docs" / "training")
     config = root / "mkdocs.yml"
-    config.write_text(config.read_text(encoding="utf-8").replace("      - 简报: inference/briefs/index.md\n", (
-        "      - 简报: inference/briefs/index.md\n"
-        "  - training 活文档:\n      - training/index.md\n      - §1: training/1.md\n      - §2: training/2.md\n"
-        "      - 矛盾与待核实登记: training/register.md\n      - 参考文献: training/bibliography.md\n"
-        "      - 待跟进事项: training/follow-ups.md\n      - 简报: training/briefs/index.md\n")), encoding="utf-8")
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "      - 简报: inference/briefs/index.md\n",
+            (
+                "      - 简报: inference/briefs/index.md\n"
+                "  - training 活文档:\n      - training/index.md\n      - §1: training/1.md\n      - §2: training/2.md\n"
+                "      - 矛盾与待核实登记: training/register.md\n      - 参考文献: training/bibliography.md\n"
+                "      - 待跟进事项: training/follow-ups.md\n      - 简报: training/briefs/index.md\n"
+            ),
+        ),
+        encoding="utf-8",
+    )
     return root
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     root = two_topics(tmp_path_factory.mktemp("topics"))
-    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")], cwd=root,
-                         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     return root / "site"
 
@@ -58,7 +71,9 @@ def test_each_topic_under_its_own_prefix(site):
 def test_each_topic_numbers_its_own_citations(site):
     training = page(site, "training/bibliography")
     assert 'data-ref="13"' in training and 'data-arxiv="2401.10241"' in training  # after its own 12 references
-    assert 'data-ref="528"' in page(site, "inference/bibliography") and "2401.10241" not in page(site, "inference/bibliography")
+    assert 'data-ref="528"' in page(site, "inference/bibliography") and "2401.10241" not in page(
+        site, "inference/bibliography"
+    )
 
 
 def test_each_topic_has_its_own_register_and_follow_ups(site):
@@ -66,7 +81,9 @@ def test_each_topic_has_its_own_register_and_follow_ups(site):
     assert "zero-bubble-claims" not in page(site, "inference/register")
     assert 'data-follow-up="zero-bubble-batch"' in page(site, "training/follow-ups")
     assert "zero-bubble-batch" not in page(site, "inference/follow-ups")
-    assert "气泡率为零" not in re.sub(r"<details[^>]*data-digest-contradiction=.*?</details>", "", page(site, "training/1"), flags=re.S)
+    assert "气泡率为零" not in re.sub(
+        r"<details[^>]*data-digest-contradiction=.*?</details>", "", page(site, "training/1"), flags=re.S
+    )
 
 
 def test_one_search_index_covers_both_topics(site):
@@ -79,7 +96,9 @@ def test_a_brief_is_refused_in_the_wrong_topic(tmp_path):
     root = two_topics(tmp_path)
     brief = root / "data" / "briefs" / "2026-10-21-training-E1.yml"
     # an item of the training brief placed after an inference entry: that entry is not in its living doc
-    brief.write_text(brief.read_text(encoding="utf-8").replace("after: fsdp-baseline", "after: llm-d-v0-8"), encoding="utf-8")
+    brief.write_text(
+        brief.read_text(encoding="utf-8").replace("after: fsdp-baseline", "after: llm-d-v0-8"), encoding="utf-8"
+    )
     result = analyse(root / "data", relative_to=root)
     assert [f.message for f in result.errors] == ["unknown entry 'llm-d-v0-8'"]
     # and a brief whose topic disagrees with its id (a training brief filed as inference)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ruamel.yaml import YAML
-
 from conftest import ROOT
+from ruamel.yaml import YAML
 
 
 def load(name: str):
