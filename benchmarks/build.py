@@ -32,7 +32,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -42,10 +44,10 @@ sys.path.insert(0, str(HERE))
 from synth import generate  # noqa: E402
 
 from digest_plugin.extension import PageContext, render_directive  # noqa: E402
-from digest_plugin.merge import cite_hand_written_page  # noqa: E402
+from digest_plugin.layout import Layout, Linker, layouts  # noqa: E402
 from digest_plugin.pages import generated_pages  # noqa: E402
 from digest_plugin.pipeline import living_docs  # noqa: E402
-from digest_plugin.render import Heading, Linker, Renderer  # noqa: E402
+from digest_plugin.render import Heading, Renderer  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 MACRO = re.compile(r"\{\{\s*(digest_\w+|cite)\((.*?)\)\s*\}\}")
@@ -66,6 +68,7 @@ def timed_build(site: Path, out: str) -> tuple[float, float]:
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
+        assert proc.stderr is not None, "stderr is a pipe"
         raise SystemExit(f"build failed in {site}:\n{proc.stderr.read().decode()[-2000:]}")
     return seconds, usage.ru_maxrss / 1024
 
@@ -99,6 +102,7 @@ def timed_analyse(data: Path, cache: Path | None = None) -> float:
 
 
 def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -> Path:
+    """A copy of the repository's site on ``data``, in ``work/name``, with the digest plugin."""
     site = work / name
     shutil.copytree(ROOT / "docs", site / "docs")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
@@ -118,18 +122,17 @@ def floor_site(plugin: Path, work: Path) -> Path:
     site = work / "floor"
     docs = living_docs(plugin / "data")
     shutil.copytree(plugin / "docs", site / "docs")
-    for path, content in generated_pages(docs):
+    for path, content in generated_pages(layouts(docs)):
         target = site / "docs" / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
+    pages = [
+        (p.relative_to(site / "docs").as_posix(), p.read_text(encoding="utf-8")) for p in (site / "docs").rglob("*.md")
+    ]
+    laid_out = layouts(docs, pages)
     for page in sorted((site / "docs").rglob("*.md")):
         src = page.relative_to(site / "docs").as_posix()
-        text = page.read_text(encoding="utf-8")
-        for doc in docs.values():
-            cite_hand_written_page(doc, src, text, src)
-    for page in sorted((site / "docs").rglob("*.md")):
-        src = page.relative_to(site / "docs").as_posix()
-        page.write_text(render_static(page.read_text(encoding="utf-8"), src, docs), encoding="utf-8")
+        page.write_text(render_static(page.read_text(encoding="utf-8"), src, laid_out), encoding="utf-8")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"  - digest:\n(?:      .*\n)+", "", config)  # no plugin …
     config = re.sub(r"  - digest_plugin.extension:\n(?:      .*\n)+", "", config)  # … and no renderer
@@ -137,13 +140,16 @@ def floor_site(plugin: Path, work: Path) -> Path:
     return site
 
 
-def render_static(markdown: str, src: str, docs) -> str:
+def render_static(markdown: str, src: str, docs: dict[str, Layout]) -> str:
     """Replace macros and directives by what the plugin would put there (headings as Markdown)."""
     markdown = MACRO.sub(lambda m: _macro_directive(m.group(1), m.group(2)), markdown)
     ctx = PageContext(docs, src)
 
     def directive(m: re.Match[str]) -> str:
-        args = dict(a.split("=", 1) if "=" in a else (a, None) for a in m.group("args").split())
+        args: dict[str, str | None] = {}
+        for arg in m.group("args").split():  # key=value, or a bare key
+            key, eq, value = arg.partition("=")
+            args[key] = value if eq else None
         parts = []
         for block in render_directive(ctx, args):
             parts.append(
@@ -154,8 +160,8 @@ def render_static(markdown: str, src: str, docs) -> str:
         return "".join(parts)
 
     markdown = DIRECTIVE.sub(directive, markdown)
-    doc = next(iter(docs.values()))
-    return CITE.sub(lambda m: Renderer(doc, Linker(src)).cite(doc.citations[m.group(1)]), markdown)
+    layout = next(iter(docs.values()))
+    return CITE.sub(lambda m: Renderer(layout, Linker(src)).cite(layout.doc.citations[m.group(1)]), markdown)
 
 
 def _macro_directive(name: str, args: str) -> str:
@@ -173,9 +179,11 @@ def _macro_directive(name: str, args: str) -> str:
 
 
 def free_port() -> int:
+    """A TCP port on localhost that is free now (for ``mkdocs serve``)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int) -> float:
@@ -197,7 +205,7 @@ def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int) -> f
             marker = f"BENCHMARK-EDIT-{n}-{time.time_ns()}"
             start = time.perf_counter()
             edit_file.write_text(text.replace(old, old + marker, 1), encoding="utf-8")
-            _wait_for(url, lambda body: marker in body, timeout=1800)
+            _wait_for(url, _containing(marker), timeout=1800)
             times.append(time.perf_counter() - start)
         return statistics.median(times)
     finally:
@@ -208,7 +216,13 @@ def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int) -> f
             proc.kill()
 
 
-def _wait_for(url: str, ok, timeout: float) -> None:
+def _containing(marker: str) -> Callable[[str], bool]:
+    """Whether a page body holds ``marker`` (bound now, not to the loop variable)."""
+    return lambda body: marker in body
+
+
+def _wait_for(url: str, ok: Callable[[str], bool], timeout: float) -> None:
+    """Poll ``url`` until ``ok`` says yes to its body; exit after ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
@@ -221,7 +235,7 @@ def _wait_for(url: str, ok, timeout: float) -> None:
     raise SystemExit(f"timed out waiting for {url}")
 
 
-def build_figures(args: argparse.Namespace, data: Path, work: Path, plugin: Path, floor: Path) -> dict:
+def build_figures(args: argparse.Namespace, data: Path, work: Path, plugin: Path, floor: Path) -> dict[str, Any]:
     """Load+merge (cold and warm), plugin builds (cold and warm cache) and floor builds."""
     merge = [timed_analyse(plugin / "data") for _ in range(max(args.runs, 5))]
     timed_analyse(plugin / "data", work / "analyse-cache")  # fills the cache
@@ -237,7 +251,7 @@ def build_figures(args: argparse.Namespace, data: Path, work: Path, plugin: Path
         p: (plugin / "site" / p / "index.html").stat().st_size // 1024
         for p in ("inference/1", "inference/3", "inference/5", "inference/register")
     }
-    figures = {
+    figures: dict[str, Any] = {
         "plugin_s": round(statistics.median(s for s, _ in plugin_runs), 3),
         "floor_s": round(statistics.median(s for s, _ in floor_runs), 3),
         "merge_s": round(statistics.median(merge), 3),
@@ -254,6 +268,7 @@ def build_figures(args: argparse.Namespace, data: Path, work: Path, plugin: Path
 
 
 def main() -> None:
+    """Generate the data, build both sites, print the table and write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)

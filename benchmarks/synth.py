@@ -35,10 +35,13 @@ def _sentences() -> list[str]:
 
 
 def q(text: str) -> str:
+    """``text`` as a double-quoted YAML scalar (JSON's string syntax is YAML's)."""
     return json.dumps(text, ensure_ascii=False)
 
 
 class Writer:
+    """One synthetic brief a day; remembers what is still open so later days can close it."""
+
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self.lines = _sentences()
@@ -49,9 +52,11 @@ class Writer:
         self.stars = 155
 
     def say(self, n: int = 1) -> str:
+        """``n`` random clauses of the real brief, run together."""
         return "".join(self.rng.choice(self.lines) for _ in range(n))
 
     def brief(self, day: int, date: dt.date) -> str:
+        """The YAML text of day ``day``'s brief, dated ``date``."""
         r, say = self.rng, self.say
         stem = f"d{day}"
         out = [
@@ -199,6 +204,7 @@ def generate(days: int, out: Path, seed: int = 20261021) -> Path:
 
 
 def main() -> None:
+    """Write the data folder and print its path."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)

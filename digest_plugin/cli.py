@@ -18,9 +18,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from pydantic import ValidationError
 from ruamel.yaml import YAML
 
 from .diff import diff_docs
@@ -35,7 +36,8 @@ from .report import format_json, format_text
 from .scaffold import new_brief
 
 
-def _settings(config: Path | None) -> dict:
+def _settings(config: Path | None) -> dict[str, Any]:
+    """mkdocs.yml as data (empty when there is none); the tags Material uses load as None."""
     if config is None or not config.is_file():
         return {}
     tree = YAML(typ="safe", pure=True)
@@ -68,7 +70,7 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
     return into / rel
 
 
-EDITS = {
+EDITS: dict[str, Callable[[argparse.Namespace], str]] = {
     "resolve": lambda a: resolve_contradiction(
         a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by
     ),
@@ -108,7 +110,7 @@ def _merged(data_dir: Path, config: Path) -> Result | None:
 def _pages(args: argparse.Namespace) -> int:
     """Generated pages as files, so that a host without plugins builds the same site."""
     result = _merged(args.data, args.config)
-    if result is None:
+    if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
     settings = _settings(args.config)
     written = write_pages(args.docs, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True))
@@ -148,8 +150,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    """What the change since ``args.base_ref`` does to the living doc, as Markdown."""
     after = _merged(args.data_dir, args.config)
-    if after is None:
+    if after is None or after.docs is None:  # _merged has said what is wrong
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         base_dir = _data_at(args.base_ref, args.data_dir, Path(tmp))
@@ -159,6 +162,7 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``digest`` command line; returns the exit code (0 clean, 1 problems, 2 bad usage)."""
     parser = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="validate the data like a compiler (exit 0 clean, 1 problems)")
@@ -253,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         return _edit(args)
     try:
         rules = _rules(args.config)
-    except (ValidationError, Exception) as exc:  # a broken mkdocs.yml is the user's to fix, not a traceback
+    except Exception as exc:  # noqa: BLE001 - unreadable YAML, a wrong shape or invalid rules: a broken mkdocs.yml is the user's to fix, not a traceback
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     result = analyse(

@@ -43,7 +43,8 @@ def _yaml() -> YAML:
 
 def q(text: str) -> DoubleQuotedScalarString:
     """Text written by an edit is double-quoted, like the rest of a brief."""
-    return DoubleQuotedScalarString(text)
+    quoted: DoubleQuotedScalarString = DoubleQuotedScalarString(text)  # ruamel types ``__new__`` as returning Any
+    return quoted
 
 
 def edit_brief(path: Path, change: Callable[[CommentedMap], None], *, data_dir: Path | None = None) -> str:
@@ -92,7 +93,8 @@ def _list(tree: CommentedMap, key: str) -> CommentedSeq:
     """The brief's list under ``key``, created at the end of the file if the brief has none yet."""
     if key not in tree or not tree[key]:  # absent, null or an empty flow list `[]`: start a block list
         tree[key] = CommentedSeq()
-    return tree[key]
+    seq: CommentedSeq = tree[key]  # a list in the brief loads as a CommentedSeq in round-trip mode
+    return seq
 
 
 def _entry(**fields: Any) -> CommentedMap:

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ValidationError
@@ -42,6 +42,7 @@ from . import arxiv
 from .model import (
     Brief,
     Disposition,
+    Entry,
     EvidenceLevel,
     FollowUpStatus,
     Gap,
@@ -272,22 +273,27 @@ class _Code(str):
     """A code or an id: written unquoted in the YAML when that is safe, like the curated files."""
 
 
+_At: TypeAlias = tuple[str | int, ...]
+"""Where a value sits in the brief: its keys and list indexes, ``("items", 0, "placement")``;
+``("#top",)`` is the top of the file."""
+
+
 @dataclass
 class _Draft:
     """What the import collects besides the brief: warnings, and the comments that go with them."""
 
     warnings: list[ImportNote] = field(default_factory=list)
-    comments: dict[tuple, list[str]] = field(default_factory=dict)
-    origins: dict[tuple, int] = field(default_factory=dict)
+    comments: dict[_At, list[str]] = field(default_factory=dict)
+    origins: dict[_At, int] = field(default_factory=dict)
     """Markdown line of each part of the brief, so a late finding can still name a line."""
 
-    def warn(self, line: int, message: str, at: tuple = ("#top",)) -> None:
+    def warn(self, line: int, message: str, at: _At = ("#top",)) -> None:
         """Report to the CLI and mark the field ``at`` in the YAML (the top of the file when the
         doubt is about no single field, or about a field that was left out)."""
         self.warnings.append(ImportNote(line, message))
         self.comments.setdefault(at, []).append(message)
 
-    def unplaced(self, line: int, text: str, where: str, at: tuple = ("#top",)) -> None:
+    def unplaced(self, line: int, text: str, where: str, at: _At = ("#top",)) -> None:
         """Text with no place in the format: quoted, so it is not lost."""
         self.warn(line, f"{where}: text not placed, keep or move it by hand: «{_one_line(text)}»", at)
 
@@ -342,7 +348,7 @@ def import_brief(
     brief: dict[str, Any] = {"schema": 1}
     brief.update(_read_header(parts[0], draft))
     stem = _id_stem(brief, known_briefs)
-    items: list[dict] = []
+    items: list[dict[str, Any]] = []
     for part in parts[1:]:
         if part.kind == "items":
             brief["items_heading"] = part.heading
@@ -416,7 +422,7 @@ def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[in
     and the other paragraphs, each with its first line."""
     entries: list[tuple[int, str]] = []
     others: list[tuple[int, str]] = []
-    current: list | None = None
+    current: list[tuple[int, str]] | None = None
     previous_blank = True
     for line in lines:
         text = line.text.strip()
@@ -499,7 +505,7 @@ def _strip_end(text: str) -> str:
 def _read_header(part: _Part, draft: _Draft) -> dict[str, Any]:
     """Title (the first line), byline (作者 · round · date time) and provenance (处理依据 … 参照 … 边界：…)."""
     header: dict[str, Any] = {}
-    lines = [line for line in part.lines]
+    lines = list(part.lines)
     first = next((line for line in lines if line.text.strip()), None)
     if first is None:
         draft.warn(1, "the brief has no title line", ("title",))
@@ -591,7 +597,7 @@ def _doc_ref(path: str, meta: str) -> dict[str, Any]:
     return ref
 
 
-def _header_fallbacks(header: dict, title: str, line: int, draft: _Draft) -> None:
+def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: _Draft) -> None:
     """Topic, round and date also appear in the title; use them where the byline lacks one,
     and warn where the two disagree."""
     facts = TITLE_FACTS.match(title)
@@ -620,14 +626,18 @@ def _header_fallbacks(header: dict, title: str, line: int, draft: _Draft) -> Non
         draft.warn(line, "brief id needs the date, topic and round; left empty", ("id",))
 
 
-def _id_stem(header: dict, known_briefs: Iterable[Brief]) -> str:
+def _id_stem(header: dict[str, Any], known_briefs: Iterable[Brief]) -> str:
     """``2026-10-21-e1`` like ``digest new``; with the topic too if another brief already uses the stem."""
     date = header.get("date")
     day = date.isoformat() if isinstance(date, dt.date) else "undated"
     round_ = str(header.get("round") or "e0").lower()
     stem = f"{day}-{round_}"
     others = [b for b in known_briefs if b.id != header.get("id")]
-    taken = {x.id for b in others for x in (*b.items, *b.contradictions, *b.follow_ups)}
+    taken = (
+        {i.id for b in others for i in b.items}
+        | {c.id for b in others for c in b.contradictions}
+        | {f.id for b in others for f in b.follow_ups}
+    )
     if any(t.startswith(f"{stem}-") for t in taken) and header.get("topic"):
         stem = f"{day}-{header['topic']}-{round_}"
     return stem
@@ -636,9 +646,9 @@ def _id_stem(header: dict, known_briefs: Iterable[Brief]) -> str:
 # =========================================================================== items
 
 
-def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) -> list[dict]:
+def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) -> list[dict[str, Any]]:
     """Each 条目 N：title and the labelled paragraphs under it."""
-    blocks: list[tuple[_Line, re.Match, list[_Line]]] = []
+    blocks: list[tuple[_Line, re.Match[str], list[_Line]]] = []
     leading: list[_Line] = []
     for line in part.lines:
         if m := ITEM_HEADING.match(_bare(line.text)):
@@ -649,7 +659,8 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
             leading.append(line)
     for number, text in _paragraphs(leading):
         draft.unplaced(number, text, "section 一 before the first 条目")
-    items, seen = [], Counter()
+    items: list[dict[str, Any]] = []
+    seen: Counter[int] = Counter()
     for index, (heading, m, body) in enumerate(blocks):
         number = int(m["number"])
         seen[number] += 1
@@ -694,13 +705,14 @@ def _inline_fields(f: _Field) -> Iterator[_Field]:
     cuts = list(INLINE_LABEL.finditer(f.text))
     ends = [m.start() for m in cuts] + [len(f.text)]
     yield _Field(f.label, f.text[: ends[0]].strip(), f.line, f.note, f.head)
-    for m, end in zip(cuts, ends[1:]):
+    for m, end in zip(cuts, ends[1:], strict=True):  # ends: the next cut's start, or the text's end
         label = FIELD_LABEL.match(f.text[m.end() : end])
+        assert label is not None, "INLINE_LABEL only cuts before a label that FIELD_LABEL reads"
         line = f.line + f.text[: m.end()].count("\n")
         yield _Field(label["label"], label["text"].strip(), line, label["note"], _head(label))
 
 
-def _head(m: re.Match) -> str:
+def _head(m: re.Match[str]) -> str:
     """The label part of a FIELD_LABEL match, without a bullet or bold marks in front."""
     return m.string[m.start("label") : m.start("text")].replace("*", "")
 
@@ -713,8 +725,8 @@ def _read_item(
     body: list[_Line],
     outline: Outline | None,
     draft: _Draft,
-    at: tuple,
-) -> dict:
+    at: _At,
+) -> dict[str, Any]:
     fields = _item_fields(body)
     by_label: dict[str, _Field] = {}
     notes: list[str] = []
@@ -771,7 +783,7 @@ def _title_rating(title: str) -> list[ValueRating]:
     return [VALUE_CODES[w] for w in words] if words and not leftover else []
 
 
-def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: tuple, notes: list[str]) -> dict:
+def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _At, notes: list[str]) -> dict[str, Any]:
     """``path 第 2 条 与 path2 保留来源 · https://…``: materials (with anchors or collection dates) and URLs."""
     sources: dict[str, Any] = {"materials": [], "urls": []}
     if f is None:
@@ -797,7 +809,7 @@ def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: t
     return {k: v for k, v in sources.items() if v}
 
 
-def _material(text: str) -> dict | None:
+def _material(text: str) -> dict[str, Any] | None:
     m = MATERIAL.match(text)
     if not m:
         return None
@@ -811,7 +823,7 @@ def _material(text: str) -> dict | None:
     return ref
 
 
-def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: tuple) -> list[str]:
+def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _At) -> list[str]:
     """要点 bullets, inline (" - a - b") or one per line; a 要点 without bullets is one point."""
     if f is None or not f.text.strip():
         draft.warn(f.line if f else line, f"条目 {number}: no 要点; points left empty", at)
@@ -823,7 +835,9 @@ def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: tu
     return [p for p in pieces if p]
 
 
-def _read_evidence(f: _Field | None, item: dict, number: int, line: int, draft: _Draft, at: tuple) -> dict:
+def _read_evidence(
+    f: _Field | None, item: dict[str, Any], number: int, line: int, draft: _Draft, at: _At
+) -> dict[str, Any]:
     """Level, gaps and source kinds, read from the 证据边界 (and the points for the level)."""
     boundary = f.text if f else ""
     if not boundary:
@@ -868,7 +882,9 @@ def _gaps(boundary: str) -> list[Gap]:
     return [gap for _, gap in sorted(found, key=lambda pair: pair[0])]
 
 
-def _source_kinds(sources: dict, gaps: list[Gap], number: int, line: int, draft: _Draft, at: tuple) -> list[SourceKind]:
+def _source_kinds(
+    sources: dict[str, Any], gaps: list[Gap], number: int, line: int, draft: _Draft, at: _At
+) -> list[SourceKind]:
     """What kind of source each link or card is: by host, refined by the gaps (a paywalled
     Substack is a paywalled newsletter, a financial-media one is financial media)."""
     kinds: list[SourceKind] = []
@@ -930,8 +946,8 @@ def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:
 
 
 def _read_placement(
-    f: _Field | None, item: dict, relation: str, line: int, outline: Outline | None, draft: _Draft, at: tuple
-) -> dict:
+    f: _Field | None, item: dict[str, Any], relation: str, line: int, outline: Outline | None, draft: _Draft, at: _At
+) -> dict[str, Any]:
     """建议归入: the section (first §), the action (by the words), the entry, alternatives."""
     number = item["number"]
     if f is None or not f.text:
@@ -984,7 +1000,7 @@ def _read_placement(
 
 
 def _after(
-    text: str, number: int, section: str, outline: Outline | None, line: int, draft: _Draft, at: tuple
+    text: str, number: int, section: str, outline: Outline | None, line: int, draft: _Draft, at: _At
 ) -> str | None:
     """ "作为 v0.8 段落后的…" / "Dynamo 段落下": the one outline entry of the section with that name."""
     m = AFTER.search(text)
@@ -1017,11 +1033,11 @@ def _entry_to_update(text: str, item_title: str, section: str, outline: Outline 
     return named[0].id if len(named) == 1 else None
 
 
-def _section_entries(outline: Outline | None, section: str) -> list:
+def _section_entries(outline: Outline | None, section: str) -> list[Entry]:
     return [e for e in outline.entries if e.section == section] if outline else []
 
 
-def _known_section(section: str, outline: Outline | None, line: int, draft: _Draft, at: tuple) -> None:
+def _known_section(section: str, outline: Outline | None, line: int, draft: _Draft, at: _At) -> None:
     if outline and section not in {s.number for s in outline.sections}:
         draft.warn(line, f"§{section} is not a section of the {outline.topic} outline", at)
 
@@ -1051,7 +1067,7 @@ def _guards(text: str) -> list[str]:
 # --------------------------------------------------------------------------- figures
 
 
-def _repo_card_figures(item: dict, line: int, draft: _Draft, at: tuple) -> list[dict]:
+def _repo_card_figures(item: dict[str, Any], line: int, draft: _Draft, at: _At) -> list[dict[str, Any]]:
     """Figures of a repo-card refresh: "155 ⭐，周增 +175，C++，Apache-2.0，最近提交 …，成熟度标为 …"."""
     cards = [m for m in item["sources"].get("materials", []) if "repo_cards/" in m["path"]]
     if not cards:
@@ -1077,7 +1093,7 @@ def _repo_card_figures(item: dict, line: int, draft: _Draft, at: tuple) -> list[
     return figures
 
 
-def _figure(clause: str) -> dict | None:
+def _figure(clause: str) -> dict[str, Any] | None:
     for key, label, pattern, unit in FIGURE_RULES:
         if m := pattern.match(clause):
             raw = m.group("value") or (m.groupdict().get("value2") or "")
@@ -1096,7 +1112,7 @@ def _figure(clause: str) -> dict | None:
 # =========================================================================== contradictions
 
 
-def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict]:
+def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict[str, Any]]:
     """``N. title：text`` per contradiction; the disposition and withheld claims come from the words."""
     entries, others = _entries(part.lines, NUMBERED)
     for number, text in others:
@@ -1104,6 +1120,7 @@ def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict]:
     contradictions = []
     for index, (line, text) in enumerate(entries):
         m = NUMBERED.match(text)
+        assert m is not None, "_entries only starts an entry at a line NUMBERED matches"
         number = int(m["n1"] or m["n2"])
         at = ("contradictions", index)
         draft.origins[at] = line
@@ -1119,7 +1136,7 @@ def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict]:
     return contradictions
 
 
-def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Draft, at: tuple) -> dict:
+def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Draft, at: _At) -> dict[str, Any]:
     colon = _label_colon(body)
     if colon is None:
         title, text = body, body
@@ -1192,7 +1209,7 @@ def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
     return out
 
 
-def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: tuple) -> dict:
+def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At) -> dict[str, Any]:
     """``arXiv:ID — Title（卡片来源 …；被引 N / S2，…）——use note``."""
     draft.origins[at] = line
     text = BULLET.sub(r"\g<text>", text, count=1)
@@ -1231,7 +1248,7 @@ def _matching_close(text: str, open_at: int) -> int:
     return len(text)
 
 
-def _citation_fact(citation: dict, piece: str, line: int, draft: _Draft, at: tuple) -> None:
+def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draft, at: _At) -> None:
     for key, pattern in CITATION_FACTS:
         if m := pattern.match(piece):
             if key == "cited_by":
@@ -1270,7 +1287,9 @@ def _read_conclusions(part: _Part, stem: str, round_: str | None, draft: _Draft)
     return out
 
 
-def _read_follow_ups(m: re.Match, line: int, stem: str, round_: str | None, before: int, draft: _Draft) -> list[dict]:
+def _read_follow_ups(
+    m: re.Match[str], line: int, stem: str, round_: str | None, before: int, draft: _Draft
+) -> list[dict[str, Any]]:
     """① … ② … ③ …: one follow-up each, for the round the heading names (needed E2 → E2)."""
     follow_round = m["round"]
     if not follow_round:
@@ -1320,7 +1339,7 @@ def _conclusion_ratings(bullets: list[tuple[int, str]]) -> dict[int, tuple[int, 
 # =========================================================================== links across sections
 
 
-def _link(brief: dict, outline: Outline | None, draft: _Draft) -> None:
+def _link(brief: dict[str, Any], outline: Outline | None, draft: _Draft) -> None:
     """Fields that join two parts of the brief: ratings, cross-references, touches, follow-up items,
     citation back-links.  Exact names are taken silently; names matched word by word are marked."""
     items = brief["items"]
@@ -1349,21 +1368,25 @@ def _link(brief: dict, outline: Outline | None, draft: _Draft) -> None:
         c.pop("_line", None)
 
 
-def _apply_ratings(items: list[dict], ratings: dict, draft: _Draft) -> None:
+def _apply_ratings(
+    items: list[dict[str, Any]], ratings: dict[int, tuple[int, list[ValueRating]]], draft: _Draft
+) -> None:
     """An item's value: the title's rating, then what the conclusions say of it (both kept if they differ)."""
     numbers = {item["number"] for item in items}
     for n, (line, _) in sorted(ratings.items()):
         if n not in numbers:
             draft.warn(line, f"the conclusions rate 条目 {n}, which the brief does not have", ("conclusions",))
     for i, item in enumerate(items):
-        line, said = ratings.get(item["number"], (None, []))
-        if item["value"] and said and set(said) != set(item["value"]):
-            draft.warn(
-                line,
-                f"条目 {item['number']}: the title rates it {item['value'][0].label}, the conclusions "
-                f"{'/'.join(r.label for r in said)}; both kept",
-                ("items", i, "value"),
-            )
+        said: list[ValueRating] = []
+        if (rated := ratings.get(item["number"])) is not None:
+            line, said = rated
+            if item["value"] and said and set(said) != set(item["value"]):
+                draft.warn(
+                    line,
+                    f"条目 {item['number']}: the title rates it {item['value'][0].label}, the conclusions "
+                    f"{'/'.join(r.label for r in said)}; both kept",
+                    ("items", i, "value"),
+                )
         item["value"] = list(dict.fromkeys(item["value"] + said))
         if not item["value"]:
             draft.warn(
@@ -1373,7 +1396,9 @@ def _apply_ratings(items: list[dict], ratings: dict, draft: _Draft) -> None:
             )
 
 
-def _resolve_cross_refs(item: dict, items: list[dict], outline: Outline | None, draft: _Draft, at: tuple) -> None:
+def _resolve_cross_refs(
+    item: dict[str, Any], items: list[dict[str, Any]], outline: Outline | None, draft: _Draft, at: _At
+) -> None:
     """ "并在 §5.1 与 llm-d 1.0 交叉引用": the item of this brief placed in §5.1 whose title says
     "llm-d 1.0", else an outline entry of §5.1 of that name."""
     for j, ref in enumerate(item["placement"].get("cross_refs", [])):
@@ -1405,13 +1430,13 @@ def _resolve_cross_refs(item: dict, items: list[dict], outline: Outline | None, 
 
 
 def _touches(
-    c: dict,
-    items: list[dict],
-    item_names: list,
+    c: dict[str, Any],
+    items: list[dict[str, Any]],
+    item_names: list[tuple[str, set[str]]],
     labels: dict[str, str],
     outline: Outline | None,
     draft: _Draft,
-    at: tuple,
+    at: _At,
 ) -> None:
     """What a contradiction touches: the § it names, the items it names (条目 N, or a name only that
     item uses), their sections when it names none, and the outline entries it names."""
@@ -1451,7 +1476,7 @@ def _touches(
         del c["touches"]
 
 
-def _stated_items(text: str, items: list[dict]) -> list[str]:
+def _stated_items(text: str, items: list[dict[str, Any]]) -> list[str]:
     """Items the text names by number ("条目 4", "条目 6/7"): a link the brief states, taken as is."""
     by_number = {item["number"]: item["id"] for item in items}
     numbers = [int(n) for m in ITEM_NUMBERS.finditer(text) for n in re.findall(r"\d+", m["numbers"])]
@@ -1488,7 +1513,7 @@ def _shared(matched: list[tuple[str, set[str]]], labels: dict[str, str] | None =
     return "; ".join(f"{labels.get(cid, cid)} by {', '.join(sorted(names))}" for cid, names in matched)
 
 
-def _withheld_figure(c: dict, items: list[dict]) -> None:
+def _withheld_figure(c: dict[str, Any], items: list[dict[str, Any]]) -> None:
     """A withheld claim that names a figure's label ("+175 周增" names 周增) withholds that figure."""
     for claim in c.get("withheld", []):
         keys = _unique([f["key"] for item in items for f in item.get("figures", []) if f["label"] in claim["text"]])
@@ -1496,7 +1521,7 @@ def _withheld_figure(c: dict, items: list[dict]) -> None:
             claim["figure"] = _Code(keys)
 
 
-def _citation_links(citation: dict, contradictions: list[dict], draft: _Draft, at: tuple) -> None:
+def _citation_links(citation: dict[str, Any], contradictions: list[dict[str, Any]], draft: _Draft, at: _At) -> None:
     """The contradiction that down-weights a paper; its year and card topic if only that prose gives them."""
     about = [c for c in contradictions if citation["arxiv"] in c.get("touches", {}).get("citations", [])]
     down = _unique([c["id"] for c in about if c["disposition"] is Disposition.down_weighted])
@@ -1528,7 +1553,7 @@ def _citation_links(citation: dict, contradictions: list[dict], draft: _Draft, a
 def _check_numbering(numbers: list[int], lines: list[int], what: str, key: str, draft: _Draft) -> None:
     """Warn where the brief skips or repeats a number (条目 1, 条目 3): the ids keep the brief's numbers."""
     expected = 1
-    for index, (number, line) in enumerate(zip(numbers, lines)):
+    for index, (number, line) in enumerate(zip(numbers, lines, strict=True)):  # one line per number
         if number > expected:
             missing = "、".join(str(n) for n in range(expected, number))
             draft.warn(line, f"{what} {missing} missing: numbering jumps to {number}", (key, index, "number"))
@@ -1537,7 +1562,7 @@ def _check_numbering(numbers: list[int], lines: list[int], what: str, key: str, 
         expected = max(expected, number + 1)
 
 
-def _check_counts(brief: dict, parts: list[_Part], draft: _Draft) -> None:
+def _check_counts(brief: dict[str, Any], parts: list[_Part], draft: _Draft) -> None:
     """The brief states counts ("（7 条）", "8 份 materials"); say when the lists disagree."""
     heading = brief.get("items_heading") or ""
     if m := COUNT_IN_HEADING.search(heading):
@@ -1556,8 +1581,8 @@ def _check_counts(brief: dict, parts: list[_Part], draft: _Draft) -> None:
             draft.warn(1, f"no section for {kind} (一 条目 / 二 矛盾 / 三 arXiv / 四 结论) was found")
 
 
-def _dedupe_ids(entries: list[dict], what: str, draft: _Draft, key: str) -> None:
-    seen = Counter()
+def _dedupe_ids(entries: list[dict[str, Any]], what: str, draft: _Draft, key: str) -> None:
+    seen: Counter[str] = Counter()
     for i, entry in enumerate(entries):
         seen[entry["id"]] += 1
         if seen[entry["id"]] > 1:
@@ -1569,7 +1594,7 @@ def _dedupe_ids(entries: list[dict], what: str, draft: _Draft, key: str) -> None
             )
 
 
-def _validate(brief: dict, draft: _Draft) -> None:
+def _validate(brief: dict[str, Any], draft: _Draft) -> None:
     """Last safety net: whatever would still fail the model is reported, at the nearest Markdown line."""
     try:
         Brief.model_validate(_plain(brief))
@@ -1615,7 +1640,7 @@ def _reorder(value: Any, model: type[BaseModel] | None) -> Any:
     return ordered
 
 
-def _emit(brief: dict, comments: dict[tuple, list[str]]) -> str:
+def _emit(brief: dict[str, Any], comments: dict[_At, list[str]]) -> str:
     """YAML text: double-quoted text, plain codes and dates, a ``# digest-import:`` line above each doubt."""
     comments = {k: list(v) for k, v in comments.items()}
     body: list[str] = []
@@ -1631,7 +1656,12 @@ def _emit(brief: dict, comments: dict[tuple, list[str]]) -> str:
 
 
 def _emit_mapping(
-    mapping: dict, path: tuple, indent: int, out: list[str], comments: dict, first_prefix: str = ""
+    mapping: dict[str, Any],
+    path: _At,
+    indent: int,
+    out: list[str],
+    comments: dict[_At, list[str]],
+    first_prefix: str = "",
 ) -> None:
     """One key per line; the first key of a list item goes on the "- " line (its comments were
     written above that line by :func:`_emit_sequence`)."""
@@ -1654,7 +1684,7 @@ def _emit_mapping(
             out.append(f"{prefix}{key}: {_scalar(value)}")
 
 
-def _emit_sequence(values: list, path: tuple, indent: int, out: list[str], comments: dict) -> None:
+def _emit_sequence(values: list[Any], path: _At, indent: int, out: list[str], comments: dict[_At, list[str]]) -> None:
     pad = " " * indent
     for i, value in enumerate(values):
         here = path + (i,)
@@ -1662,8 +1692,9 @@ def _emit_sequence(values: list, path: tuple, indent: int, out: list[str], comme
             out.append(f"{pad}# {MARK}: {_one_line(message)}")
         if isinstance(value, dict):
             first_key = next(iter(value), None)
-            for message in comments.pop(here + (first_key,), []):
-                out.append(f"{pad}# {MARK}: {_one_line(message)}")
+            if first_key is not None:  # an empty mapping has no first key, and so no comments on one
+                for message in comments.pop(here + (first_key,), []):
+                    out.append(f"{pad}# {MARK}: {_one_line(message)}")
             _emit_mapping(value, here, indent + 2, out, comments, first_prefix=f"{pad}- ")
         else:
             out.append(f"{pad}- {_scalar(value)}")

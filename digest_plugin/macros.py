@@ -13,11 +13,21 @@ run.  Usage in a page::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from . import arxiv
 
 SECTION = re.compile(r"[1-9][0-9]?(?:\.[1-9][0-9]?)?")
 TOPIC = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+_Macro = TypeVar("_Macro", bound=Callable[..., str])
+
+
+class MacroEnv(Protocol):
+    """The part of mkdocs-macros' ``env`` a pluglet uses: ``env.macro`` registers a function and returns it."""
+
+    def macro(self, function: _Macro, /) -> _Macro: ...
 
 
 def _checked(pattern: re.Pattern[str], value: object, what: str) -> str:
@@ -34,25 +44,30 @@ def _directive(kind: str, value: str | None = None, topic: str | None = None) ->
     return f"\n\n[[digest {arg}]]\n\n"
 
 
-def define_env(env) -> None:
+def define_env(env: MacroEnv) -> None:
     """Entry point mkdocs-macros calls for a pluglet (``modules: [digest_plugin.macros]``)."""
 
     @env.macro
-    def digest_section(number, topic=None) -> str:
+    def digest_section(number: str | int, topic: str | None = None) -> str:
+        """The entries, callouts and stubs of section ``number`` (of ``topic``'s doc)."""
         return _directive("section", _checked(SECTION, number, "section number"), topic)
 
     @env.macro
-    def cite(arxiv_id) -> str:
+    def cite(arxiv_id: str) -> str:
+        """A numbered citation link to an arXiv paper."""
         return f"[[cite {_checked(arxiv.LOOSE_ID, arxiv_id, 'arXiv id')}]]"
 
     @env.macro
-    def digest_register(topic=None) -> str:
+    def digest_register(topic: str | None = None) -> str:
+        """The contradiction register: every contradiction with its whole story."""
         return _directive("register", topic=topic)
 
     @env.macro
-    def digest_follow_ups(topic=None) -> str:
+    def digest_follow_ups(topic: str | None = None) -> str:
+        """The follow-ups: pending ones first, then the closed ones with how they closed."""
         return _directive("follow-ups", topic=topic)
 
     @env.macro
-    def digest_overview(topic=None) -> str:
+    def digest_overview(topic: str | None = None) -> str:
+        """The topic at a glance: the latest brief, open contradictions and follow-ups, counts, the timeline."""
         return _directive("overview", topic=topic)

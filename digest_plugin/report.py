@@ -39,6 +39,7 @@ def format_text(findings: list[Finding], base: Path) -> str:
 
 
 def format_json(findings: list[Finding]) -> str:
+    """The findings as a JSON array of objects, one per finding, for bots."""
     return json.dumps(
         [
             {"path": f.path, "line": f.line, "col": f.col, "severity": f.severity, "message": f.message, "hint": f.hint}
