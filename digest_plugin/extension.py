@@ -23,8 +23,10 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from markdown import Markdown
 from markdown.blockprocessors import BlockProcessor
@@ -33,8 +35,9 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
 from .arxiv import key as arxiv_key
-from .merge import LivingDoc
-from .render import Block, Heading, Linker, Raw, Renderer, esc
+from .layout import Layout, Linker, cite_anchor, layouts
+from .pipeline import living_docs
+from .render import Block, Heading, Raw, Renderer, esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
@@ -48,7 +51,8 @@ PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief",
 class PageContext:
     """What the host tells the extension about the page being converted."""
 
-    docs: dict[str, LivingDoc]
+    layouts: Mapping[str, Layout]
+    """One per topic: the merged doc and where everything of it lives."""
     page: str
     directory_urls: bool = True
     source_links: bool = False
@@ -66,8 +70,9 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     unknown = [k for k in args if k not in PAGES and k not in ("topic", "year")]
     if unknown or len(kinds) != 1:
         raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
-    doc = _topic(ctx, args.get("topic"))
-    renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
+    layout = _topic(ctx, args.get("topic"))
+    doc = layout.doc
+    renderer = Renderer(layout, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
     kind = kinds[0]
     value = args[kind]
     year = args.get("year")
@@ -92,13 +97,14 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     }[kind](year)
 
 
-def _topic(ctx: PageContext, topic: str | None) -> LivingDoc:
+def _topic(ctx: PageContext, topic: str | None) -> Layout:
+    known = ctx.layouts
     if topic is None:
         first = ctx.page.split("/")[0]
-        topic = first if first in ctx.docs else (next(iter(ctx.docs)) if len(ctx.docs) == 1 else None)
-    if topic not in ctx.docs:
-        raise DirectiveError(f"unknown topic '{topic}'; known topics: {', '.join(sorted(ctx.docs)) or 'none'}")
-    return ctx.docs[topic]
+        topic = first if first in known else (next(iter(known)) if len(known) == 1 else None)
+    if topic is None or topic not in known:
+        raise DirectiveError(f"unknown topic '{topic}'; known topics: {', '.join(sorted(known)) or 'none'}")
+    return known[topic]
 
 
 class DirectiveProcessor(BlockProcessor):
@@ -135,13 +141,13 @@ class CiteProcessor(InlineProcessor):
         super().__init__(pattern, md)
         self.extension = extension
 
-    def handleMatch(self, m, data):
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:  # type: ignore[override]
         ctx = self.extension.context()
         key = arxiv_key(m.group("id"))
-        for doc in ctx.docs.values() if ctx else ():
-            if key in doc.citations:
-                renderer = Renderer(doc, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
-                html = renderer.cite(doc.citations[key], anchor=renderer.anchor(f"cite-{key}"))  # back-link target
+        for layout in ctx.layouts.values() if ctx else ():
+            if ctx is not None and key in layout.doc.citations:
+                renderer = Renderer(layout, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
+                html = renderer.cite(layout.doc.citations[key], anchor=renderer.anchor(cite_anchor(key)))
                 return self.md.htmlStash.store(html), m.start(0), m.end(0)
         log.warning(f"{ctx.page if ctx else '?'}: [[cite {m.group('id')}]]: no brief cites arXiv:{key}")
         return (
@@ -151,20 +157,15 @@ class CiteProcessor(InlineProcessor):
         )
 
 
-HOST: Callable[[], PageContext | None] | None = None
-"""Set by a host adapter (the MkDocs plugin) that knows the page being converted and has the docs."""
-
-_LOADED: dict[str, tuple[float, dict[str, LivingDoc]]] = {}
-
-
 class DigestExtension(Extension):
     """The directives, in any Python-Markdown host.
 
-    Under MkDocs the plugin tells it the page and hands it the merged docs (``HOST``).  Under
-    Zensical, which runs no plugins, it reads the page from Zensical's rendering context and
-    loads the data folder itself (once per build, again only when a file changed)."""
+    A host that knows which page is being converted and holds the merged docs (the MkDocs plugin)
+    passes ``context``: a function that returns the current :class:`PageContext`.  Without one
+    (Zensical, which runs no plugins and builds the extension from ``mkdocs.yml`` itself), it reads
+    the page from Zensical's rendering context and loads the data folder on its own."""
 
-    def __init__(self, context: Callable[[], PageContext | None] | None = None, **kwargs):
+    def __init__(self, context: Callable[[], PageContext | None] | None = None, **kwargs: Any):
         self.config = {
             "data_dir": ["data", "the data folder (outlines/ and briefs/), relative to the working directory"]
         }
@@ -175,22 +176,20 @@ class DigestExtension(Extension):
     def context(self) -> PageContext | None:
         if self._explicit is not None:
             return self._explicit()
-        if HOST is not None:
-            return HOST()
-        rendering = getattr(self._md, "preprocessors", {})
-        rendering = rendering["rendering_context"] if "rendering_context" in rendering else None
+        preprocessors = getattr(self._md, "preprocessors", {})
+        rendering = preprocessors["rendering_context"] if "rendering_context" in preprocessors else None
         if rendering is None:
             return None
-        cached = getattr(self._md, "_digest_context", None)
+        cached: PageContext | None = getattr(self._md, "_digest_context", None)
         if cached is None or cached.page != rendering.page.path:  # one context per page conversion
             config = getattr(rendering, "config", {}) or {}
             cached = PageContext(
-                _docs(self.getConfig("data_dir")),
+                _FOLDERS.layouts(Path(self.getConfig("data_dir"))),
                 rendering.page.path,
                 bool(config.get("use_directory_urls", True)),
                 source_links=True,
             )
-            self._md._digest_context = cached
+            self._md._digest_context = cached  # type: ignore[union-attr]
         return cached
 
     def extendMarkdown(self, md: Markdown) -> None:
@@ -199,19 +198,26 @@ class DigestExtension(Extension):
         md.inlinePatterns.register(CiteProcessor(CITE, md, self), "digest-cite", 185)
 
 
-def _docs(data_dir: str) -> dict[str, LivingDoc]:
-    """The merged docs of a data folder, loaded once and again only when a file in it changed."""
-    from pathlib import Path
+class _DataFolders:
+    """Merged docs per data folder for hosts without a plugin, loaded again only when a file changed.
 
-    from .pipeline import living_docs
+    One per process: Zensical may build a new Markdown instance (and so a new extension) for any
+    page; without this each of them would load and merge the whole data folder again."""
 
-    folder = Path(data_dir).resolve()
-    stamp = max((p.stat().st_mtime for p in folder.rglob("*.yml")), default=0.0)
-    cached = _LOADED.get(str(folder))
-    if cached is None or cached[0] != stamp:
-        _LOADED[str(folder)] = (stamp, living_docs(folder))
-    return _LOADED[str(folder)][1]
+    def __init__(self) -> None:
+        self._loaded: dict[Path, tuple[float, dict[str, Layout]]] = {}
+
+    def layouts(self, data_dir: Path) -> dict[str, Layout]:
+        folder = data_dir.resolve()
+        stamp = max((p.stat().st_mtime for p in folder.rglob("*.yml")), default=0.0)
+        cached = self._loaded.get(folder)
+        if cached is None or cached[0] != stamp:
+            cached = self._loaded[folder] = (stamp, layouts(living_docs(folder)))
+        return cached[1]
 
 
-def makeExtension(**kwargs) -> DigestExtension:
+_FOLDERS = _DataFolders()
+
+
+def makeExtension(**kwargs: Any) -> DigestExtension:
     return DigestExtension(**kwargs)

@@ -8,27 +8,29 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from .merge import LivingDoc, brief_page, briefs_index_page, feed_page
-from .render import Linker, Renderer, page_url
+from . import labels
+from .layout import Layout, Linker, brief_page, briefs_index_page, feed_page
+from .render import Renderer
 
 FEED_ENTRIES = 50
 """Briefs in the feed, newest first.  A reader polls it for what is new; every older brief stays on
 the briefs index and its yearly archives (at 3650 briefs a full feed weighed 17 MB)."""
 
 
-def atom(doc: LivingDoc, site_url: str | None = None, directory_urls: bool = True) -> str:
+def atom(layout: Layout, site_url: str | None = None, directory_urls: bool = True) -> str:
     """The feed of the newest briefs; links are relative to the feed unless ``site_url`` is set."""
+    doc = layout.doc
     feed = feed_page(doc.topic)
     base = (site_url.rstrip("/") + "/" + feed.rpartition("/")[0] + "/") if site_url else None
     linker = Linker(feed, directory_urls)
-    renderer = Renderer(doc, linker)  # links in entry content are relative to the feed itself
+    renderer = Renderer(layout, linker)  # links in entry content are relative to the feed itself
     briefs = sorted(doc.briefs, key=lambda b: (b.date, b.id), reverse=True)[:FEED_ENTRIES]
     updated = f"{briefs[0].date.isoformat()}T00:00:00Z" if briefs else "1970-01-01T00:00:00Z"
     topic_id = f"urn:digest:{doc.topic}"
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="zh"{" xml:base=" + quoteattr(base) if base else ""}>',
-        f"<title>{escape(doc.outline.title)} · 简报</title>",
+        f"<title>{escape(labels.FEED_TITLE.format(title=doc.outline.title))}</title>",
         f"<id>{topic_id}</id>",
         f"<updated>{updated}</updated>",
         f"<author><name>{escape(doc.outline.title)}</name></author>",
@@ -53,4 +55,4 @@ def atom(doc: LivingDoc, site_url: str | None = None, directory_urls: bool = Tru
     return "\n".join(out) + "\n"
 
 
-__all__ = ["FEED_ENTRIES", "atom", "page_url"]
+__all__ = ["FEED_ENTRIES", "atom"]

@@ -1,19 +1,29 @@
-"""Briefs + outline → the merged living doc.  Pure functions: no MkDocs, no files, no clock.
+"""Briefs + outline → the merged living doc.  Pure functions: no MkDocs, no files, no clock, no HTML.
 
-The merge decides *what* is on each section page and in what order; :mod:`render` decides how
-it looks.  Briefs are applied one at a time in (date, id) order — items placed, entries updated,
+The merge decides *what* the living doc says: which entries each section holds and in what order,
+what each entry's figures and history are, which contradictions are open and which claims they
+withhold, which follow-ups are pending, which number each paper gets.  Where that lands on the
+site is :mod:`layout`'s business; how it looks is :mod:`render`'s.
+
+Briefs are applied one at a time in (date, id) order — items placed, entries updated,
 contradictions opened, resolved, re-opened or superseded, follow-ups opened and closed, evidence
 raised, items retracted — and what each brief changed is recorded, so a brief's page and the feed
 can say what that day did.  The same data always gives the same living doc, whatever order the
 files were read in.
+
+The result is frozen: records with named fields, tuples and read-only mappings.  Merging works on
+private drafts (``_EntryDraft`` …) and freezes them once at the end, so nothing downstream — a
+renderer, a host adapter, a ``serve`` rebuild — can change what the merge decided.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
+from typing import NamedTuple, TypeVar
 
 from . import arxiv
 from .arxiv import key as arxiv_key
@@ -40,10 +50,27 @@ from .model import (
     Status,
 )
 
-ARXIV_MENTION = arxiv.MENTION
+T = TypeVar("T")
+
+# --------------------------------------------------------------------------- the merged doc's records
 
 
-@dataclass
+class PlacedItem(NamedTuple):
+    """Where an item of a brief ended up: the entry it created or updated (its own id if discarded)."""
+
+    brief: Brief
+    item: Item
+    entry_id: str
+
+
+class FigureValue(NamedTuple):
+    """An earlier value of a figure and the brief that stated it (``baseline`` for the outline)."""
+
+    figure: Figure
+    stated_in: str
+
+
+@dataclass(frozen=True)
 class FigureState:
     """A figure of an entry: its current value and the values it had before, oldest first."""
 
@@ -51,15 +78,16 @@ class FigureState:
     label: str
     current: Figure
     current_from: str
-    history: list[tuple[Figure, str]] = field(default_factory=list)
+    history: tuple[FigureValue, ...] = ()
     withheld_by: Contradiction | None = None
+    """The open contradiction that forbids stating the current value as fact."""
 
     def series(self) -> list[Figure]:
         """Every dated value, oldest first (for the chart)."""
-        return [f for f, _ in self.history] + [self.current]
+        return [v.figure for v in self.history] + [self.current]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Update:
     """One dated change to an entry: which brief (or the baseline doc) did what."""
 
@@ -70,7 +98,7 @@ class Update:
     evidence: Evidence | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class EntryView:
     """An entry as it stands on its section page after all briefs are applied."""
 
@@ -82,8 +110,8 @@ class EntryView:
     brief: Brief | None = None
     parent: str | None = None
     footnote: bool = False
-    figures: list[FigureState] = field(default_factory=list)
-    history: list[Update] = field(default_factory=list)
+    figures: tuple[FigureState, ...] = ()
+    history: tuple[Update, ...] = ()
     evidence: Evidence | None = None
     retraction: Retraction | None = None
     retracted_in: Brief | None = None
@@ -92,8 +120,13 @@ class EntryView:
     def retracted(self) -> bool:
         return self.retraction is not None
 
+    @property
+    def last_brief(self) -> Brief | None:
+        """The brief that changed the entry last (None for an entry no brief touched)."""
+        return next((u.brief for u in reversed(self.history) if u.brief is not None), None)
 
-@dataclass
+
+@dataclass(frozen=True)
 class Stub:
     """A short linked pointer left in another section by a cross-reference."""
 
@@ -103,13 +136,20 @@ class Stub:
     home: str
 
 
-@dataclass
+class ContradictionEvent(NamedTuple):
+    """A later brief's update of a contradiction."""
+
+    brief: Brief
+    update: ContradictionUpdate
+
+
+@dataclass(frozen=True)
 class ContradictionView:
     contradiction: Contradiction
     brief: Brief
-    sections: list[str]
+    sections: tuple[str, ...]
     status: Status = Status.open
-    history: list[tuple[Brief, ContradictionUpdate]] = field(default_factory=list)
+    history: tuple[ContradictionEvent, ...] = ()
 
     @property
     def id(self) -> str:
@@ -120,46 +160,43 @@ class ContradictionView:
         return self.status is Status.open
 
     @property
-    def settled(self) -> tuple[Brief, ContradictionUpdate] | None:
+    def settled(self) -> ContradictionEvent | None:
         """The brief and update that resolved or superseded it, if it is no longer open."""
         return self.history[-1] if self.history and not self.is_open else None
 
 
 @dataclass(frozen=True)
-class Place:
-    """Where something is cited: a page (by source path) and an anchor on it."""
-
-    page: str
-    anchor: str
-    label: str
-
-
-@dataclass
 class CitationView:
     citation: Citation
     number: int
     brief: Brief
-    places: list[Place] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SectionView:
     section: Section
-    entries: list[EntryView] = field(default_factory=list)
-    stubs: list[Stub] = field(default_factory=list)
-    contradictions: list[ContradictionView] = field(default_factory=list)
+    entries: tuple[EntryView, ...] = ()
+    stubs: tuple[Stub, ...] = ()
+    contradictions: tuple[ContradictionView, ...] = ()
 
     @property
     def number(self) -> str:
         return self.section.number
 
 
-@dataclass
+class FollowUpEvent(NamedTuple):
+    """A later brief's closing (or carrying over) of a follow-up."""
+
+    brief: Brief
+    update: FollowUpUpdate
+
+
+@dataclass(frozen=True)
 class FollowUpView:
     follow_up: FollowUp
     brief: Brief
     status: FollowUpStatus = FollowUpStatus.open
-    history: list[tuple[Brief, FollowUpUpdate]] = field(default_factory=list)
+    history: tuple[FollowUpEvent, ...] = ()
 
     @property
     def pending(self) -> bool:
@@ -167,57 +204,64 @@ class FollowUpView:
         return self.status in (FollowUpStatus.open, FollowUpStatus.carried_over)
 
 
-@dataclass
+CHANGE_KINDS = (
+    "entries_added",
+    "entries_updated",
+    "entries_retracted",
+    "evidence_changed",
+    "contradictions_opened",
+    "contradictions_resolved",
+    "contradictions_reopened",
+    "contradictions_superseded",
+    "citations_added",
+    "follow_ups_opened",
+    "follow_ups_closed",
+)
+"""The kinds of change a brief can make, in the order pages list them (labels: :mod:`labels`)."""
+
+
+@dataclass(frozen=True)
 class Changes:
     """What one brief did to the living doc (ids; citation numbers)."""
 
-    entries_added: list[str] = field(default_factory=list)
-    entries_updated: list[str] = field(default_factory=list)
-    entries_retracted: list[str] = field(default_factory=list)
-    evidence_changed: list[str] = field(default_factory=list)
-    contradictions_opened: list[str] = field(default_factory=list)
-    contradictions_resolved: list[str] = field(default_factory=list)
-    contradictions_reopened: list[str] = field(default_factory=list)
-    contradictions_superseded: list[str] = field(default_factory=list)
-    citations_added: list[int] = field(default_factory=list)
-    follow_ups_opened: list[str] = field(default_factory=list)
-    follow_ups_closed: list[str] = field(default_factory=list)
+    entries_added: tuple[str, ...] = ()
+    entries_updated: tuple[str, ...] = ()
+    entries_retracted: tuple[str, ...] = ()
+    evidence_changed: tuple[str, ...] = ()
+    contradictions_opened: tuple[str, ...] = ()
+    contradictions_resolved: tuple[str, ...] = ()
+    contradictions_reopened: tuple[str, ...] = ()
+    contradictions_superseded: tuple[str, ...] = ()
+    citations_added: tuple[int, ...] = ()
+    follow_ups_opened: tuple[str, ...] = ()
+    follow_ups_closed: tuple[str, ...] = ()
 
-    LABELS = {
-        "entries_added": "新增条目",
-        "entries_updated": "更新条目",
-        "entries_retracted": "撤回条目",
-        "evidence_changed": "证据变更",
-        "contradictions_opened": "新开矛盾",
-        "contradictions_resolved": "解决矛盾",
-        "contradictions_reopened": "重开矛盾",
-        "contradictions_superseded": "取代矛盾",
-        "citations_added": "新增引用",
-        "follow_ups_opened": "新开跟进",
-        "follow_ups_closed": "关闭跟进",
-    }
+    def of(self, kind: str) -> tuple[str | int, ...]:
+        """The ids (or citation numbers) of one kind of change."""
+        found: tuple[str | int, ...] = getattr(self, kind)
+        return found
 
     def counts(self) -> dict[str, int]:
-        return {name: len(getattr(self, name)) for name in self.LABELS}
+        return {kind: len(self.of(kind)) for kind in CHANGE_KINDS}
 
 
-@dataclass
+@dataclass(frozen=True)
 class LivingDoc:
     """One topic's living doc after merging every brief into its outline."""
 
     topic: str
     outline: Outline
-    briefs: list[Brief]
-    sections: dict[str, SectionView]
-    items: dict[str, tuple[Brief, Item, str]]
-    entries: dict[str, EntryView]
-    contradictions: list[ContradictionView]
-    citations: dict[str, CitationView]
-    follow_ups: list[FollowUpView]
-    changes: dict[str, Changes]
+    briefs: tuple[Brief, ...]
+    sections: Mapping[str, SectionView]
+    items: Mapping[str, PlacedItem]
+    entries: Mapping[str, EntryView]
+    contradictions: tuple[ContradictionView, ...]
+    citations: Mapping[str, CitationView]
+    """By paper (arXiv id without version)."""
+    follow_ups: tuple[FollowUpView, ...]
+    changes: Mapping[str, Changes]
     archive_after_days: int = 60
-    page_places: dict[str, list[Place]] = field(default_factory=dict)
-    """Citations made by hand-written pages (set by the host each build, not by the merge)."""
+    """Carried for :mod:`layout`, which decides from it what moves to archive pages."""
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -253,16 +297,6 @@ class LivingDoc:
     def contradictions_by_entry(self) -> dict[str, list[ContradictionView]]:
         return _group(self.contradictions, lambda c: c.contradiction.touches.entries)
 
-    @cached_property
-    def withheld_regex(self) -> tuple[re.Pattern[str] | None, dict[str, ContradictionView]]:
-        """One alternation of every withheld spelling (HTML-escaped, longest first) and who withholds it."""
-        from html import escape
-
-        by_escaped = {escape(p, quote=True): c for p, c in self.withheld.items()}
-        if not by_escaped:
-            return None, {}
-        return re.compile("|".join(re.escape(p) for p in by_escaped)), by_escaped
-
     def contradiction(self, contradiction_id: str) -> ContradictionView | None:
         return self._contradictions_by_id.get(contradiction_id)
 
@@ -272,72 +306,6 @@ class LivingDoc:
 
     def follow_up(self, follow_up_id: str) -> FollowUpView:
         return self._follow_ups_by_id[follow_up_id]
-
-    # Where things live.  Recent activity stays on the main pages; older activity moves to one
-    # archive page per year.  "Recent" is counted back from the newest brief, not from the clock,
-    # so the same data always lays out the same site.
-
-    @cached_property
-    def cutoff(self) -> dt.date | None:
-        if not self.briefs:
-            return None
-        return max(b.date for b in self.briefs) - dt.timedelta(days=self.archive_after_days)
-
-    def _year(self, day: dt.date | None) -> int | None:
-        """None (main page) for recent activity, else the archive year."""
-        return None if day is None or self.cutoff is None or day >= self.cutoff else day.year
-
-    def entry_year(self, entry: EntryView) -> int | None:
-        """Entries the outline brought are the doc's core and stay; others go by their last change."""
-        if entry.baseline is not None:
-            return None
-        return self._year(max(u.brief.date for u in entry.history if u.brief is not None))
-
-    def entry_page(self, entry_id: str) -> str:
-        entry = self.entries[entry_id]
-        return section_page(self.topic, entry.section, self.entry_year(entry))
-
-    def contradiction_year(self, view: ContradictionView) -> int | None:
-        return None if view.is_open else self._year(view.settled[0].date if view.settled else view.brief.date)
-
-    def contradiction_page(self, view: ContradictionView) -> str:
-        return register_page(self.topic, self.contradiction_year(view))
-
-    def follow_up_year(self, view: FollowUpView) -> int | None:
-        return None if view.pending else self._year(view.history[-1][0].date if view.history else view.brief.date)
-
-    def follow_up_page(self, view: FollowUpView) -> str:
-        return follow_ups_page(self.topic, self.follow_up_year(view))
-
-    def citation_year(self, view: CitationView) -> int | None:
-        return self._year(view.brief.date)
-
-    def citation_page(self, view: CitationView) -> str:
-        return bibliography_page(self.topic, self.citation_year(view))
-
-    def brief_year(self, brief: Brief) -> int | None:
-        return self._year(brief.date)
-
-    @cached_property
-    def _archive_years(self) -> dict[str, list[int]]:
-        """Every archive page there is, by kind ('1'…'6' for sections)."""
-        years: dict[str, set[int]] = {}
-        for entry in self.entries.values():
-            if (year := self.entry_year(entry)) is not None:
-                years.setdefault(entry.section.split(".")[0], set()).add(year)
-        for kind, views, year_of in (
-            ("register", self.contradictions, self.contradiction_year),
-            ("follow-ups", self.follow_ups, self.follow_up_year),
-            ("bibliography", self.citations.values(), self.citation_year),
-            ("briefs", self.briefs, self.brief_year),
-        ):
-            for view in views:
-                if (year := year_of(view)) is not None:
-                    years.setdefault(kind, set()).add(year)
-        return {kind: sorted(found) for kind, found in sorted(years.items())}
-
-    def archive_years(self) -> dict[str, list[int]]:
-        return self._archive_years
 
     @cached_property
     def withheld(self) -> dict[str, ContradictionView]:
@@ -352,6 +320,13 @@ class LivingDoc:
                     found.setdefault(pattern, c)
         return dict(sorted(found.items(), key=lambda pc: (-len(pc[0]), pc[0])))
 
+    @cached_property
+    def withheld_pattern(self) -> re.Pattern[str] | None:
+        """One alternation of every withheld spelling, longest first, over plain (unescaped) text."""
+        if not self.withheld:
+            return None
+        return re.compile("|".join(re.escape(p) for p in self.withheld))
+
     def open_follow_ups(self) -> list[FollowUpView]:
         return [f for f in self.follow_ups if f.pending]
 
@@ -360,77 +335,96 @@ class LivingDoc:
         return (self.outline.doc.reference_count or 0) + len(self.citations)
 
 
-# Page paths (MkDocs source paths, relative to docs/): one place decides the URL layout, and every
-# topic lives under its own prefix so a second topic can join the site later.
+ARXIV_MENTION = arxiv.MENTION
 
 
-def section_page(topic: str, number: str, year: int | None = None) -> str:
-    top = number.split(".")[0]
-    return f"{topic}/{top}.md" if year is None else f"{topic}/{top}/{year}.md"
+# --------------------------------------------------------------------------- merging
 
 
-def brief_page(brief: Brief) -> str:
-    return f"{brief.topic}/briefs/{brief.id}.md"
-
-
-def register_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/register.md" if year is None else f"{topic}/register/{year}.md"
-
-
-def bibliography_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/bibliography.md" if year is None else f"{topic}/bibliography/{year}.md"
-
-
-def follow_ups_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/follow-ups.md" if year is None else f"{topic}/follow-ups/{year}.md"
-
-
-def briefs_index_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/briefs/index.md" if year is None else f"{topic}/briefs/{year}.md"
-
-
-def feed_page(topic: str) -> str:
-    """Not a Markdown page: the Atom feed file, linked from the briefs pages."""
-    return f"{topic}/feed.xml"
-
-
-def merge(outline: Outline, briefs: list[Brief], rules: Rules | None = None) -> LivingDoc:
+def merge(outline: Outline, briefs: Iterable[Brief], rules: Rules | None = None) -> LivingDoc:
     """Apply every brief of the outline's topic, oldest first, to the outline.
 
     With ``rules.hide_discarded`` (the default), discarded contradictions and discard-level items
     stay off the section pages; the register and the brief pages keep them."""
     rules = rules or Rules()
-    briefs = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
+    ordered = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
     state = _State(outline, rules)
-    for brief in briefs:
+    for brief in ordered:
         state.apply(brief)
-    contradictions = state.contradictions
-    for view in contradictions:
-        view.sections = _touched_sections(view.contradiction, state.items, state.entries, state.sections)
-        if rules.hide_discarded and view.contradiction.disposition is Disposition.discarded:
-            continue
-        for number in view.sections:
-            state.sections[number].contradictions.append(view)
-        for claim in view.contradiction.withheld if view.is_open else ():
-            for entry_id in view.contradiction.touches.entries:
-                for fig in state.entries[entry_id].figures if entry_id in state.entries else []:
-                    if claim.figure == fig.key:
-                        fig.withheld_by = view.contradiction
-    doc = LivingDoc(
-        outline.topic,
-        outline,
-        briefs,
-        state.sections,
-        state.items,
-        state.entries,
-        contradictions,
-        state.citations,
-        state.follow_ups,
-        state.changes,
-        rules.archive_after_days,
-    )
-    _collect_places(doc)
-    return doc
+    return state.freeze(outline, ordered)
+
+
+@dataclass
+class _FigureDraft:
+    key: str
+    label: str
+    current: Figure
+    current_from: str
+    history: list[FigureValue] = field(default_factory=list)
+    withheld_by: Contradiction | None = None
+
+    def freeze(self) -> FigureState:
+        return FigureState(self.key, self.label, self.current, self.current_from, tuple(self.history), self.withheld_by)
+
+
+@dataclass
+class _EntryDraft:
+    id: str
+    section: str
+    title: str
+    baseline: Entry | None = None
+    item: Item | None = None
+    brief: Brief | None = None
+    parent: str | None = None
+    footnote: bool = False
+    figures: list[_FigureDraft] = field(default_factory=list)
+    history: list[Update] = field(default_factory=list)
+    evidence: Evidence | None = None
+    retraction: Retraction | None = None
+    retracted_in: Brief | None = None
+
+    def freeze(self) -> EntryView:
+        return EntryView(
+            self.id,
+            self.section,
+            self.title,
+            self.baseline,
+            self.item,
+            self.brief,
+            self.parent,
+            self.footnote,
+            tuple(f.freeze() for f in self.figures),
+            tuple(self.history),
+            self.evidence,
+            self.retraction,
+            self.retracted_in,
+        )
+
+
+@dataclass
+class _ContradictionDraft:
+    contradiction: Contradiction
+    brief: Brief
+    status: Status
+    history: list[ContradictionEvent] = field(default_factory=list)
+
+
+@dataclass
+class _FollowUpDraft:
+    follow_up: FollowUp
+    brief: Brief
+    status: FollowUpStatus
+    history: list[FollowUpEvent] = field(default_factory=list)
+
+    def freeze(self) -> FollowUpView:
+        return FollowUpView(self.follow_up, self.brief, self.status, tuple(self.history))
+
+
+@dataclass
+class _SectionDraft:
+    section: Section
+    entries: list[_EntryDraft] = field(default_factory=list)
+    stubs: list[Stub] = field(default_factory=list)
 
 
 class _State:
@@ -438,93 +432,90 @@ class _State:
 
     def __init__(self, outline: Outline, rules: Rules):
         self.rules = rules
-        self.sections = {s.number: SectionView(s) for s in outline.sections}
-        self.entries: dict[str, EntryView] = {}
-        self.items: dict[str, tuple[Brief, Item, str]] = {}
-        self.contradictions: list[ContradictionView] = []
-        self.follow_ups: list[FollowUpView] = []
-        self.contradiction_index: dict[str, ContradictionView] = {}
-        self.follow_up_index: dict[str, FollowUpView] = {}
+        self.sections = {s.number: _SectionDraft(s) for s in outline.sections}
+        self.entries: dict[str, _EntryDraft] = {}
+        self.items: dict[str, PlacedItem] = {}
+        self.contradictions: dict[str, _ContradictionDraft] = {}
+        self.follow_ups: dict[str, _FollowUpDraft] = {}
         self.citations: dict[str, CitationView] = {}
-        self.changes: dict[str, Changes] = {}
+        self.changes: dict[str, dict[str, list[str | int]]] = {}
         self.next_citation = (outline.doc.reference_count or 0) + 1
         for entry in outline.entries:
-            view = EntryView(entry.id, entry.section, entry.title, baseline=entry)
-            view.figures = [FigureState(f.key, f.label, f, "baseline") for f in entry.figures]
-            view.history.append(Update("baseline", None, None, entry.text))
-            self.entries[entry.id] = view
-            self.sections[entry.section].entries.append(view)
+            draft = _EntryDraft(entry.id, entry.section, entry.title, baseline=entry)
+            draft.figures = [_FigureDraft(f.key, f.label, f, "baseline") for f in entry.figures]
+            draft.history.append(Update("baseline", None, None, entry.text))
+            self.entries[entry.id] = draft
+            self.sections[entry.section].entries.append(draft)
 
     def apply(self, brief: Brief) -> None:
-        changes = self.changes[brief.id] = Changes()
+        changes = self.changes[brief.id] = {kind: [] for kind in CHANGE_KINDS}
         for item in sorted(brief.items, key=lambda i: i.number):
             self._place(item, brief, changes)
         for c in sorted(brief.contradictions, key=lambda c: c.number):
-            view = ContradictionView(c, brief, [], c.status)
-            self.contradictions.append(view)
-            self.contradiction_index[c.id] = view
-            (changes.contradictions_opened if c.status is Status.open else changes.contradictions_resolved).append(c.id)
+            self.contradictions[c.id] = _ContradictionDraft(c, brief, c.status)
+            changes["contradictions_opened" if c.status is Status.open else "contradictions_resolved"].append(c.id)
         for citation in brief.citations:
             key = arxiv_key(citation.arxiv)
             if key not in self.citations:  # a paper cited again (even as vN) keeps its first number
                 self.citations[key] = CitationView(citation, self.next_citation, brief)
-                changes.citations_added.append(self.next_citation)
+                changes["citations_added"].append(self.next_citation)
                 self.next_citation += 1
         for f in sorted(brief.follow_ups, key=lambda f: f.number):
-            self.follow_ups.append(FollowUpView(f, brief, f.status))
-            self.follow_up_index[f.id] = self.follow_ups[-1]
-            changes.follow_ups_opened.append(f.id)
+            self.follow_ups[f.id] = _FollowUpDraft(f, brief, f.status)
+            changes["follow_ups_opened"].append(f.id)
         for update in brief.contradiction_updates:
             self._update_contradiction(update, brief, changes)
-        for update in brief.follow_up_updates:
-            view = self.follow_up_index[update.follow_up]
-            view.status = update.status
-            view.history.append((brief, update))
-            changes.follow_ups_closed.append(view.follow_up.id)
-        for update in brief.evidence_updates:
-            entry = self.entries.get(self.items[update.item][2])
+        for fu_update in brief.follow_up_updates:
+            follow_up = self.follow_ups[fu_update.follow_up]
+            follow_up.status = fu_update.status
+            follow_up.history.append(FollowUpEvent(brief, fu_update))
+            changes["follow_ups_closed"].append(follow_up.follow_up.id)
+        for ev_update in brief.evidence_updates:
+            placed = self.items[ev_update.item]
+            entry = self.entries.get(placed.entry_id)
             if entry is None:  # a discard-level item kept off the pages
                 continue
-            entry.history.append(
-                Update("evidence", brief, self.items[update.item][1], update.note or "", update.evidence)
-            )
-            entry.evidence = update.evidence
-            changes.evidence_changed.append(entry.id)
+            entry.history.append(Update("evidence", brief, placed.item, ev_update.note or "", ev_update.evidence))
+            entry.evidence = ev_update.evidence
+            changes["evidence_changed"].append(entry.id)
         for retraction in brief.retractions:
-            entry = self.entries.get(self.items[retraction.item][2])
+            entry = self.entries.get(self.items[retraction.item].entry_id)
             if entry is None:
                 continue
             entry.retraction, entry.retracted_in = retraction, brief
             entry.history.append(Update("retracted", brief, None, retraction.reason))
-            changes.entries_retracted.append(entry.id)
+            changes["entries_retracted"].append(entry.id)
 
-    def _update_contradiction(self, update: ContradictionUpdate, brief: Brief, changes: Changes) -> None:
-        view = self.contradiction_index[update.contradiction]
-        view.history.append((brief, update))
+    def _update_contradiction(
+        self, update: ContradictionUpdate, brief: Brief, changes: dict[str, list[str | int]]
+    ) -> None:
+        draft = self.contradictions[update.contradiction]
+        draft.history.append(ContradictionEvent(brief, update))
         if update.change is ContradictionChange.resolved:
-            view.status = Status.resolved
-            changes.contradictions_resolved.append(view.id)
+            draft.status = Status.resolved
+            changes["contradictions_resolved"].append(draft.contradiction.id)
         elif update.change is ContradictionChange.reopened:
-            view.status = Status.open
-            changes.contradictions_reopened.append(view.id)
+            draft.status = Status.open
+            changes["contradictions_reopened"].append(draft.contradiction.id)
         else:
-            view.status = Status.superseded
-            changes.contradictions_superseded.append(view.id)
+            draft.status = Status.superseded
+            changes["contradictions_superseded"].append(draft.contradiction.id)
 
-    def _place(self, item: Item, brief: Brief, changes: Changes) -> None:
+    def _place(self, item: Item, brief: Brief, changes: dict[str, list[str | int]]) -> None:
         placement = item.placement
-        if _is_update(item):
-            view = self.entries[placement.entry]
-            view.item, view.brief, view.evidence = item, brief, item.evidence
-            view.history.append(Update("updated", brief, item, item.title, item.evidence))
-            _update_figures(view, item, brief)
-            self.items[item.id] = (brief, item, view.id)
-            changes.entries_updated.append(view.id)
+        if placement.action is PlacementAction.update_in_place:
+            assert placement.entry is not None, "the model requires an entry for update_in_place"
+            draft = self.entries[placement.entry]
+            draft.item, draft.brief, draft.evidence = item, brief, item.evidence
+            draft.history.append(Update("updated", brief, item, item.title, item.evidence))
+            _update_figures(draft, item, brief)
+            self.items[item.id] = PlacedItem(brief, item, draft.id)
+            changes["entries_updated"].append(draft.id)
             return
-        self.items[item.id] = (brief, item, item.id)
+        self.items[item.id] = PlacedItem(brief, item, item.id)
         if self.rules.hide_discarded and item.evidence.level is EvidenceLevel.discard:
             return
-        view = EntryView(
+        draft = _EntryDraft(
             item.id,
             placement.section,
             placement.entry_title or item.title,
@@ -534,89 +525,96 @@ class _State:
             footnote=placement.action is PlacementAction.footnote,
             evidence=item.evidence,
         )
-        view.history.append(Update("placed", brief, item, item.title, item.evidence))
-        view.figures = [FigureState(f.key, f.label, f, brief.id) for f in item.figures]
-        self.entries[item.id] = view
-        _insert(self.sections[placement.section].entries, view)
-        changes.entries_added.append(view.id)
+        draft.history.append(Update("placed", brief, item, item.title, item.evidence))
+        draft.figures = [_FigureDraft(f.key, f.label, f, brief.id) for f in item.figures]
+        self.entries[item.id] = draft
+        _insert(self.sections[placement.section].entries, draft)
+        changes["entries_added"].append(draft.id)
         for ref in placement.cross_refs:
             self.sections[ref.section].stubs.append(Stub(ref.section, item, brief, placement.section))
 
+    def freeze(self, outline: Outline, briefs: list[Brief]) -> LivingDoc:
+        """The merged doc, frozen: which sections each contradiction touches, which figures an open
+        one withholds, and every draft turned into its record."""
+        on_pages: dict[str, list[ContradictionView]] = {number: [] for number in self.sections}
+        contradictions = []
+        for draft in self.contradictions.values():
+            view = ContradictionView(
+                draft.contradiction, draft.brief, self._touched_sections(draft.contradiction), draft.status,
+                tuple(draft.history),
+            )  # fmt: skip
+            contradictions.append(view)
+            if self.rules.hide_discarded and view.contradiction.disposition is Disposition.discarded:
+                continue
+            for number in view.sections:
+                on_pages[number].append(view)
+            for claim in view.contradiction.withheld if view.is_open else ():
+                for entry_id in view.contradiction.touches.entries:
+                    for fig in self.entries[entry_id].figures if entry_id in self.entries else []:
+                        if claim.figure == fig.key:
+                            fig.withheld_by = view.contradiction
+        entries = {entry_id: draft.freeze() for entry_id, draft in self.entries.items()}
+        sections = {
+            number: SectionView(
+                draft.section,
+                tuple(entries[e.id] for e in draft.entries),
+                tuple(draft.stubs),
+                tuple(on_pages[number]),
+            )
+            for number, draft in self.sections.items()
+        }
+        changes = {
+            brief_id: Changes(**{k: tuple(v) for k, v in kinds.items()}) for brief_id, kinds in self.changes.items()
+        }  # type: ignore[arg-type]
+        return LivingDoc(
+            outline.topic,
+            outline,
+            tuple(briefs),
+            MappingProxyType(sections),
+            MappingProxyType(dict(self.items)),
+            MappingProxyType(entries),
+            tuple(contradictions),
+            MappingProxyType(dict(self.citations)),
+            tuple(f.freeze() for f in self.follow_ups.values()),
+            MappingProxyType(changes),
+            self.rules.archive_after_days,
+        )
 
-def _is_update(item: Item) -> bool:
-    return item.placement.action is PlacementAction.update_in_place
+    def _touched_sections(self, c: Contradiction) -> tuple[str, ...]:
+        """Every section a contradiction touches: named ones, and those of the items and entries it names."""
+        found = list(c.touches.sections)
+        found += [self.items[i].item.placement.section for i in c.touches.items if i in self.items]
+        found += [self.entries[e].section for e in c.touches.entries if e in self.entries]
+        return tuple(sorted({s for s in found if s in self.sections}, key=lambda s: [int(p) for p in s.split(".")]))
 
 
-def _update_figures(view: EntryView, item: Item, brief: Brief) -> None:
-    by_key = {f.key: f for f in view.figures}
+def _update_figures(draft: _EntryDraft, item: Item, brief: Brief) -> None:
+    by_key = {f.key: f for f in draft.figures}
     for figure in item.figures:
         state = by_key.get(figure.key)
         if state is None:
-            view.figures.append(FigureState(figure.key, figure.label, figure, brief.id))
+            draft.figures.append(_FigureDraft(figure.key, figure.label, figure, brief.id))
         elif state.current != figure:
-            state.history.append((state.current, state.current_from))
+            state.history.append(FigureValue(state.current, state.current_from))
             state.current, state.current_from = figure, brief.id
 
 
-def _insert(entries: list[EntryView], view: EntryView) -> None:
+def _insert(entries: list[_EntryDraft], draft: _EntryDraft) -> None:
     """New entries go right after the entry they hang under (and its earlier children), else at the end."""
-    if view.parent:
-        last = max((i for i, e in enumerate(entries) if e.id == view.parent or e.parent == view.parent), default=None)
+    if draft.parent:
+        last = max(
+            (i for i, e in enumerate(entries) if draft.parent in (e.id, e.parent)),
+            default=None,
+        )
         if last is not None:
-            entries.insert(last + 1, view)
+            entries.insert(last + 1, draft)
             return
-    entries.append(view)
+    entries.append(draft)
 
 
-def _group(views: list, keys) -> dict[str, list]:
-    grouped: dict[str, list] = {}
+def _group(views: Iterable[T], keys: Callable[[T], Iterable[str]]) -> dict[str, list[T]]:
+    grouped: dict[str, list[T]] = {}
     for view in views:
         for key in keys(view):
             grouped.setdefault(key, []).append(view)
     return grouped
-
-
-def _touched_sections(c: Contradiction, items: dict, entries: dict[str, EntryView], sections: dict) -> list[str]:
-    """Every section a contradiction touches: named ones, and those of the items and entries it names."""
-    found = list(c.touches.sections)
-    found += [items[i][1].placement.section for i in c.touches.items if i in items]
-    found += [entries[e].section for e in c.touches.entries if e in entries]
-    return sorted({s for s in found if s in sections}, key=lambda s: [int(p) for p in s.split(".")])
-
-
-PAGE_CITE = re.compile(r"""\bcite\(\s*["']([^"']+)["']\s*\)|\[\[cite\s+([^\]\s]+)\s*\]\]""")
-
-
-def cite_hand_written_page(doc: LivingDoc, page: str, markdown: str, label: str) -> None:
-    """Record the citations a hand-written page makes (``{{ cite("…") }}`` or ``[[cite …]]``) as back-link places."""
-    for macro, directive in PAGE_CITE.findall(markdown):
-        key = arxiv_key(macro or directive)
-        place = Place(page, f"cite-{key}", label)
-        if key in doc.citations and place not in doc.page_places.setdefault(key, []):
-            doc.page_places[key].append(place)
-
-
-def _collect_places(doc: LivingDoc) -> None:
-    """Back-links for the bibliography: every place a paper is listed, discussed or mentioned."""
-    citations = doc.citations
-    for view in citations.values():
-        view.places.append(
-            Place(brief_page(view.brief), f"ref-{view.number}", f"{view.brief.date} {view.brief.round} 简报")
-        )
-    for c in doc.contradictions:
-        text = f"{c.contradiction.title} {c.contradiction.text}"
-        keys = {arxiv_key(a) for a in c.contradiction.touches.citations} | set(ARXIV_MENTION.findall(text))
-        for key in sorted(k for k in keys if k in citations):
-            citations[key].places.append(
-                Place(doc.contradiction_page(c), f"contradiction-{c.id}", f"矛盾 {c.contradiction.number}（登记）")
-            )
-    for brief, item, entry_id in doc.items.values():
-        if entry_id not in doc.entries:
-            continue
-        text = " ".join([item.title, *item.points, item.evidence.boundary, item.relation, item.placement.text])
-        if "arXiv:" not in text:  # most items cite nothing: skip the regex
-            continue
-        for key in sorted(k for k in set(ARXIV_MENTION.findall(text)) if k in citations):
-            citations[key].places.append(
-                Place(doc.entry_page(entry_id), f"entry-{entry_id}", f"§{item.placement.section} {item.title}")
-            )

@@ -8,13 +8,15 @@ pages (Zensical).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib.resources import files as package_files
 from pathlib import Path
 
+from . import labels
 from .feed import atom
-from .merge import (
-    LivingDoc,
+from .layout import (
+    ARCHIVE_PAGES,
+    Layout,
     bibliography_page,
     brief_page,
     briefs_index_page,
@@ -23,6 +25,7 @@ from .merge import (
     register_page,
     section_page,
 )
+from .merge import LivingDoc
 
 CSS_PATH = "assets/digest/digest.css"
 
@@ -31,24 +34,25 @@ def stub(title: str, directive: str) -> str:
     return f"---\nrender_macros: false\n---\n\n# {title}\n\n{directive}\n"
 
 
-def archive_pages(doc: LivingDoc) -> Iterator[tuple[str, str]]:
+ARCHIVE_NAMES = {
+    "register": labels.PAGE_REGISTER,
+    "follow-ups": labels.PAGE_FOLLOW_UPS_CLOSED,
+    "bibliography": labels.PAGE_BIBLIOGRAPHY,
+    "briefs": labels.PAGE_BRIEFS,
+}
+
+
+def archive_pages(layout: Layout) -> Iterator[tuple[str, str]]:
     """One page per archived year of each section, the register, follow-ups, bibliography and briefs."""
-    topic = doc.topic
-    for kind, years in doc.archive_years().items():
+    topic = layout.topic
+    for kind, years in layout.archive_years.items():
         for year in years:
             if kind.isdigit():  # no section title here: stubs carry no text from the data
-                yield (
-                    section_page(topic, kind, year),
-                    stub(f"§{kind} · {year} 归档", f"[[digest section={kind} year={year}]]"),
-                )
+                title = labels.PAGE_SECTION_ARCHIVE.format(section=kind, year=year)
+                yield section_page(topic, kind, year), stub(title, f"[[digest section={kind} year={year}]]")
             else:
-                page, name = {
-                    "register": (register_page, "矛盾与待核实登记"),
-                    "follow-ups": (follow_ups_page, "已关闭的跟进事项"),
-                    "bibliography": (bibliography_page, "参考文献"),
-                    "briefs": (briefs_index_page, "简报"),
-                }[kind]
-                yield page(topic, year), stub(f"{name} · {year} 归档", f"[[digest {kind} year={year}]]")
+                title = labels.PAGE_ARCHIVE.format(name=ARCHIVE_NAMES[kind], year=year)
+                yield ARCHIVE_PAGES[kind](topic, year), stub(title, f"[[digest {kind} year={year}]]")
 
 
 MANIFEST = ".digest-pages"
@@ -56,7 +60,7 @@ MANIFEST = ".digest-pages"
 
 
 def write_pages(
-    docs_dir: Path, docs: dict[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
+    docs_dir: Path, docs: Mapping[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
 ) -> list[str]:
     """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages).
 
@@ -66,7 +70,8 @@ def write_pages(
     manifest = docs_dir / MANIFEST
     before = set(manifest.read_text(encoding="utf-8").split()) if manifest.is_file() else set()
     written = []
-    for path, content in generated_pages(docs, site_url, directory_urls):
+    layouts = {topic: Layout(doc) for topic, doc in docs.items()}
+    for path, content in generated_pages(layouts, site_url, directory_urls):
         target = docs_dir / path
         if target.exists() and path not in before:
             continue
@@ -80,20 +85,18 @@ def write_pages(
 
 
 def generated_pages(
-    docs: dict[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
+    layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True
 ) -> Iterator[tuple[str, str]]:
     """(source path, content) of every generated file, in a fixed order."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
-    for topic, doc in docs.items():
-        yield register_page(topic), stub("矛盾与待核实登记", "[[digest register]]")
-        yield bibliography_page(topic), stub("参考文献", "[[digest bibliography]]")
-        yield follow_ups_page(topic), stub("待跟进事项", "[[digest follow-ups]]")
-        yield briefs_index_page(topic), stub("简报", "[[digest briefs]]")
-        yield from archive_pages(doc)
-        yield feed_page(topic), atom(doc, site_url, directory_urls)
-        for brief in doc.briefs:
+    for topic, layout in layouts.items():
+        yield register_page(topic), stub(labels.PAGE_REGISTER, "[[digest register]]")
+        yield bibliography_page(topic), stub(labels.PAGE_BIBLIOGRAPHY, "[[digest bibliography]]")
+        yield follow_ups_page(topic), stub(labels.PAGE_FOLLOW_UPS, "[[digest follow-ups]]")
+        yield briefs_index_page(topic), stub(labels.PAGE_BRIEFS, "[[digest briefs]]")
+        yield from archive_pages(layout)
+        yield feed_page(topic), atom(layout, site_url, directory_urls)
+        for brief in layout.doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
-            yield (
-                brief_page(brief),
-                stub(f"简报 {brief.date.isoformat()} · {brief.topic} · {brief.round}", f"[[digest brief={brief.id}]]"),
-            )
+            title = labels.PAGE_BRIEF.format(date=brief.date.isoformat(), topic=brief.topic, round=brief.round)
+            yield brief_page(brief), stub(title, f"[[digest brief={brief.id}]]")

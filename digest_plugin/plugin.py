@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 from pathlib import Path
 
+from jinja2 import Environment
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
@@ -21,19 +21,19 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from pydantic import ValidationError
 
-from . import extension
+from . import labels
 from .extension import DigestExtension, PageContext
+from .layout import Layout, layouts
+from .leaks import LeakCheck
 from .load import Cache
-from .merge import LivingDoc, cite_hand_written_page
+from .merge import LivingDoc
 from .model import Rules
 from .pages import CSS_PATH, generated_pages
 from .pipeline import Result, analyse
-from .render import esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
 EXTENSION_NAMES = {"digest_plugin.extension", "digest_plugin.extension:DigestExtension"}
-CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
 
 
 class DigestConfig(Config):
@@ -51,9 +51,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
     def __init__(self) -> None:
         self.docs = {}
+        self._layouts: dict[str, Layout] = {}
         self._page: PageContext | None = None
         self._cache = Cache()
         self._last: Result | None = None
+        self._leaks: LeakCheck | None = None
         self._generated: set[str] = set()
         self._serving = False
 
@@ -64,7 +66,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Load, check and merge the data before any page is written (a bad brief publishes nothing).
 
-        Also watches the data folder in ``serve`` and registers the Markdown extension."""
+        Also watches the data folder in ``serve`` and hands the Markdown extension its page context."""
         if not self.config.enabled:
             return config
         root = Path(config.config_file_path or ".").resolve().parent
@@ -95,9 +97,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                 f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors))
             )
         self.docs = result.docs
-        extension.HOST = lambda: self._page
-        if not any(name in EXTENSION_NAMES for name in config.markdown_extensions if isinstance(name, str)):
-            config.markdown_extensions.append(DigestExtension())  # not listed for Zensical: add it here
+        self._leaks = LeakCheck(self.docs)
+        _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
         return config
@@ -112,34 +113,28 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             page.content = None
         return output.replace(
             '<div class="md-search" data-md-component="search" role="dialog">',
-            '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">',
+            f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{labels.SEARCH_DIALOG}">',
             1,
         )
 
-    def on_env(self, env, *, config: MkDocsConfig, files: Files):
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         """In a one-off build every page has been converted by now, so the merged docs are done
         with: drop them, and the search index MkDocs builds next reuses their memory (3650 briefs:
         ~0.4 GB).  ``serve`` keeps them for the next rebuild."""
         if not self._serving:
-            self.docs, self._last, self._cache, self._page = {}, None, Cache(), None
+            self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
         return env
 
-    def on_shutdown(self) -> None:
-        extension.HOST = None
-
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
-        """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own."""
+        """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own.
+
+        Hand-written pages are read here for the citations they make, so the bibliography links back to them."""
         if not self.config.enabled:
             return files
-        for doc in self.docs.values():
-            doc.page_places.clear()
-        for file in sorted(files.documentation_pages(), key=lambda f: f.src_uri):
-            markdown = file.content_string
-            heading = re.search(r"^#\s+(.+?)\s*$", markdown, re.M)
-            for doc in self.docs.values():
-                cite_hand_written_page(doc, file.src_uri, markdown, heading.group(1) if heading else file.src_uri)
+        pages = [(file.src_uri, file.content_string) for file in files.documentation_pages()]
+        self._layouts = layouts(self.docs, pages)
         self._generated = set()
-        for path, content in generated_pages(self.docs, config.site_url, config.use_directory_urls):
+        for path, content in generated_pages(self._layouts, config.site_url, config.use_directory_urls):
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=content))
                 self._generated.add(path)
@@ -147,19 +142,29 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
         """Tell the extension which page it is about to convert (for relative links and the topic)."""
-        self._page = PageContext(self.docs, page.file.src_uri, config.use_directory_urls)
+        self._page = PageContext(self._layouts, page.file.src_uri, config.use_directory_urls)
         return page
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         """Refuse (as a warning, fatal under --strict) a withheld claim anywhere outside its callouts."""
-        outside = CALLOUT.sub("", html)
-        for doc in self.docs.values():
-            regex, by_escaped = doc.withheld_regex  # the renderer's own: one pass a page, not one per claim
-            for escaped in sorted({m.group(0) for m in regex.finditer(outside)} if regex else ()):
-                view = by_escaped[escaped]
-                pattern = next(p for p, v in doc.withheld.items() if v is view and esc(p) == escaped)
-                log.warning(
-                    f"{page.file.src_uri}: withheld claim '{pattern}' appears outside contradiction "
-                    f"{view.contradiction.number} ({view.id}); it must not be stated as fact while that is open"
-                )
+        for leak in self._leaks.leaks(html) if self._leaks else ():
+            view = leak.contradiction
+            log.warning(
+                f"{page.file.src_uri}: withheld claim '{leak.pattern}' appears outside contradiction "
+                f"{view.contradiction.number} ({view.id}); it must not be stated as fact while that is open"
+            )
         return html
+
+
+def _use_extension(config: MkDocsConfig, extension: DigestExtension) -> None:
+    """Put this build's extension where ``mkdocs.yml`` lists it for Zensical (or add it at the end)."""
+    listed = [isinstance(ext, str) and ext in EXTENSION_NAMES for ext in config.markdown_extensions]
+    for ext, is_ours in zip(config.markdown_extensions, listed, strict=True):
+        if is_ours:
+            config.mdx_configs.pop(ext, None)
+    if any(listed):
+        at = listed.index(True)
+        others = [ext for ext, is_ours in zip(config.markdown_extensions, listed, strict=True) if not is_ours]
+        config.markdown_extensions = [*others[:at], extension, *others[at:]]
+    else:
+        config.markdown_extensions.append(extension)

@@ -17,15 +17,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from . import labels
 from .arxiv import key as arxiv_key
 from .chart import bars, sparkline
-from .merge import (
-    ARXIV_MENTION,
-    CitationView,
-    ContradictionView,
-    EntryView,
-    LivingDoc,
-    SectionView,
+from .layout import (
+    Layout,
+    Linker,
     bibliography_page,
     brief_page,
     briefs_index_page,
@@ -33,6 +30,15 @@ from .merge import (
     follow_ups_page,
     register_page,
     section_page,
+)
+from .merge import (
+    ARXIV_MENTION,
+    CHANGE_KINDS,
+    CitationView,
+    ContradictionView,
+    EntryView,
+    LivingDoc,
+    SectionView,
 )
 from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status
 
@@ -70,58 +76,17 @@ def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def page_url(src: str, directory_urls: bool = True) -> str:
-    """The URL MkDocs (and Zensical) give a Markdown source path (other files keep their path)."""
-    if not src.endswith(".md"):
-        return src
-    stem = src[:-3]
-    if not directory_urls:
-        return stem + ".html"
-    if stem == "index" or stem.endswith("/index"):
-        return stem[: -len("index")]
-    return stem + "/"
-
-
-@dataclass
-class Linker:
-    """Makes links relative to the page being rendered, so the site works under any base URL."""
-
-    page: str
-    directory_urls: bool = True
-    source_links: bool = False
-    """Link to source paths (``register.md``) and let the host turn them into URLs, as Zensical
-    does with every link in a page; MkDocs leaves raw HTML alone, so there we write final URLs."""
-
-    def url(self, target: str, anchor: str | None = None) -> str:
-        frag = f"#{anchor}" if anchor else ""
-        if self.source_links:
-            return frag if target == self.page and frag else relative_url(target, self.page) + frag
-        if target == self.page:
-            return frag or "./"
-        return relative_url(page_url(target, self.directory_urls), page_url(self.page, self.directory_urls)) + frag
-
-
-def relative_url(url: str, base: str) -> str:
-    """``url`` relative to the page at ``base`` (both site-relative, as MkDocs writes them)."""
-    base_dir = base if base.endswith("/") or not base else base.rpartition("/")[0] + "/"
-    here = [p for p in base_dir.split("/") if p]
-    there = [p for p in url.split("/") if p]
-    common = 0
-    for a, b in zip(here, there):
-        if a != b:
-            break
-        common += 1
-    rel = "/".join([".."] * (len(here) - common) + there[common:]) or "."
-    return rel + "/" if (url.endswith("/") or not url) and rel != "." else rel if rel != "." else "./"
-
-
 @dataclass
 class Renderer:
     """Renders one page's fragments of one topic's living doc."""
 
-    doc: LivingDoc
+    layout: Layout
     linker: Linker
     anchors: set[str] = field(default_factory=set)
+
+    @property
+    def doc(self) -> LivingDoc:
+        return self.layout.doc
 
     # ------------------------------------------------------------------ text
 
@@ -129,10 +94,15 @@ class Renderer:
         """Escape data text; withhold forbidden claims; link known arXiv ids.
 
         ``links=False`` for text that sits inside a link itself (links do not nest)."""
-        out = esc(value)
-        regex, by_escaped = self.doc.withheld_regex if withhold else (None, {})
-        if regex is not None:
-            out = regex.sub(lambda m: self.withheld(by_escaped[m.group(0)], link=links), out)
+        pattern = self.doc.withheld_pattern if withhold else None
+        if pattern is None:
+            out = esc(value)
+        else:  # withheld spellings are found in the plain text, then every piece is escaped
+            parts, last = [], 0
+            for m in pattern.finditer(value):
+                parts += [esc(value[last : m.start()]), self.withheld(self.doc.withheld[m.group(0)], link=links)]
+                last = m.end()
+            out = "".join([*parts, esc(value[last:])])
         return ARXIV_MENTION.sub(self._arxiv_link, out) if links else out
 
     def contradiction_name(self, view: ContradictionView) -> str:
@@ -145,7 +115,7 @@ class Renderer:
         label = f"〔暂扣，见{name}〕" if name.startswith("矛盾") else f"〔暂扣，见 {name}〕"
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
-        href = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
+        href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-withheld" data-withheld-by="{esc(view.id)}" href="{esc(href)}">{label}</a>'
 
     def _arxiv_link(self, m: re.Match[str]) -> str:
@@ -184,12 +154,12 @@ class Renderer:
 
     def item_link(self, item_id: str) -> str:
         brief, item, entry_id = self.doc.items[item_id]
-        page = self.doc.entry_page(entry_id) if entry_id in self.doc.entries else brief_page(brief)
+        page = self.layout.entry_page(entry_id) if entry_id in self.doc.entries else brief_page(brief)
         href = self.linker.url(page, f"entry-{entry_id}" if entry_id in self.doc.entries else f"item-{item_id}")
         return f'<a href="{esc(href)}">{self.text(item.title, links=False)}</a>'
 
     def contradiction_link(self, view: ContradictionView) -> str:
-        href = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
+        href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
 
     def badge(self, ev: Evidence, key: str) -> str:
@@ -406,7 +376,7 @@ class Renderer:
         return "".join(out)
 
     def stub(self, stub) -> str:
-        href = self.linker.url(self.doc.entry_page(stub.item.id), f"entry-{stub.item.id}")
+        href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
         return (
             f'<p class="digest-stub" data-digest-stub="{esc(stub.item.id)}" data-section="{esc(stub.section)}">'
             f'↔ 交叉引用：<a href="{esc(href)}">{self.text(stub.item.title, links=False)}</a>（§{esc(stub.home)}，{self.brief_link(stub.brief)}）</p>'
@@ -431,7 +401,7 @@ class Renderer:
             f'data-status="{"open" if view.is_open else "resolved"}" data-state="{view.status.value}" '
             f'data-disposition="{c.disposition.value}"'
         )
-        register = self.linker.url(self.doc.contradiction_page(view), f"contradiction-{view.id}")
+        register = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         register_link = f' · <a href="{esc(register)}">登记页</a>' if register[0] != "#" else ""
         when = ""
         if settled:
@@ -510,10 +480,12 @@ class Renderer:
         return blocks
 
     def _archive_links(self, number: str) -> list[Block]:
-        years = self.doc.archive_years().get(number, [])
+        years = self.layout.archive_years.get(number, [])
         if not years:
             return []
-        counts = Counter(self.doc.entry_year(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number)
+        counts = Counter(
+            self.layout.entry_year(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number
+        )
         links = "、".join(
             f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, y)))}">{y}（{counts[y]} 条）</a>'
             for y in reversed(years)
@@ -532,9 +504,9 @@ class Renderer:
             parts += [
                 self.callout(c, compact=True)
                 for c in view.contradictions
-                if not c.is_open and self.doc.contradiction_year(c) is None
+                if not c.is_open and self.layout.contradiction_year(c) is None
             ]
-        here = [e for e in view.entries if self.doc.entry_year(e) == year]
+        here = [e for e in view.entries if self.layout.entry_year(e) == year]
         parts += [self.entry(e) for e in here if not e.footnote]
         parts += [self.entry(e) for e in here if e.footnote]
         if year is None:
@@ -546,7 +518,7 @@ class Renderer:
         return [Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + "".join(parts) + "</div>")]
 
     def _year_links(self, kind: str, page, noun: str) -> str:
-        years = self.doc.archive_years().get(kind, [])
+        years = self.layout.archive_years.get(kind, [])
         if not years:
             return ""
         links = "、".join(f'<a href="{esc(self.linker.url(page(self.doc.topic, y)))}">{y}</a>' for y in reversed(years))
@@ -568,7 +540,9 @@ class Renderer:
             )
         for brief in self.doc.briefs:
             views = [
-                c for c in self.doc.contradictions_by_brief.get(brief.id, []) if self.doc.contradiction_year(c) == year
+                c
+                for c in self.doc.contradictions_by_brief.get(brief.id, [])
+                if self.layout.contradiction_year(c) == year
             ]
             if views:
                 blocks.append(Heading(2, f"brief-{brief.id}", f"{brief.date.isoformat()} {brief.round} 简报"))
@@ -585,7 +559,7 @@ class Renderer:
                 + self._year_links("bibliography", bibliography_page, "新增引用")
             )
         for view in sorted(doc.citations.values(), key=lambda v: v.number):
-            if doc.citation_year(view) == year:
+            if self.layout.citation_year(view) == year:
                 rows.append(self.reference(view))
         return [Raw("".join(rows))]
 
@@ -618,7 +592,7 @@ class Renderer:
                 '<p class="digest-ref__back">引用处：'
                 + "、".join(
                     f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {esc(p.label)}</a>'
-                    for p in [*view.places, *self.doc.page_places.get(arxiv_key(c.arxiv), [])]
+                    for p in self.layout.cited_at(arxiv_key(c.arxiv))
                 )
                 + "</p>"
             )
@@ -630,7 +604,7 @@ class Renderer:
 
     def follow_ups(self, year: int | None = None) -> list[Block]:
         """Pending follow-ups (open or carried over) first, then the closed ones with how they closed."""
-        closed = [f for f in self.doc.follow_ups if not f.pending and self.doc.follow_up_year(f) == year]
+        closed = [f for f in self.doc.follow_ups if not f.pending and self.layout.follow_up_year(f) == year]
         if year is not None:
             return [
                 Raw(
@@ -686,8 +660,8 @@ class Renderer:
         """Exactly what one brief did to the living doc, each with a link to where it happened."""
         ch = self.doc.changes[brief.id]
         rows = []
-        for name, label in ch.LABELS.items():
-            ids = getattr(ch, name)
+        for name in CHANGE_KINDS:
+            label, ids = labels.CHANGE_KINDS[name], ch.of(name)
             if not ids:
                 continue
             if name.startswith("entries") or name == "evidence_changed":
@@ -697,12 +671,12 @@ class Renderer:
             elif name == "citations_added":
                 by_number = {v.number: v for v in self.doc.citations_by_brief.get(brief.id, [])}
                 links = [
-                    f'<a href="{esc(self.linker.url(self.doc.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>'
+                    f'<a href="{esc(self.linker.url(self.layout.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>'
                     for n in ids
                 ]
             else:
                 links = [
-                    f'<a href="{esc(self.linker.url(self.doc.follow_up_page(self.doc.follow_up(i)), f"follow-up-{i}"))}">{esc(i)}</a>'
+                    f'<a href="{esc(self.linker.url(self.layout.follow_up_page(self.doc.follow_up(i)), f"follow-up-{i}"))}">{esc(i)}</a>'
                     for i in ids
                 ]
             rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{label} {len(ids)}：{"、".join(links)}</li>')
@@ -714,7 +688,7 @@ class Renderer:
 
     def entry_link(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]
-        href = self.linker.url(self.doc.entry_page(entry.id), f"entry-{entry.id}")
+        href = self.linker.url(self.layout.entry_page(entry.id), f"entry-{entry.id}")
         return f'<a href="{esc(href)}">§{esc(entry.section)} {self.text(entry.title, links=False)}</a>'
 
     def brief(self, brief_id: str) -> list[Block]:
@@ -728,7 +702,7 @@ class Renderer:
         for item in sorted(brief.items, key=lambda i: i.number):
             _, _, entry_id = self.doc.items[item.id]
             if entry_id in self.doc.entries:
-                placed = self.linker.url(self.doc.entry_page(entry_id), f"entry-{entry_id}")
+                placed = self.linker.url(self.layout.entry_page(entry_id), f"entry-{entry_id}")
             else:  # a discard-level item: kept here, not on the section page
                 placed = self.linker.url(brief_page(brief), f"item-{item.id}")
             parts.append(
@@ -825,9 +799,7 @@ class Renderer:
         rows = []
         for b in sorted(briefs, key=lambda b: (b.date, b.id), reverse=True):
             counts = self.doc.changes[b.id].counts()
-            shown = " · ".join(
-                f"{label} {counts[name]}" for name, label in self.doc.changes[b.id].LABELS.items() if counts[name]
-            )
+            shown = " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
             rows.append(
                 f'<li data-brief="{esc(b.id)}">{self.brief_link(b)} · {self.text(b.title)}'
                 f'<span class="digest-timeline__counts">{(" · " + shown) if shown else ""}</span></li>'
@@ -839,7 +811,7 @@ class Renderer:
         )
 
     def briefs_index(self, year: int | None = None) -> list[Block]:
-        briefs = [b for b in self.doc.briefs if self.doc.brief_year(b) == year]
+        briefs = [b for b in self.doc.briefs if self.layout.brief_year(b) == year]
         head = self._year_links("briefs", briefs_index_page, "简报") if year is None else ""
         return [Raw(head + self.timeline(briefs)), Raw(self._feed_link())]
 
@@ -899,9 +871,7 @@ class Renderer:
     def _counts_text(self, brief: Brief) -> str:
         counts = self.doc.changes[brief.id].counts()
         return (
-            " · ".join(
-                f"{label} {counts[name]}" for name, label in self.doc.changes[brief.id].LABELS.items() if counts[name]
-            )
+            " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
             or "无改动"
         )
 

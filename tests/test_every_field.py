@@ -8,11 +8,12 @@ from html.parser import HTMLParser
 from conftest import ROOT
 from ruamel.yaml import YAML
 
+from digest_plugin.layout import Layout, Linker
 from digest_plugin.load import Cache
 from digest_plugin.merge import merge
 from digest_plugin.model import Brief, Outline
 from digest_plugin.pipeline import analyse
-from digest_plugin.render import Heading, Linker, Renderer
+from digest_plugin.render import Heading, Renderer
 
 PAYLOAD = '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a>{{ 7*7 }}__init__'
 TEXT_KEYS = {
@@ -85,13 +86,13 @@ def poison(node, parent_key=None):
 def every_page(doc) -> str:
     html = []
     for top in doc.top_sections():
-        html += Renderer(doc, Linker(f"inference/{top.number}.md")).section(top.number)
-    html += Renderer(doc, Linker("inference/register.md")).register()
-    html += Renderer(doc, Linker("inference/bibliography.md")).bibliography()
-    html += Renderer(doc, Linker("inference/follow-ups.md")).follow_ups()
-    html += Renderer(doc, Linker("inference/index.md")).overview()
+        html += Renderer(Layout(doc), Linker(f"inference/{top.number}.md")).section(top.number)
+    html += Renderer(Layout(doc), Linker("inference/register.md")).register()
+    html += Renderer(Layout(doc), Linker("inference/bibliography.md")).bibliography()
+    html += Renderer(Layout(doc), Linker("inference/follow-ups.md")).follow_ups()
+    html += Renderer(Layout(doc), Linker("inference/index.md")).overview()
     for brief in doc.briefs:
-        html += Renderer(doc, Linker(f"inference/briefs/{brief.id}.md")).brief(brief.id)
+        html += Renderer(Layout(doc), Linker(f"inference/briefs/{brief.id}.md")).brief(brief.id)
     # headings go to the host as element text, which Python-Markdown escapes when it serializes
     return "".join(escape(b.text) if isinstance(b, Heading) else b.html for b in html)
 

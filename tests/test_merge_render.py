@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from digest_plugin.layout import Layout, Linker
 from digest_plugin.load import load_data
 from digest_plugin.merge import merge
 from digest_plugin.model import Brief
-from digest_plugin.render import Linker, Raw, Renderer
+from digest_plugin.render import Raw, Renderer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,9 +71,9 @@ def test_new_sub_entry_follows_the_entry_it_hangs_under(doc):
 
 def test_contradictions_reach_every_section_they_touch(doc):
     where = {c.id: c.sections for c in doc.contradictions}
-    assert where["lfm2-5-basis"] == ["1.2", "3.1"]  # §1.2 named, and the long-prefill item sits in §3.1
-    assert where["kapitsa-weekly-gain"] == ["1.1"]
-    assert where["dolphin-venice-vvv"] == []  # kept out of the doc: register only
+    assert where["lfm2-5-basis"] == ("1.2", "3.1")  # §1.2 named, and the long-prefill item sits in §3.1
+    assert where["kapitsa-weekly-gain"] == ("1.1",)
+    assert where["dolphin-venice-vvv"] == ()  # kept out of the doc: register only
 
 
 def test_citations_continue_after_the_existing_527_and_never_renumber(dataset):
@@ -92,15 +93,15 @@ def test_output_does_not_depend_on_the_order_briefs_are_given(dataset):
     for _ in range(3):
         random.shuffle(briefs)
         doc = merge(outline, list(briefs))
-        r = Renderer(doc, Linker("inference/1.md"))
+        r = Renderer(Layout(doc), Linker("inference/1.md"))
         pages.append(
-            html_of(r.section("1")) + html_of(Renderer(doc, Linker("inference/bibliography.md")).bibliography())
+            html_of(r.section("1")) + html_of(Renderer(Layout(doc), Linker("inference/bibliography.md")).bibliography())
         )
     assert pages[0] == pages[1] == pages[2]
 
 
 def test_withheld_claim_only_inside_its_callout(doc):
-    html = html_of(Renderer(doc, Linker("inference/1.md")).section("1"))
+    html = html_of(Renderer(Layout(doc), Linker("inference/1.md")).section("1"))
     outside = re.sub(r"<details[^>]*data-digest-contradiction=.*?</details>", "", html, flags=re.S)
     assert "+175" not in outside
     assert "〔暂扣，见矛盾 1〕" in outside
@@ -111,7 +112,7 @@ def test_withheld_claim_only_inside_its_callout(doc):
 
 
 def test_arxiv_mentions_become_numbered_links(doc):
-    html = html_of(Renderer(doc, Linker("inference/register.md")).register())
+    html = html_of(Renderer(Layout(doc), Linker("inference/register.md")).register())
     assert re.search(
         r'<a class="digest-cite" href="https://arxiv.org/abs/1605.08803"[^>]*>arXiv:1605.08803 <span[^>]*>\[528\]', html
     )
@@ -123,7 +124,7 @@ def test_brief_text_is_inert(dataset):
     item = brief.items[0].model_copy(update={"points": [hostile]})
     brief = brief.model_copy(update={"items": [item, *brief.items[1:]]})
     doc = merge(dataset.outlines["inference"], [brief])
-    html = html_of(Renderer(doc, Linker("inference/5.md")).section("5"))
+    html = html_of(Renderer(Layout(doc), Linker("inference/5.md")).section("5"))
     assert "<script>" not in html and "<img" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "{{ 7*7 }}" in html and "__init__" in html
@@ -150,7 +151,7 @@ def test_an_entry_updated_every_day_stays_readable(tmp_path):
     doc = living_docs(generate(30, tmp_path / "data"), rules=Rules(allow_future_dates=True))["inference"]
     kapitsa = doc.entries["kapitsa"]
     assert len(kapitsa.history) == 31  # the baseline and 30 refreshes are all kept
-    html = Renderer(doc, Linker("inference/1.md")).entry(kapitsa)
+    html = Renderer(Layout(doc), Linker("inference/1.md")).entry(kapitsa)
     history = html[html.index("历史</strong>") :]
     assert history.count("<li") == 1 + 1 + 10  # the baseline, a gap line, the latest ten
     assert 'data-hidden="20"' in history and 'data-history="baseline"' in history

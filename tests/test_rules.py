@@ -85,7 +85,7 @@ def test_discarded_contradiction_stays_off_section_pages():
     doc = living_docs(ROOT / "data")["inference"]
     contabo = next(c for c in doc.contradictions if c.id == "contabo-low-credibility")
     assert contabo.contradiction.disposition is Disposition.discarded
-    assert contabo.sections == ["1.2"]  # it does touch §1.2 …
+    assert contabo.sections == ("1.2",)  # it does touch §1.2 …
     assert all(c.id != contabo.id for s in doc.sections.values() for c in s.contradictions)  # … but is not shown there
     shown = living_docs(ROOT / "data", rules=Rules(hide_discarded=False))["inference"]
     assert contabo.id in [c.id for c in shown.sections["1.2"].contradictions]

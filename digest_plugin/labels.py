@@ -1,0 +1,202 @@
+"""Every word the site shows a reader, in one table.
+
+The renderer, the generated pages, the feed and the charts take their words from here and
+nowhere else, so the site's language is this one file: a second language is a copy of it with
+the right-hand sides translated (the ``{placeholders}`` stay).  Words that come from the data —
+what a brief says, the outline's section titles, the vocabularies' labels (:mod:`model`) — are
+not here: they are the team's, not the site's.
+
+Templates use :meth:`str.format` with named fields; every field is filled with text that is
+already escaped for its output (the callers do that), so a template never sees raw brief text.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --------------------------------------------------------------------------- shared pieces
+
+SEP: Final = " · "
+LIST_SEP: Final = "、"
+CLAUSE_SEP: Final = "；"
+BRIEF_NAME: Final = "{date} {round} 简报"
+"""A brief as the site names it: '2026-10-21 E1 简报'."""
+CONTRADICTION_NAME: Final = "矛盾 {number}"
+CONTRADICTION_NAME_DATED: Final = "{date} 矛盾 {number}"
+"""Once several briefs each number their own contradictions from 1."""
+PLACE_REGISTERED_CONTRADICTION: Final = "矛盾 {number}（登记）"
+"""A bibliography back-link to a contradiction on the register."""
+SECTION_TITLE: Final = "§{number} {title}"
+SECTION_UNTITLED: Final = "§{number}（未命名）"
+EMPTY_NONE: Final = "无。"
+
+# --------------------------------------------------------------------------- withheld claims
+
+WITHHELD: Final = "〔暂扣，见{name}〕"
+WITHHELD_DATED: Final = "〔暂扣，见 {name}〕"
+"""When the contradiction's name starts with a date (several briefs)."""
+
+# --------------------------------------------------------------------------- citations
+
+CITED_BY: Final = " · 被引 {counts}"
+CITED_BY_COUNT: Final = "{count}（{source}）"
+COUNT_SEP: Final = " / "
+
+# --------------------------------------------------------------------------- items and entries
+
+ITEM_REF: Final = "{brief} 条目 {number}"
+MATERIAL_FIRST_COLLECTED: Final = "首次采集 {date}"
+MATERIAL_LAST_COLLECTED: Final = "上次采集 {date}"
+MATERIAL_NOTE: Final = "（{notes}）"
+MATERIAL_NOTE_SEP: Final = "，"
+BOUNDARY: Final = "证据边界"
+RELATED_CONTRADICTIONS: Final = "⚠ 相关矛盾："
+POINTS_NOTE: Final = "要点（{note}）："
+SOURCES: Final = "来源"
+RELATION: Final = "与活文档脉络的关系"
+PLACEMENT: Final = "建议归入"
+ALTERNATIVES: Final = "（备选：{links}）"
+CROSS_REFS: Final = "（交叉引用：{links}）"
+GUARD_MARK: Final = "⚠ "
+FIGURES_HEAD: Final = ("数值", "当前", "日期", "历史")
+FIGURE_AS_OF: Final = "截至 {date}"
+FIGURE_SKIPPED: Final = "更早 {count} 个数值略；"
+FIGURE_EARLIER: Final = "此前："
+HISTORY: Final = "历史"
+HISTORY_BASELINE: Final = "活文档 {version}（据 {source}）："
+HISTORY_KINDS: Final = {"placed": "归入", "updated": "原地更新", "evidence": "证据变更", "retracted": "撤回"}
+HISTORY_GAP: Final = "…… 其间 {hidden} 次变动，见当时的简报页（{first} 起）"
+FOOTNOTE: Final = "（小注）"
+RETRACTED: Final = "已撤回（{brief}）：{reason}{successor}"
+RETRACTED_SUCCESSOR: Final = "，由 {item} 取代"
+BASELINE_ORIGIN: Final = "活文档 {version} 既有条目，据 {source}"
+STUB: Final = "↔ 交叉引用："
+STUB_HOME: Final = "（§{section}，{brief}）"
+SECTION_EMPTY: Final = "本节暂无来自简报的条目。"
+
+# --------------------------------------------------------------------------- contradictions
+
+CONTRADICTION_REGISTER_LINK: Final = "登记页"
+CONTRADICTION_TOUCHES: Final = "涉及："
+CONTRADICTION_ITEMS: Final = "条目："
+CONTRADICTION_CITES: Final = "引用："
+CONTRADICTION_SOURCE: Final = "来源："
+WITHHELD_CLAIMS: Final = "暂扣说法"
+WITHHELD_CLAIMS_OPEN: Final = "（修正前不得作为事实写入）"
+WITHHELD_CLAIMS_SETTLED: Final = "（矛盾已不再未解决，可以写入）"
+REQUIRED_LABEL: Final = "必须带标注"
+SUPERSEDED_BY: Final = "，由 {successor} 取代"
+
+# --------------------------------------------------------------------------- archives
+
+ARCHIVE_SECTION: Final = "本页列出近 {days} 天内有变动的条目；更早的按最后变动年份归档：{links}"
+ARCHIVE_SECTION_YEAR: Final = "{year}（{count} 条）"
+ARCHIVE_OTHER: Final = "本页列出当前与近 {days} 天内的{noun}；更早的按年份归档：{links}"
+ARCHIVE_NOUNS: Final = {"register": "矛盾", "bibliography": "新增引用", "follow-ups": "已关闭事项", "briefs": "简报"}
+
+# --------------------------------------------------------------------------- register, bibliography, follow-ups
+
+REGISTER_SUMMARY: Final = "共 {total} 条矛盾与待核实说法，其中 {open} 条未解决。"
+BIBLIOGRAPHY_SUMMARY: Final = "活文档既有引用 {existing} 条（{version}），简报新增 {added} 条，编号自 {first} 起。"
+REFERENCE_CITED_BY: Final = "被引 {count}（{source}{as_of}）"
+REFERENCE_AS_OF: Final = "，截至 {date}"
+REFERENCE_OPENALEX: Final = "OpenAlex {id}"
+REFERENCE_DOI: Final = "DOI {link}"
+REFERENCE_OA: Final = "开放获取 {status}"
+REFERENCE_CARD: Final = "卡片 {path}"
+REFERENCE_CARD_TOPIC: Final = "（卡片主题 {topic}）"
+REFERENCE_VERIFIED: Final = "已核实"
+REFERENCE_UNVERIFIED: Final = "未核实"
+REFERENCE_FROM: Final = " · 来自 {brief}"
+REFERENCE_USE: Final = "用途：{note}"
+REFERENCE_DOWN_WEIGHTED: Final = "⚠ 降权：不作为结论依据，见 {contradiction}"
+REFERENCE_BACK: Final = "引用处："
+FOLLOW_UPS_SUMMARY: Final = "待跟进 {pending} 项，已关闭 {closed} 项。"
+FOLLOW_UPS_NONE: Final = "目前没有待跟进事项。"
+FOLLOW_UPS_CLOSED: Final = "已关闭"
+FOLLOW_UP_META: Final = "（{status} · 出自 {brief}{items}{story}）"
+FOLLOW_UP_ITEMS: Final = " · 条目：{items}"
+
+# --------------------------------------------------------------------------- brief pages
+
+CHANGE_KINDS: Final = {
+    "entries_added": "新增条目",
+    "entries_updated": "更新条目",
+    "entries_retracted": "撤回条目",
+    "evidence_changed": "证据变更",
+    "contradictions_opened": "新开矛盾",
+    "contradictions_resolved": "解决矛盾",
+    "contradictions_reopened": "重开矛盾",
+    "contradictions_superseded": "取代矛盾",
+    "citations_added": "新增引用",
+    "follow_ups_opened": "新开跟进",
+    "follow_ups_closed": "关闭跟进",
+}
+"""What a brief can do to the living doc (see ``merge.CHANGE_KINDS``)."""
+CHANGE_ROW: Final = "{label} {count}：{links}"
+NO_CHANGES: Final = "这份简报没有改动活文档。"
+NO_CHANGES_SHORT: Final = "无改动"
+BRIEF_CHANGES: Final = "这份简报对活文档的改动"
+BRIEF_ITEMS: Final = "一、{heading}"
+BRIEF_ITEMS_DEFAULT: Final = "条目"
+BRIEF_ITEM_TITLE: Final = "条目 {number}：{title}"
+BRIEF_ITEM_PLACED: Final = "已归入 "
+BRIEF_CONTRADICTIONS: Final = "二、值得警惕的矛盾与待核实说法"
+BRIEF_CITATIONS: Final = "三、可引用的 arXiv 号"
+BRIEF_CITATIONS_NOTE: Final = "{note}："
+BRIEF_CONCLUSIONS: Final = "四、本轮结论与建议动作"
+BRIEF_FOLLOW_UPS_DEFAULT: Final = "跟进事项"
+BRIEF_HEADER: Final = {
+    "topic": "主题",
+    "round": "轮次",
+    "date": "日期",
+    "author": "作者",
+    "job": "处理依据",
+    "materials": "材料",
+    "living_doc": "活文档参照",
+    "queue": "队列参照",
+    "scope": "边界",
+}
+BRIEF_REF_VERSION: Final = "（{version}"
+BRIEF_REF_COUNT: Final = "，引用→{count}）"
+BRIEF_COUNTS: Final = "条目 {items} · 矛盾与待核实 {contradictions} · arXiv 引用 {citations} · 跟进 {follow_ups}"
+
+# --------------------------------------------------------------------------- home and briefs index
+
+NO_BRIEFS: Final = "还没有简报。"
+FEED_LINK: Final = "订阅（Atom）"
+OVERVIEW_LATEST: Final = "最新简报：{brief}（{counts}）"
+OVERVIEW_OPEN: Final = "未解决的矛盾与待核实说法："
+OVERVIEW_OPEN_COUNT: Final = "{count} 条"
+OVERVIEW_FOLLOW_UPS: Final = "待跟进："
+OVERVIEW_FOLLOW_UPS_COUNT: Final = "{count} 项"
+OVERVIEW_REFERENCES: Final = "参考文献："
+OVERVIEW_REFERENCES_COUNT: Final = "共 {count} 条"
+OVERVIEW_REFERENCES_ADDED: Final = "（简报新增 {count} 条）"
+OVERVIEW_BRIEFS: Final = "全部简报："
+OVERVIEW_BRIEFS_COUNT: Final = "{count} 份"
+OVERVIEW_TABLE_HEAD: Final = ("章节", "条目", "未解决矛盾")
+OVERVIEW_CHART: Final = "各章节条目数与未解决矛盾数"
+OVERVIEW_OPEN_LIST: Final = "未解决的矛盾"
+OVERVIEW_TIMELINE: Final = "简报时间线"
+
+# --------------------------------------------------------------------------- charts
+
+CHART_ROW: Final = "{label}：条目 {entries}，未解决矛盾 {open}"
+CHART_POINT: Final = "{date}：{value}"
+
+# --------------------------------------------------------------------------- generated pages and feed
+
+PAGE_REGISTER: Final = "矛盾与待核实登记"
+PAGE_BIBLIOGRAPHY: Final = "参考文献"
+PAGE_FOLLOW_UPS: Final = "待跟进事项"
+PAGE_FOLLOW_UPS_CLOSED: Final = "已关闭的跟进事项"
+PAGE_BRIEFS: Final = "简报"
+PAGE_ARCHIVE: Final = "{name} · {year} 归档"
+PAGE_SECTION_ARCHIVE: Final = "§{section} · {year} 归档"
+PAGE_BRIEF: Final = "简报 {date} · {topic} · {round}"
+FEED_TITLE: Final = "{title} · 简报"
+
+# --------------------------------------------------------------------------- theme
+
+SEARCH_DIALOG: Final = "搜索"

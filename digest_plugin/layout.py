@@ -1,0 +1,302 @@
+"""Where everything lives on the site: page paths, archive years, anchors, links between pages.
+
+Every URL the site prints is made here, so that a change of layout is one change: pages are
+named by MkDocs source paths (``inference/register.md``); :class:`Linker` turns a path and an
+anchor into a link relative to the page being rendered; :class:`Layout` decides, from a merged
+doc, on which page (the current one or a yearly archive) each entry, contradiction, follow-up,
+citation and brief sits, and where each paper is cited from.
+
+Recent activity stays on the main pages; older activity moves to one archive page per year.
+"Recent" is counted back from the newest brief, not from the clock, so the same data always lays
+out the same site.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+from . import labels
+from .arxiv import MENTION
+from .arxiv import key as arxiv_key
+from .merge import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc
+from .model import Brief
+
+# --------------------------------------------------------------------------- page paths
+# MkDocs source paths, relative to docs/; every topic lives under its own prefix.
+
+
+def section_page(topic: str, number: str, year: int | None = None) -> str:
+    top = number.split(".")[0]
+    return f"{topic}/{top}.md" if year is None else f"{topic}/{top}/{year}.md"
+
+
+def brief_page(brief: Brief) -> str:
+    return f"{brief.topic}/briefs/{brief.id}.md"
+
+
+def register_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/register.md" if year is None else f"{topic}/register/{year}.md"
+
+
+def bibliography_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/bibliography.md" if year is None else f"{topic}/bibliography/{year}.md"
+
+
+def follow_ups_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/follow-ups.md" if year is None else f"{topic}/follow-ups/{year}.md"
+
+
+def briefs_index_page(topic: str, year: int | None = None) -> str:
+    return f"{topic}/briefs/index.md" if year is None else f"{topic}/briefs/{year}.md"
+
+
+def feed_page(topic: str) -> str:
+    """Not a Markdown page: the Atom feed file, linked from the briefs pages."""
+    return f"{topic}/feed.xml"
+
+
+ARCHIVE_PAGES = {
+    "register": register_page,
+    "follow-ups": follow_ups_page,
+    "bibliography": bibliography_page,
+    "briefs": briefs_index_page,
+}
+"""Archive kinds other than sections ('1'…'6'), and the page of each year."""
+
+# --------------------------------------------------------------------------- anchors
+
+
+def section_anchor(number: str) -> str | None:
+    """A subsection's heading id ('s3-1'); a top section is its own page and needs none."""
+    return "s" + number.replace(".", "-") if "." in number else None
+
+
+def entry_anchor(entry_id: str) -> str:
+    return f"entry-{entry_id}"
+
+
+def item_anchor(item_id: str) -> str:
+    return f"item-{item_id}"
+
+
+def contradiction_anchor(contradiction_id: str) -> str:
+    return f"contradiction-{contradiction_id}"
+
+
+def follow_up_anchor(follow_up_id: str) -> str:
+    return f"follow-up-{follow_up_id}"
+
+
+def reference_anchor(number: int) -> str:
+    return f"ref-{number}"
+
+
+def cite_anchor(paper: str) -> str:
+    """Where a hand-written page cites a paper (the bibliography links back to it)."""
+    return f"cite-{paper}"
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+def page_url(src: str, directory_urls: bool = True) -> str:
+    """The URL MkDocs (and Zensical) give a Markdown source path (other files keep their path)."""
+    if not src.endswith(".md"):
+        return src
+    stem = src[:-3]
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def relative_url(url: str, base: str) -> str:
+    """``url`` relative to the page at ``base`` (both site-relative, as MkDocs writes them)."""
+    base_dir = base if base.endswith("/") or not base else base.rpartition("/")[0] + "/"
+    here = [p for p in base_dir.split("/") if p]
+    there = [p for p in url.split("/") if p]
+    common = 0
+    for a, b in zip(here, there, strict=False):
+        if a != b:
+            break
+        common += 1
+    rel = "/".join([".."] * (len(here) - common) + there[common:]) or "."
+    return rel + "/" if (url.endswith("/") or not url) and rel != "." else rel if rel != "." else "./"
+
+
+@dataclass(frozen=True)
+class Linker:
+    """Makes links relative to the page being rendered, so the site works under any base URL."""
+
+    page: str
+    directory_urls: bool = True
+    source_links: bool = False
+    """Link to source paths (``register.md``) and let the host turn them into URLs, as Zensical
+    does with every link in a page; MkDocs leaves raw HTML alone, so there we write final URLs."""
+
+    def url(self, target: str, anchor: str | None = None) -> str:
+        frag = f"#{anchor}" if anchor else ""
+        if self.source_links:
+            return frag if target == self.page and frag else relative_url(target, self.page) + frag
+        if target == self.page:
+            return frag or "./"
+        return relative_url(page_url(target, self.directory_urls), page_url(self.page, self.directory_urls)) + frag
+
+
+# --------------------------------------------------------------------------- where things are
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where something is cited: a page (by source path) and an anchor on it."""
+
+    page: str
+    anchor: str
+    label: str
+
+
+class Layout:
+    """The pages of one topic's merged doc: which page holds what, and where each paper is cited."""
+
+    def __init__(self, doc: LivingDoc, hand_written: Mapping[str, tuple[Place, ...]] | None = None):
+        self.doc = doc
+        self.hand_written: Mapping[str, tuple[Place, ...]] = hand_written or {}
+        """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
+
+    @property
+    def topic(self) -> str:
+        return self.doc.topic
+
+    @cached_property
+    def cutoff(self) -> dt.date | None:
+        if not self.doc.briefs:
+            return None
+        return max(b.date for b in self.doc.briefs) - dt.timedelta(days=self.doc.archive_after_days)
+
+    def _year(self, day: dt.date | None) -> int | None:
+        """None (main page) for recent activity, else the archive year."""
+        return None if day is None or self.cutoff is None or day >= self.cutoff else day.year
+
+    def entry_year(self, entry: EntryView) -> int | None:
+        """Entries the outline brought are the doc's core and stay; others go by their last change."""
+        if entry.baseline is not None:
+            return None
+        return self._year(max(u.brief.date for u in entry.history if u.brief is not None))
+
+    def entry_page(self, entry_id: str) -> str:
+        entry = self.doc.entries[entry_id]
+        return section_page(self.topic, entry.section, self.entry_year(entry))
+
+    def contradiction_year(self, view: ContradictionView) -> int | None:
+        if view.is_open:
+            return None
+        return self._year(view.settled.brief.date if view.settled else view.brief.date)
+
+    def contradiction_page(self, view: ContradictionView) -> str:
+        return register_page(self.topic, self.contradiction_year(view))
+
+    def follow_up_year(self, view: FollowUpView) -> int | None:
+        if view.pending:
+            return None
+        return self._year(view.history[-1].brief.date if view.history else view.brief.date)
+
+    def follow_up_page(self, view: FollowUpView) -> str:
+        return follow_ups_page(self.topic, self.follow_up_year(view))
+
+    def citation_year(self, view: CitationView) -> int | None:
+        return self._year(view.brief.date)
+
+    def citation_page(self, view: CitationView) -> str:
+        return bibliography_page(self.topic, self.citation_year(view))
+
+    def brief_year(self, brief: Brief) -> int | None:
+        return self._year(brief.date)
+
+    def item_target(self, item_id: str) -> tuple[str, str]:
+        """(page, anchor) of an item: its entry on a section page, or its brief page if it has none."""
+        placed = self.doc.items[item_id]
+        if placed.entry_id in self.doc.entries:
+            return self.entry_page(placed.entry_id), entry_anchor(placed.entry_id)
+        return brief_page(placed.brief), item_anchor(item_id)
+
+    @cached_property
+    def archive_years(self) -> dict[str, list[int]]:
+        """Every archive page there is, by kind ('1'…'6' for sections)."""
+        years: dict[str, set[int]] = {}
+        for entry in self.doc.entries.values():
+            if (year := self.entry_year(entry)) is not None:
+                years.setdefault(entry.section.split(".")[0], set()).add(year)
+        self._add_years(years, "register", (self.contradiction_year(c) for c in self.doc.contradictions))
+        self._add_years(years, "follow-ups", (self.follow_up_year(f) for f in self.doc.follow_ups))
+        self._add_years(years, "bibliography", (self.citation_year(v) for v in self.doc.citations.values()))
+        self._add_years(years, "briefs", (self.brief_year(b) for b in self.doc.briefs))
+        return {kind: sorted(found) for kind, found in sorted(years.items())}
+
+    @staticmethod
+    def _add_years(years: dict[str, set[int]], kind: str, found: Iterable[int | None]) -> None:
+        for year in found:
+            if year is not None:
+                years.setdefault(kind, set()).add(year)
+
+    @cached_property
+    def places(self) -> dict[str, list[Place]]:
+        """Back-links for the bibliography, by paper: where it is listed, discussed or mentioned."""
+        doc = self.doc
+        citations = doc.citations
+        found: dict[str, list[Place]] = {key: [] for key in citations}
+        for key, view in citations.items():
+            label = labels.BRIEF_NAME.format(date=view.brief.date, round=view.brief.round)
+            found[key].append(Place(brief_page(view.brief), reference_anchor(view.number), label))
+        for c in doc.contradictions:
+            text = f"{c.contradiction.title} {c.contradiction.text}"
+            keys = {arxiv_key(a) for a in c.contradiction.touches.citations} | set(MENTION.findall(text))
+            for key in sorted(k for k in keys if k in citations):
+                label = labels.PLACE_REGISTERED_CONTRADICTION.format(number=c.contradiction.number)
+                found[key].append(Place(self.contradiction_page(c), contradiction_anchor(c.id), label))
+        for placed in doc.items.values():
+            entry_id, item = placed.entry_id, placed.item
+            if entry_id not in doc.entries:
+                continue
+            text = " ".join([item.title, *item.points, item.evidence.boundary, item.relation, item.placement.text])
+            if "arXiv:" not in text:  # most items cite nothing: skip the regex
+                continue
+            for key in sorted(k for k in set(MENTION.findall(text)) if k in citations):
+                label = f"§{item.placement.section} {item.title}"
+                found[key].append(Place(self.entry_page(entry_id), entry_anchor(entry_id), label))
+        return found
+
+    def cited_at(self, paper: str) -> list[Place]:
+        """Every place a paper is cited: by the briefs' data, then by hand-written pages."""
+        return [*self.places.get(paper, []), *self.hand_written.get(paper, ())]
+
+
+PAGE_CITE = re.compile(r"""\bcite\(\s*["']([^"']+)["']\s*\)|\[\[cite\s+([^\]\s]+)\s*\]\]""")
+HEADING = re.compile(r"^#\s+(.+?)\s*$", re.M)
+
+
+def hand_written_places(doc: LivingDoc, pages: Iterable[tuple[str, str]]) -> dict[str, tuple[Place, ...]]:
+    """The citations hand-written pages make (``{{ cite("…") }}`` or ``[[cite …]]``), by paper.
+
+    ``pages`` are (source path, Markdown) in any order; the result does not depend on it.  A page
+    is named by its first ``# heading``, else by its path."""
+    found: dict[str, list[Place]] = {}
+    for page, markdown in sorted(pages):
+        heading = HEADING.search(markdown)
+        label = heading.group(1) if heading else page
+        for macro, directive in PAGE_CITE.findall(markdown):
+            key = arxiv_key(macro or directive)
+            place = Place(page, cite_anchor(key), label)
+            if key in doc.citations and place not in found.setdefault(key, []):
+                found[key].append(place)
+    return {key: tuple(places) for key, places in found.items()}
+
+
+def layouts(docs: Mapping[str, LivingDoc], pages: Iterable[tuple[str, str]] = ()) -> dict[str, Layout]:
+    """A layout per topic, with the citations the given hand-written pages make."""
+    pages = list(pages)
+    return {topic: Layout(doc, hand_written_places(doc, pages)) for topic, doc in docs.items()}
