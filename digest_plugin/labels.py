@@ -44,6 +44,9 @@ COUNT_SEP: Final = " / "
 
 # --------------------------------------------------------------------------- items and entries
 
+LEVEL_GLYPHS: Final = {"verified": "✔", "partially_verified": "◐", "unverified": "？", "lead": "○", "discard": "✕"}
+"""The glyph drawn before each evidence level's label in a badge."""
+
 ITEM_REF: Final = "{brief} 条目 {number}"
 MATERIAL_FIRST_COLLECTED: Final = "首次采集 {date}"
 MATERIAL_LAST_COLLECTED: Final = "上次采集 {date}"
@@ -157,8 +160,7 @@ BRIEF_HEADER: Final = {
     "queue": "队列参照",
     "scope": "边界",
 }
-BRIEF_REF_VERSION: Final = "（{version}"
-BRIEF_REF_COUNT: Final = "，引用→{count}）"
+BRIEF_REF_COUNT: Final = "，引用→{count}"
 BRIEF_COUNTS: Final = "条目 {items} · 矛盾与待核实 {contradictions} · arXiv 引用 {citations} · 跟进 {follow_ups}"
 
 # --------------------------------------------------------------------------- home and briefs index

@@ -21,6 +21,7 @@ from . import labels
 from .arxiv import key as arxiv_key
 from .chart import bars, sparkline
 from .layout import (
+    ARCHIVE_PAGES,
     Layout,
     Linker,
     bibliography_page,
@@ -37,19 +38,11 @@ from .merge import (
     CitationView,
     ContradictionView,
     EntryView,
+    FollowUpView,
     LivingDoc,
     SectionView,
 )
-from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status
-
-LEVEL_ICON = {
-    EvidenceLevel.verified: "✔",
-    EvidenceLevel.partially_verified: "◐",
-    EvidenceLevel.unverified: "？",
-    EvidenceLevel.lead: "○",
-    EvidenceLevel.discard: "✕",
-}
-
+from .model import Brief, Disposition, Evidence, Item, Status
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
@@ -107,12 +100,14 @@ class Renderer:
 
     def contradiction_name(self, view: ContradictionView) -> str:
         """'矛盾 3', or '2026-10-21 矛盾 3' once several briefs each number their own from 1."""
-        n = f"矛盾 {view.contradiction.number}"
-        return n if len(self.doc.briefs) == 1 else f"{view.brief.date.isoformat()} {n}"
+        number = view.contradiction.number
+        if len(self.doc.briefs) == 1:
+            return labels.CONTRADICTION_NAME.format(number=number)
+        return labels.CONTRADICTION_NAME_DATED.format(date=view.brief.date.isoformat(), number=number)
 
     def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
         name = self.contradiction_name(view)
-        label = f"〔暂扣，见{name}〕" if name.startswith("矛盾") else f"〔暂扣，见 {name}〕"
+        label = (labels.WITHHELD if len(self.doc.briefs) == 1 else labels.WITHHELD_DATED).format(name=name)
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
         href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
@@ -124,8 +119,10 @@ class Renderer:
 
     def cite(self, view: CitationView, label: str | None = None, *, number: bool = True, anchor: str = "") -> str:
         c = view.citation
-        counts = " / ".join(f"{x.count}（{x.source.label}）" for x in c.cited_by)
-        tip = c.title + (f" · 被引 {counts}" if counts else "")
+        counts = labels.COUNT_SEP.join(
+            labels.CITED_BY_COUNT.format(count=x.count, source=x.source.label) for x in c.cited_by
+        )
+        tip = c.title + (labels.CITED_BY.format(counts=counts) if counts else "")
         label = label or f"arXiv:{c.arxiv}"
         return (
             f'<a class="digest-cite"{anchor} href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
@@ -145,7 +142,8 @@ class Renderer:
 
     def brief_link(self, brief: Brief) -> str:
         href = self.linker.url(brief_page(brief))
-        return f'<a class="digest-brief-link" href="{esc(href)}">{brief.date.isoformat()} {esc(brief.round)} 简报</a>'
+        name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=esc(brief.round))
+        return f'<a class="digest-brief-link" href="{esc(href)}">{name}</a>'
 
     def section_link(self, number: str) -> str:
         anchor = "s" + number.replace(".", "-") if "." in number else None  # a top section is its page
@@ -165,10 +163,10 @@ class Renderer:
     def badge(self, ev: Evidence, key: str) -> str:
         tip_id = f"boundary-{key}"
         gaps = "".join(f'<span class="digest-gap" data-gap="{g.value}">{esc(g.label)}</span>' for g in ev.gaps)
-        kinds = "、".join(k.label for k in ev.source_kinds)
+        kinds = labels.LIST_SEP.join(k.label for k in ev.source_kinds)
         return (
             f'<span class="digest-badge" data-evidence="{ev.level.value}" tabindex="0" aria-describedby="{esc(tip_id)}">'
-            f'<span class="digest-badge__level">{LEVEL_ICON[ev.level]} {esc(ev.level.label)}</span>'
+            f'<span class="digest-badge__level">{labels.LEVEL_GLYPHS[ev.level.value]} {esc(ev.level.label)}</span>'
             + (f'<span class="digest-badge__kind">{esc(kinds)}</span>' if kinds else "")
             + gaps
             + f'<span class="digest-badge__tip" role="tooltip">{self.text(ev.boundary)}</span></span>'
@@ -179,10 +177,10 @@ class Renderer:
         for m in item.sources.materials:
             extra = []
             if m.first_collected:
-                extra.append(f"首次采集 {m.first_collected}")
+                extra.append(labels.MATERIAL_FIRST_COLLECTED.format(date=m.first_collected))
             if m.last_collected:
-                extra.append(f"上次采集 {m.last_collected}")
-            note = f"（{'，'.join(extra)}）" if extra else ""
+                extra.append(labels.MATERIAL_LAST_COLLECTED.format(date=m.last_collected))
+            note = labels.MATERIAL_NOTE.format(notes=labels.MATERIAL_NOTE_SEP.join(extra)) if extra else ""
             anchor = f" {self.text(m.anchor)}" if m.anchor else ""
             parts.append(f'<span class="digest-material"><code>{esc(m.path)}</code>{anchor}{note}</span>')
         for url in item.sources.urls:
@@ -190,7 +188,7 @@ class Renderer:
             parts.append(
                 f'<a class="digest-source" href="{esc(url)}" rel="noopener nofollow" title="{esc(url)}">{esc(host)}</a>'
             )
-        return " · ".join(parts)
+        return labels.SEP.join(parts)
 
     # ------------------------------------------------------------------ items and entries
 
@@ -207,9 +205,10 @@ class Renderer:
         return "".join(
             [
                 f'<p class="digest-item__meta">{self.badge(ev, key)} '
-                f'<span class="digest-value">{esc(" · ".join(v.label for v in item.value))}</span> · '
-                f"{self.brief_link(brief)} 条目 {item.number} · {esc(p.action.label)}</p>",
-                f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>证据边界</strong>：{self.text(ev.boundary)}</p>',
+                f'<span class="digest-value">{esc(labels.SEP.join(v.label for v in item.value))}</span> · '
+                f"{labels.ITEM_REF.format(brief=self.brief_link(brief), number=item.number)} · {esc(p.action.label)}</p>",
+                f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
+                f"{self.text(ev.boundary)}</p>",
             ]
         )
 
@@ -220,25 +219,31 @@ class Renderer:
         out = []
         if related:
             out.append(
-                '<p class="digest-item__contradictions">⚠ 相关矛盾：'
-                + "、".join(self.contradiction_link(c) for c in related)
+                f'<p class="digest-item__contradictions">{labels.RELATED_CONTRADICTIONS}'
+                + labels.LIST_SEP.join(self.contradiction_link(c) for c in related)
                 + "</p>"
             )
         if item.points_note:
-            out.append(f'<p class="digest-points-note">要点（{self.text(item.points_note)}）：</p>')
+            note = labels.POINTS_NOTE.format(note=self.text(item.points_note))
+            out.append(f'<p class="digest-points-note">{note}</p>')
         out.append('<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>")
-        out.append(f'<p class="digest-sources"><strong>来源</strong>：{self.sources(item)}</p>')
-        out.append(f'<p class="digest-relation"><strong>与活文档脉络的关系</strong>：{self.text(item.relation)}</p>')
-        placement = f"<strong>建议归入</strong>：{self.text(p.text)}"
+        out.append(f'<p class="digest-sources"><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>')
+        out.append(f'<p class="digest-relation"><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>')
+        placement = f"<strong>{labels.PLACEMENT}</strong>：{self.text(p.text)}"
         if p.alternatives:
-            placement += "（备选：" + "、".join(self.section_link(a.section) for a in p.alternatives) + "）"
+            links = labels.LIST_SEP.join(self.section_link(a.section) for a in p.alternatives)
+            placement += labels.ALTERNATIVES.format(links=links)
         if p.cross_refs:
-            placement += "（交叉引用：" + "、".join(self.section_link(r.section) for r in p.cross_refs) + "）"
+            links = labels.LIST_SEP.join(self.section_link(r.section) for r in p.cross_refs)
+            placement += labels.CROSS_REFS.format(links=links)
         out.append(f'<p class="digest-placement">{placement}</p>')
         if item.guards:
             out.append(
                 '<ul class="digest-guards">'
-                + "".join(f"<li>{'' if g.startswith('⚠') else '⚠ '}{self.text(g)}</li>" for g in item.guards)
+                + "".join(
+                    f"<li>{'' if g.startswith(labels.GUARD_MARK.strip()) else labels.GUARD_MARK}{self.text(g)}</li>"
+                    for g in item.guards
+                )
                 + "</ul>"
             )
         for note in item.notes:
@@ -254,14 +259,15 @@ class Renderer:
                 value = self.withheld(self.doc.contradiction(f.withheld_by.id))
             else:
                 value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
-            as_of = f"截至 {f.current.as_of}" if f.current.as_of else ""
+            as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
             older = f.history[-FIGURE_VALUES:]
-            skipped = f"更早 {len(f.history) - len(older)} 个数值略；" if len(f.history) > len(older) else ""
+            hidden = len(f.history) - len(older)
+            skipped = labels.FIGURE_SKIPPED.format(count=hidden) if hidden else ""
             before = (
                 ""
                 if f.withheld_by is not None
                 else skipped
-                + "；".join(
+                + labels.CLAUSE_SEP.join(
                     f'<span class="digest-figure__old">{esc(old.value)}{" " + esc(old.unit) if old.unit else ""}'
                     f"{'（' + str(old.as_of) + '）' if old.as_of else ''}</span>"
                     for old, _ in older
@@ -270,11 +276,14 @@ class Renderer:
             chart = sparkline(f.label, f.series()) if f.withheld_by is None else ""
             rows.append(
                 f'<tr data-figure="{esc(f.key)}"><th>{esc(f.label)}</th><td class="digest-figure__now">{value}</td>'
-                f"<td>{as_of}</td><td>{('此前：' + before) if before else ''}{chart}</td></tr>"
+                f"<td>{as_of}</td><td>{(labels.FIGURE_EARLIER + before) if before else ''}{chart}</td></tr>"
             )
         return (
-            '<table class="digest-figures"><thead><tr><th>数值</th><th>当前</th><th>日期</th><th>历史</th></tr></thead>'
-            "<tbody>" + "".join(rows) + "</tbody></table>"
+            '<table class="digest-figures"><thead><tr>'
+            + "".join(f"<th>{head}</th>" for head in labels.FIGURES_HEAD)
+            + "</tr></thead><tbody>"
+            + "".join(rows)
+            + "</tbody></table>"
         )
 
     def history(self, entry: EntryView) -> str:
@@ -292,11 +301,12 @@ class Renderer:
             if u.kind == "baseline":
                 doc = self.doc.outline.doc
                 rows.append(
-                    f'<li data-history="baseline">活文档 {esc(doc.version or "")}（据 {self.brief_ref(entry)}）：'
-                    f"{self.text(u.text)}</li>"
+                    '<li data-history="baseline">'
+                    + labels.HISTORY_BASELINE.format(version=esc(doc.version or ""), source=self.brief_ref(entry))
+                    + f"{self.text(u.text)}</li>"
                 )
                 continue
-            what = {"placed": "归入", "updated": "原地更新", "evidence": "证据变更", "retracted": "撤回"}[u.kind]
+            what = labels.HISTORY_KINDS[u.kind]
             text = self.text(u.text) if u.text else ""
             if u.kind == "evidence" and u.evidence is not None:
                 change = f"{esc(level.label)} → {esc(u.evidence.level.label)}" if level else esc(u.evidence.level.label)
@@ -308,12 +318,14 @@ class Renderer:
             )
         if None in rows:  # the gap goes after the first row
             rows.remove(None)
-            gap = (
-                f'<li class="digest-history__gap" data-hidden="{hidden}">…… 其间 {hidden} 次变动，'
-                f"见当时的简报页（{self.brief_link(entry.history[1].brief)} 起）</li>"
-            )
+            first = entry.history[1].brief
+            assert first is not None, "only the first row of a history is the baseline"
+            gap_text = labels.HISTORY_GAP.format(hidden=hidden, first=self.brief_link(first))
+            gap = f'<li class="digest-history__gap" data-hidden="{hidden}">{gap_text}</li>'
             rows.insert(1, gap)
-        return '<div class="digest-history"><p><strong>历史</strong></p><ol>' + "".join(rows) + "</ol></div>"
+        return (
+            f'<div class="digest-history"><p><strong>{labels.HISTORY}</strong></p><ol>' + "".join(rows) + "</ol></div>"
+        )
 
     def brief_ref(self, entry: EntryView) -> str:
         stated = entry.baseline.stated_in if entry.baseline else ""
@@ -339,21 +351,33 @@ class Renderer:
         out = [
             f'<section class="{" ".join(classes)}"{self.anchor("entry-" + entry.id)} {attrs}>',
             f'<p class="digest-entry__title">{f"<del>{title}</del>" if entry.retracted else title}'
-            + ('<span class="digest-entry__kind">（小注）</span>' if entry.footnote else "")
+            + (f'<span class="digest-entry__kind">{labels.FOOTNOTE}</span>' if entry.footnote else "")
             + "</p>",
         ]
         if entry.retracted:
             r = entry.retraction
-            successor = f"，由 {self.item_link(r.superseded_by)} 取代" if r.superseded_by in self.doc.items else ""
+            successor = (
+                labels.RETRACTED_SUCCESSOR.format(item=self.item_link(r.superseded_by))
+                if r.superseded_by in self.doc.items
+                else ""
+            )
             out.append(
-                f'<p class="digest-retraction">已撤回（{self.brief_link(entry.retracted_in)}）：{self.text(r.reason)}{successor}</p>'
+                '<p class="digest-retraction">'
+                + labels.RETRACTED.format(
+                    brief=self.brief_link(entry.retracted_in), reason=self.text(r.reason), successor=successor
+                )
+                + "</p>"
             )
         if entry.item is not None and entry.title != entry.item.title:
             out.append(f'<p class="digest-item__title">{self.text(entry.item.title)}</p>')
         if entry.item is None:
             out.append(
                 f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
-                f'<p class="digest-entry__origin">活文档 {esc(self.doc.outline.doc.version or "")} 既有条目，据 {self.brief_ref(entry)}</p>'
+                '<p class="digest-entry__origin">'
+                + labels.BASELINE_ORIGIN.format(
+                    version=esc(self.doc.outline.doc.version or ""), source=self.brief_ref(entry)
+                )
+                + "</p>"
             )
         if entry.item is not None:
             body = [
@@ -368,8 +392,8 @@ class Renderer:
         entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
         if entry_contradictions and entry.item is None:
             out.append(
-                '<p class="digest-item__contradictions">⚠ 相关矛盾：'
-                + "、".join(self.contradiction_link(c) for c in entry_contradictions)
+                f'<p class="digest-item__contradictions">{labels.RELATED_CONTRADICTIONS}'
+                + labels.LIST_SEP.join(self.contradiction_link(c) for c in entry_contradictions)
                 + "</p>"
             )
         out.append("</section>")
@@ -379,7 +403,9 @@ class Renderer:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
         return (
             f'<p class="digest-stub" data-digest-stub="{esc(stub.item.id)}" data-section="{esc(stub.section)}">'
-            f'↔ 交叉引用：<a href="{esc(href)}">{self.text(stub.item.title, links=False)}</a>（§{esc(stub.home)}，{self.brief_link(stub.brief)}）</p>'
+            f'{labels.STUB}<a href="{esc(href)}">{self.text(stub.item.title, links=False)}</a>'
+            + labels.STUB_HOME.format(section=esc(stub.home), brief=self.brief_link(stub.brief))
+            + "</p>"
         )
 
     # ------------------------------------------------------------------ contradictions
@@ -402,7 +428,9 @@ class Renderer:
             f'data-disposition="{c.disposition.value}"'
         )
         register = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
-        register_link = f' · <a href="{esc(register)}">登记页</a>' if register[0] != "#" else ""
+        register_link = (
+            f' · <a href="{esc(register)}">{labels.CONTRADICTION_REGISTER_LINK}</a>' if register[0] != "#" else ""
+        )
         when = ""
         if settled:
             brief, update = settled
@@ -419,26 +447,30 @@ class Renderer:
             )
         touched = []
         if view.sections:
-            touched.append("涉及：" + "、".join(self.section_link(s) for s in view.sections))
+            touched.append(
+                labels.CONTRADICTION_TOUCHES + labels.LIST_SEP.join(self.section_link(s) for s in view.sections)
+            )
         if c.touches.items:
-            touched.append("条目：" + "、".join(self.item_link(i) for i in c.touches.items if i in self.doc.items))
+            items = [self.item_link(i) for i in c.touches.items if i in self.doc.items]
+            touched.append(labels.CONTRADICTION_ITEMS + labels.LIST_SEP.join(items))
         cited = sorted({arxiv_key(a) for a in c.touches.citations} | set(ARXIV_MENTION.findall(f"{c.title} {c.text}")))
         cited_views = [self.doc.citations[k] for k in cited if k in self.doc.citations]
         if cited_views:  # the summary holds no link (it is itself a control): the citations go here
-            touched.append("引用：" + "、".join(self.cite(v) for v in cited_views))
+            touched.append(labels.CONTRADICTION_CITES + labels.LIST_SEP.join(self.cite(v) for v in cited_views))
         withheld = ""
         if c.withheld:
-            note = "（修正前不得作为事实写入）" if view.is_open else "（矛盾已不再未解决，可以写入）"
+            note = labels.WITHHELD_CLAIMS_OPEN if view.is_open else labels.WITHHELD_CLAIMS_SETTLED
             withheld = (
-                f'<p class="digest-withheld-claims"><strong>暂扣说法</strong>{note}：'
-                + "、".join(
+                f'<p class="digest-withheld-claims"><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
+                + labels.LIST_SEP.join(
                     f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, withhold=False)}</mark>'
                     for w in c.withheld
                 )
                 + "</p>"
             )
         label = (
-            f'<p class="digest-required-label"><strong>必须带标注</strong>：{self.text(c.required_label, withhold=False)}</p>'
+            f'<p class="digest-required-label"><strong>{labels.REQUIRED_LABEL}</strong>：'
+            f"{self.text(c.required_label, withhold=False)}</p>"
             if c.required_label
             else ""
         )
@@ -447,7 +479,7 @@ class Renderer:
             rows = []
             for brief, update in view.history:
                 successor = self.doc.contradiction(update.superseded_by) if update.superseded_by else None
-                then = f"，由 {self.contradiction_link(successor)} 取代" if successor else ""
+                then = labels.SUPERSEDED_BY.format(successor=self.contradiction_link(successor)) if successor else ""
                 rows.append(
                     f'<li data-change="{update.change.value}">{self.brief_link(brief)} · {esc(update.change.label)}：'
                     f"{self.text(update.text, withhold=False)}{then}</li>"
@@ -456,7 +488,8 @@ class Renderer:
         return (
             f'<details class="{kind} digest-contradiction"{" open" if view.is_open else ""}{attrs}>{summary}'
             f"<p>{self.text(c.text, withhold=False)}</p>{withheld}{label}{story}"
-            f'<p class="digest-contradiction__meta">{" · ".join(touched + ["来源：" + self.brief_link(view.brief)])}'
+            f'<p class="digest-contradiction__meta">'
+            f"{labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)])}"
             f"{register_link}</p></details>"
         )
 
@@ -486,16 +519,13 @@ class Renderer:
         counts = Counter(
             self.layout.entry_year(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number
         )
-        links = "、".join(
-            f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, y)))}">{y}（{counts[y]} 条）</a>'
+        links = labels.LIST_SEP.join(
+            f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, y)))}">'
+            f"{labels.ARCHIVE_SECTION_YEAR.format(year=y, count=counts[y])}</a>"
             for y in reversed(years)
         )
-        return [
-            Raw(
-                f'<p class="digest-archive-links" data-archive="{esc(number)}">本页列出近 {self.doc.archive_after_days} 天内有变动的条目；'
-                f"更早的按最后变动年份归档：{links}</p>"
-            )
-        ]
+        text = labels.ARCHIVE_SECTION.format(days=self.doc.archive_after_days, links=links)
+        return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">{text}</p>')]
 
     def _section_body(self, view: SectionView, year: int | None = None) -> list[Block]:
         parts = []
@@ -512,20 +542,24 @@ class Renderer:
         if year is None:
             parts += [self.stub(s) for s in view.stubs]
         if not parts and year is None and not self.doc.children(view.number):
-            parts.append('<p class="digest-empty">本节暂无来自简报的条目。</p>')
+            parts.append(f'<p class="digest-empty">{labels.SECTION_EMPTY}</p>')
         if not parts:
             return []
         return [Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + "".join(parts) + "</div>")]
 
-    def _year_links(self, kind: str, page, noun: str) -> str:
+    def _year_links(self, kind: str) -> str:
+        """Links to the yearly archive pages of the register, bibliography, follow-ups or briefs."""
         years = self.layout.archive_years.get(kind, [])
         if not years:
             return ""
-        links = "、".join(f'<a href="{esc(self.linker.url(page(self.doc.topic, y)))}">{y}</a>' for y in reversed(years))
-        return (
-            f'<p class="digest-archive-links" data-archive="{kind}">本页列出当前与近 {self.doc.archive_after_days} 天内的{noun}；'
-            f"更早的按年份归档：{links}</p>"
+        page = ARCHIVE_PAGES[kind]
+        links = labels.LIST_SEP.join(
+            f'<a href="{esc(self.linker.url(page(self.doc.topic, y)))}">{y}</a>' for y in reversed(years)
         )
+        text = labels.ARCHIVE_OTHER.format(
+            days=self.doc.archive_after_days, noun=labels.ARCHIVE_NOUNS[kind], links=links
+        )
+        return f'<p class="digest-archive-links" data-archive="{kind}">{text}</p>'
 
     def register(self, year: int | None = None) -> list[Block]:
         """Every contradiction with its whole story; settled ones older than the window by year."""
@@ -534,8 +568,10 @@ class Renderer:
             open_n = sum(c.is_open for c in self.doc.contradictions)
             blocks.append(
                 Raw(
-                    f'<p class="digest-summary">共 {len(self.doc.contradictions)} 条矛盾与待核实说法，其中 {open_n} 条未解决。</p>'
-                    + self._year_links("register", register_page, "矛盾")
+                    '<p class="digest-summary">'
+                    + labels.REGISTER_SUMMARY.format(total=len(self.doc.contradictions), open=open_n)
+                    + "</p>"
+                    + self._year_links("register")
                 )
             )
         for brief in self.doc.briefs:
@@ -545,7 +581,8 @@ class Renderer:
                 if self.layout.contradiction_year(c) == year
             ]
             if views:
-                blocks.append(Heading(2, f"brief-{brief.id}", f"{brief.date.isoformat()} {brief.round} 简报"))
+                name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=brief.round)
+                blocks.append(Heading(2, f"brief-{brief.id}", name))
                 blocks.append(Raw("".join(self.callout(c) for c in views)))
         return blocks
 
@@ -554,9 +591,15 @@ class Renderer:
         rows = []
         if year is None:
             rows.append(
-                f'<p class="digest-summary">活文档既有引用 {doc.outline.doc.reference_count or 0} 条（{esc(doc.outline.doc.version or "")}），'
-                f"简报新增 {len(doc.citations)} 条，编号自 {(doc.outline.doc.reference_count or 0) + 1} 起。</p>"
-                + self._year_links("bibliography", bibliography_page, "新增引用")
+                '<p class="digest-summary">'
+                + labels.BIBLIOGRAPHY_SUMMARY.format(
+                    existing=doc.outline.doc.reference_count or 0,
+                    version=esc(doc.outline.doc.version or ""),
+                    added=len(doc.citations),
+                    first=(doc.outline.doc.reference_count or 0) + 1,
+                )
+                + "</p>"
+                + self._year_links("bibliography")
             )
         for view in sorted(doc.citations.values(), key=lambda v: v.number):
             if self.layout.citation_year(view) == year:
@@ -569,28 +612,36 @@ class Renderer:
         if c.year:
             meta.append(f"{c.year}")
         for x in c.cited_by:
-            meta.append(f"被引 {x.count}（{esc(x.source.label)}{'，截至 ' + str(x.as_of) if x.as_of else ''}）")
+            as_of = labels.REFERENCE_AS_OF.format(date=x.as_of) if x.as_of else ""
+            meta.append(labels.REFERENCE_CITED_BY.format(count=x.count, source=esc(x.source.label), as_of=as_of))
         if c.openalex_id:
-            meta.append(f"OpenAlex {esc(c.openalex_id)}")
+            meta.append(labels.REFERENCE_OPENALEX.format(id=esc(c.openalex_id)))
         if c.doi:
-            meta.append(f'DOI <a href="https://doi.org/{esc(c.doi)}" rel="noopener nofollow">{esc(c.doi)}</a>')
+            link = f'<a href="https://doi.org/{esc(c.doi)}" rel="noopener nofollow">{esc(c.doi)}</a>'
+            meta.append(labels.REFERENCE_DOI.format(link=link))
         if c.oa_status:
-            meta.append(f"开放获取 {esc(c.oa_status)}")
+            meta.append(labels.REFERENCE_OA.format(status=esc(c.oa_status)))
         if c.card:
             meta.append(
-                f"卡片 <code>{esc(c.card)}</code>" + (f"（卡片主题 {esc(c.card_topic)}）" if c.card_topic else "")
+                labels.REFERENCE_CARD.format(path=f"<code>{esc(c.card)}</code>")
+                + (labels.REFERENCE_CARD_TOPIC.format(topic=esc(c.card_topic)) if c.card_topic else "")
             )
-        meta.append("已核实" if c.verified else "未核实")
-        note = f'<p class="digest-ref__note">用途：{self.text(c.use_note)}</p>' if c.use_note else ""
+        meta.append(labels.REFERENCE_VERIFIED if c.verified else labels.REFERENCE_UNVERIFIED)
+        note = (
+            f'<p class="digest-ref__note">{labels.REFERENCE_USE.format(note=self.text(c.use_note))}</p>'
+            if c.use_note
+            else ""
+        )
         if c.down_weighted_by:
             dw = self.doc.contradiction(c.down_weighted_by)
             if dw:
-                note += f'<p class="digest-ref__down" data-down-weighted="true">⚠ 降权：不作为结论依据，见 {self.contradiction_link(dw)}</p>'
+                warning = labels.REFERENCE_DOWN_WEIGHTED.format(contradiction=self.contradiction_link(dw))
+                note += f'<p class="digest-ref__down" data-down-weighted="true">{warning}</p>'
         back = ""
         if back_links:
             back = (
-                '<p class="digest-ref__back">引用处：'
-                + "、".join(
+                f'<p class="digest-ref__back">{labels.REFERENCE_BACK}'
+                + labels.LIST_SEP.join(
                     f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {esc(p.label)}</a>'
                     for p in self.layout.cited_at(arxiv_key(c.arxiv))
                 )
@@ -599,7 +650,8 @@ class Renderer:
         return (
             f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
             f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{esc(c.title)}</strong></p>'
-            f'<p class="digest-ref__meta">{" · ".join(meta)} · 来自 {self.brief_link(view.brief)}</p>{note}{back}</div>'
+            f'<p class="digest-ref__meta">{labels.SEP.join(meta)}'
+            f"{labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))}</p>{note}{back}</div>"
         )
 
     def follow_ups(self, year: int | None = None) -> list[Block]:
@@ -617,8 +669,10 @@ class Renderer:
         total_closed = sum(1 for f in self.doc.follow_ups if not f.pending)
         blocks: list[Block] = [
             Raw(
-                f'<p class="digest-summary">待跟进 {len(pending)} 项，已关闭 {total_closed} 项。</p>'
-                + self._year_links("follow-ups", follow_ups_page, "已关闭事项")
+                '<p class="digest-summary">'
+                + labels.FOLLOW_UPS_SUMMARY.format(pending=len(pending), closed=total_closed)
+                + "</p>"
+                + self._year_links("follow-ups")
             )
         ]
         blocks.append(
@@ -627,11 +681,11 @@ class Renderer:
                 + "".join(self.follow_up(f) for f in pending)
                 + "</ol>"
                 if pending
-                else '<p class="digest-empty">目前没有待跟进事项。</p>'
+                else f'<p class="digest-empty">{labels.FOLLOW_UPS_NONE}</p>'
             )
         )
         if closed:
-            blocks.append(Heading(2, "closed", "已关闭"))
+            blocks.append(Heading(2, "closed", labels.FOLLOW_UPS_CLOSED))
             blocks.append(
                 Raw(
                     '<ol class="digest-follow-ups" data-list="closed">'
@@ -641,19 +695,25 @@ class Renderer:
             )
         return blocks
 
-    def follow_up(self, view) -> str:
+    def follow_up(self, view: FollowUpView) -> str:
         fu = view.follow_up
-        items = "、".join(self.item_link(i) for i in fu.items if i in self.doc.items)
+        items = labels.LIST_SEP.join(self.item_link(i) for i in fu.items if i in self.doc.items)
         story = "".join(
-            f"；{self.brief_link(b)} {esc(u.status.label)}" + (f"：{self.text(u.note)}" if u.note else "")
+            f"{labels.CLAUSE_SEP}{self.brief_link(b)} {esc(u.status.label)}"
+            + (f"：{self.text(u.note)}" if u.note else "")
             for b, u in view.history
         )
+        meta = labels.FOLLOW_UP_META.format(
+            status=esc(view.status.label),
+            brief=self.brief_link(view.brief),
+            items=labels.FOLLOW_UP_ITEMS.format(items=items) if items else "",
+            story=story,
+        )
         return (
-            f'<li class="digest-follow-up"{self.anchor("follow-up-" + fu.id)} data-follow-up="{esc(fu.id)}" data-status="{view.status.value}">'
+            f'<li class="digest-follow-up"{self.anchor("follow-up-" + fu.id)} data-follow-up="{esc(fu.id)}" '
+            f'data-status="{view.status.value}">'
             f'<span class="digest-follow-up__round">{esc(fu.round)}</span> {self.text(fu.text)}'
-            f'<span class="digest-follow-up__meta">（{esc(view.status.label)} · 出自 {self.brief_link(view.brief)}'
-            + (f" · 条目：{items}" if items else "")
-            + f"{story}）</span></li>"
+            f'<span class="digest-follow-up__meta">{meta}</span></li>'
         )
 
     def changes(self, brief: Brief) -> str:
@@ -679,11 +739,12 @@ class Renderer:
                     f'<a href="{esc(self.linker.url(self.layout.follow_up_page(self.doc.follow_up(i)), f"follow-up-{i}"))}">{esc(i)}</a>'
                     for i in ids
                 ]
-            rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{label} {len(ids)}：{"、".join(links)}</li>')
+            row = labels.CHANGE_ROW.format(label=label, count=len(ids), links=labels.LIST_SEP.join(links))
+            rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{row}</li>')
         return (
             '<ul class="digest-changes">' + "".join(rows) + "</ul>"
             if rows
-            else '<p class="digest-empty">这份简报没有改动活文档。</p>'
+            else f'<p class="digest-empty">{labels.NO_CHANGES}</p>'
         )
 
     def entry_link(self, entry_id: str) -> str:
@@ -695,9 +756,10 @@ class Renderer:
         """The day as published: header, items (with where they went), contradictions, citations, conclusions."""
         brief = self.doc.briefs_by_id[brief_id]
         blocks: list[Block] = [Raw(self._brief_header(brief))]
-        blocks.append(Heading(2, "changes", "这份简报对活文档的改动"))
+        blocks.append(Heading(2, "changes", labels.BRIEF_CHANGES))
         blocks.append(Raw(self.changes(brief)))
-        blocks.append(Heading(2, "items", f"一、{brief.items_heading or '条目'}"))
+        heading = labels.BRIEF_ITEMS.format(heading=brief.items_heading or labels.BRIEF_ITEMS_DEFAULT)
+        blocks.append(Heading(2, "items", heading))
         parts = []
         for item in sorted(brief.items, key=lambda i: i.number):
             _, _, entry_id = self.doc.items[item.id]
@@ -708,32 +770,35 @@ class Renderer:
             parts.append(
                 f'<article class="digest-item"{self.anchor("item-" + item.id)} data-digest-item="{esc(item.id)}" '
                 f'data-section="{esc(item.placement.section)}" data-brief="{esc(brief.id)}">'
-                f'<p class="digest-item__title"><strong>条目 {item.number}：{self.text(item.title)}</strong></p>'
-                f'<p class="digest-item__placed">已归入 <a href="{esc(placed)}">§{esc(item.placement.section)}</a></p>'
+                f'<p class="digest-item__title"><strong>'
+                f"{labels.BRIEF_ITEM_TITLE.format(number=item.number, title=self.text(item.title))}</strong></p>"
+                f'<p class="digest-item__placed">{labels.BRIEF_ITEM_PLACED}'
+                f'<a href="{esc(placed)}">§{esc(item.placement.section)}</a></p>'
                 f"{self.item_body(item, brief, 'brief-' + item.id)}</article>"
             )
         blocks.append(Raw("".join(parts)))
-        blocks.append(Heading(2, "contradictions", "二、值得警惕的矛盾与待核实说法"))
+        blocks.append(Heading(2, "contradictions", labels.BRIEF_CONTRADICTIONS))
         blocks.append(
             Raw(
                 "".join(self.callout(c) for c in self.doc.contradictions_by_brief.get(brief.id, []))
-                or '<p class="digest-empty">无。</p>'
+                or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'
             )
         )
-        blocks.append(Heading(2, "citations", "三、可引用的 arXiv 号"))
+        blocks.append(Heading(2, "citations", labels.BRIEF_CITATIONS))
         cites = self.doc.citations_by_brief.get(brief.id, [])
-        parts = [f"<p>{self.text(brief.citations_note)}：</p>"] if brief.citations_note else []
+        note = brief.citations_note
+        parts = [f"<p>{labels.BRIEF_CITATIONS_NOTE.format(note=self.text(note))}</p>"] if note else []
         parts += [self.reference(v, back_links=False) for v in cites]
         if brief.citations_not_registered:
             parts.append(f'<p class="digest-not-registered">{self.text(brief.citations_not_registered)}</p>')
-        blocks.append(Raw("".join(parts) or '<p class="digest-empty">无。</p>'))
-        blocks.append(Heading(2, "conclusions", "四、本轮结论与建议动作"))
+        blocks.append(Raw("".join(parts) or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'))
+        blocks.append(Heading(2, "conclusions", labels.BRIEF_CONCLUSIONS))
         parts = [
             '<ul class="digest-conclusions">' + "".join(f"<li>{self.text(c)}</li>" for c in brief.conclusions) + "</ul>"
         ]
         if brief.follow_ups:
             parts.append(
-                f'<p><strong>{self.text(brief.follow_ups_heading or "跟进事项")}</strong></p><ol class="digest-follow-ups">'
+                f'<p><strong>{self.text(brief.follow_ups_heading or labels.BRIEF_FOLLOW_UPS_DEFAULT)}</strong></p><ol class="digest-follow-ups">'
                 + "".join(
                     f'<li data-follow-up="{esc(f.id)}" data-status="{f.status.value}">{esc(f.round)} · {self.text(f.text)}（{esc(f.status.label)}）</li>'
                     for f in sorted(brief.follow_ups, key=lambda f: f.number)
@@ -744,19 +809,20 @@ class Renderer:
         return blocks
 
     def _brief_header(self, brief: Brief) -> str:
+        head = labels.BRIEF_HEADER
         rows = [
-            ("主题", esc(brief.topic)),
-            ("轮次", esc(brief.round) + (f"（{self.text(brief.round_label)}）" if brief.round_label else "")),
-            ("日期", brief.date.isoformat() + (f" {esc(brief.written_at)}" if brief.written_at else "")),
+            (head["topic"], esc(brief.topic)),
+            (head["round"], esc(brief.round) + (f"（{self.text(brief.round_label)}）" if brief.round_label else "")),
+            (head["date"], brief.date.isoformat() + (f" {esc(brief.written_at)}" if brief.written_at else "")),
         ]
         if brief.author:
-            rows.append(("作者", self.text(brief.author)))
+            rows.append((head["author"], self.text(brief.author)))
         job = brief.job
         if job.checklist or job.job_id or job.item:
             rows.append(
                 (
-                    "处理依据",
-                    " · ".join(
+                    head["job"],
+                    labels.SEP.join(
                         self.text(x)
                         for x in (
                             job.checklist,
@@ -774,24 +840,33 @@ class Renderer:
             )
             rows.append(
                 (
-                    "材料",
+                    head["materials"],
                     (self.text(brief.materials_note) if brief.materials_note else "")
                     + (f"<ul>{mats}</ul>" if mats else ""),
                 )
             )
-        for label, ref in (("活文档参照", brief.living_doc), ("队列参照", brief.queue)):
+        for label, ref in ((head["living_doc"], brief.living_doc), (head["queue"], brief.queue)):
             if ref:
-                extra = f"（{esc(ref.version)}" if ref.version else "（"
-                extra += f"，引用→{ref.reference_count}）" if ref.reference_count is not None else "）"
-                rows.append((label, f"<code>{esc(ref.path)}</code>{extra if extra != '（）' else ''}"))
+                version = esc(ref.version) if ref.version else ""
+                count = (
+                    labels.BRIEF_REF_COUNT.format(count=ref.reference_count) if ref.reference_count is not None else ""
+                )
+                extra = f"（{version}{count}）" if version or count else ""
+                rows.append((label, f"<code>{esc(ref.path)}</code>{extra}"))
         if brief.scope:
-            rows.append(("边界", self.text(brief.scope)))
+            rows.append((head["scope"], self.text(brief.scope)))
         body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         return (
             f'<div class="digest-brief" data-brief="{esc(brief.id)}"><p class="digest-brief__title"><strong>{self.text(brief.title)}</strong></p>'
             f'<table class="digest-brief__header">{body}</table>'
-            f'<p class="digest-brief__counts">条目 {len(brief.items)} · 矛盾与待核实 {len(brief.contradictions)} · '
-            f"arXiv 引用 {len(brief.citations)} · 跟进 {len(brief.follow_ups)}</p></div>"
+            '<p class="digest-brief__counts">'
+            + labels.BRIEF_COUNTS.format(
+                items=len(brief.items),
+                contradictions=len(brief.contradictions),
+                citations=len(brief.citations),
+                follow_ups=len(brief.follow_ups),
+            )
+            + "</p></div>"
         )
 
     def timeline(self, briefs: list[Brief]) -> str:
@@ -807,16 +882,16 @@ class Renderer:
         return (
             '<ol class="digest-timeline" reversed>' + "".join(rows) + "</ol>"
             if rows
-            else '<p class="digest-empty">还没有简报。</p>'
+            else f'<p class="digest-empty">{labels.NO_BRIEFS}</p>'
         )
 
     def briefs_index(self, year: int | None = None) -> list[Block]:
         briefs = [b for b in self.doc.briefs if self.layout.brief_year(b) == year]
-        head = self._year_links("briefs", briefs_index_page, "简报") if year is None else ""
+        head = self._year_links("briefs") if year is None else ""
         return [Raw(head + self.timeline(briefs)), Raw(self._feed_link())]
 
     def _feed_link(self) -> str:
-        return f'<p><a class="digest-feed" href="{esc(self.linker.url(feed_page(self.doc.topic)))}" type="application/atom+xml">订阅（Atom）</a></p>'
+        return f'<p><a class="digest-feed" href="{esc(self.linker.url(feed_page(self.doc.topic)))}" type="application/atom+xml">{labels.FEED_LINK}</a></p>'
 
     def overview(self) -> list[Block]:
         """The topic at a glance: today's brief, open contradictions and follow-ups, counts, the timeline."""
@@ -825,22 +900,33 @@ class Renderer:
         open_c = [c for c in doc.contradictions if c.is_open]
         parts = [f'<div class="digest-overview" data-topic="{esc(doc.topic)}"><ul>']
         if latest:
-            parts.append(f"<li>最新简报：{self.brief_link(latest)}（{self._counts_text(latest)}）</li>")
+            latest_text = labels.OVERVIEW_LATEST.format(brief=self.brief_link(latest), counts=self._counts_text(latest))
+            parts.append(f"<li>{latest_text}</li>")
         parts.append(
-            f'<li>未解决的矛盾与待核实说法：<a href="{esc(self.linker.url(register_page(doc.topic)))}">{len(open_c)} 条</a></li>'
+            f"<li>{labels.OVERVIEW_OPEN}"
+            f'<a href="{esc(self.linker.url(register_page(doc.topic)))}">'
+            f"{labels.OVERVIEW_OPEN_COUNT.format(count=len(open_c))}</a></li>"
         )
         parts.append(
-            f'<li>待跟进：<a href="{esc(self.linker.url(follow_ups_page(doc.topic)))}">{len(doc.open_follow_ups())} 项</a></li>'
+            f"<li>{labels.OVERVIEW_FOLLOW_UPS}"
+            f'<a href="{esc(self.linker.url(follow_ups_page(doc.topic)))}">'
+            f"{labels.OVERVIEW_FOLLOW_UPS_COUNT.format(count=len(doc.open_follow_ups()))}</a></li>"
         )
         parts.append(
-            f'<li>参考文献：<a href="{esc(self.linker.url(bibliography_page(doc.topic)))}">共 {doc.reference_count} 条</a>'
-            f"（简报新增 {len(doc.citations)} 条）</li>"
+            f"<li>{labels.OVERVIEW_REFERENCES}"
+            f'<a href="{esc(self.linker.url(bibliography_page(doc.topic)))}">'
+            f"{labels.OVERVIEW_REFERENCES_COUNT.format(count=doc.reference_count)}</a>"
+            f"{labels.OVERVIEW_REFERENCES_ADDED.format(count=len(doc.citations))}</li>"
         )
         parts.append(
-            f'<li>全部简报：<a href="{esc(self.linker.url(briefs_index_page(doc.topic)))}">{len(doc.briefs)} 份</a></li></ul>'
+            f"<li>{labels.OVERVIEW_BRIEFS}"
+            f'<a href="{esc(self.linker.url(briefs_index_page(doc.topic)))}">'
+            f"{labels.OVERVIEW_BRIEFS_COUNT.format(count=len(doc.briefs))}</a></li></ul>"
         )
         parts.append(
-            '<table class="digest-counts"><thead><tr><th>章节</th><th>条目</th><th>未解决矛盾</th></tr></thead><tbody>'
+            '<table class="digest-counts"><thead><tr>'
+            + "".join(f"<th>{head}</th>" for head in labels.OVERVIEW_TABLE_HEAD)
+            + "</tr></thead><tbody>"
         )
         counts = []
         for top in doc.top_sections():
@@ -853,10 +939,10 @@ class Renderer:
                 f"<td>{n_entries}</td><td>{n_open}</td></tr>"
             )
         parts.append("</tbody></table>")
-        parts.append(bars("各章节条目数与未解决矛盾数", counts))
+        parts.append(bars(labels.OVERVIEW_CHART, counts))
         if open_c:
             parts.append(
-                '<p><strong>未解决的矛盾</strong></p><ul class="digest-open-contradictions">'
+                f'<p><strong>{labels.OVERVIEW_OPEN_LIST}</strong></p><ul class="digest-open-contradictions">'
                 + "".join(
                     f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title, withhold=False)}（{esc(c.contradiction.disposition.label)}）</li>"
                     for c in open_c
@@ -864,7 +950,10 @@ class Renderer:
                 + "</ul>"
             )
         parts.append(
-            "<p><strong>简报时间线</strong></p>" + self.timeline(doc.briefs[-30:]) + self._feed_link() + "</div>"
+            f"<p><strong>{labels.OVERVIEW_TIMELINE}</strong></p>"
+            + self.timeline(doc.briefs[-30:])
+            + self._feed_link()
+            + "</div>"
         )
         return [Raw("".join(parts))]
 
@@ -872,11 +961,13 @@ class Renderer:
         counts = self.doc.changes[brief.id].counts()
         return (
             " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
-            or "无改动"
+            or labels.NO_CHANGES_SHORT
         )
 
 
 def section_title(view: SectionView) -> str:
     """'§3.1 调度算法与 JIL 攻击', or '§4（未命名）' where no brief has given the section a title."""
     s = view.section
-    return f"§{s.number} {s.title}" if s.title else f"§{s.number}（未命名）"
+    if s.title:
+        return labels.SECTION_TITLE.format(number=s.number, title=s.title)
+    return labels.SECTION_UNTITLED.format(number=s.number)
