@@ -95,9 +95,11 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
         for f in new.follow_ups
         if f.follow_up.status is not FollowUpStatus.open and old_f.get(f.follow_up.id) is FollowUpStatus.open
     ]
-    for label, views in (("Follow-ups opened", opened_f), ("Follow-ups closed", closed_f)):
-        if views:
+    for label, follow_ups in (("Follow-ups opened", opened_f), ("Follow-ups closed", closed_f)):
+        if follow_ups:
             lines.append(f"**{label}**")
-            lines += [f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.follow_up.status.label})" for f in views]
+            lines += [
+                f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.follow_up.status.label})" for f in follow_ups
+            ]
             lines.append("")
     return lines

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from markdown import Markdown
+from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
@@ -75,16 +76,16 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     renderer = Renderer(layout, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
     kind = kinds[0]
     value = args[kind]
-    year = args.get("year")
-    if year is not None and not (year.isdigit() and len(year) == 4):
-        raise DirectiveError(f"year={year} is not a year")
-    year = int(year) if year else None
+    year_arg = args.get("year")
+    if year_arg is not None and not (year_arg.isdigit() and len(year_arg) == 4):
+        raise DirectiveError(f"year={year_arg} is not a year")
+    year = int(year_arg) if year_arg else None
     if kind == "section":
-        if value not in doc.sections:
+        if value is None or value not in doc.sections:
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
         return renderer.section(value, year)
     if kind == "brief":
-        if value not in doc.briefs_by_id:
+        if value is None or value not in doc.briefs_by_id:
             raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")
         return renderer.brief(value)
     if kind == "overview":
@@ -108,16 +109,18 @@ def _topic(ctx: PageContext, topic: str | None) -> Layout:
 
 
 class DirectiveProcessor(BlockProcessor):
-    def __init__(self, parser, extension: DigestExtension):
+    def __init__(self, parser: BlockParser, extension: DigestExtension):
         super().__init__(parser)
         self.extension = extension
 
-    def test(self, parent, block) -> bool:
+    def test(self, parent: etree.Element, block: str) -> bool:
         return bool(DIRECTIVE.match(block.strip()))
 
-    def run(self, parent, blocks) -> None:
+    def run(self, parent: etree.Element, blocks: list[str]) -> None:
         block = blocks.pop(0).strip()
-        args = {m.group(1): m.group(2) for m in ARG.finditer(DIRECTIVE.match(block).group("args"))}
+        directive = DIRECTIVE.match(block)
+        assert directive is not None, "test() accepted only directive blocks"
+        args = {m.group(1): m.group(2) for m in ARG.finditer(directive.group("args"))}
         ctx = self.extension.context()
         try:
             if ctx is None:
@@ -141,6 +144,7 @@ class CiteProcessor(InlineProcessor):
         super().__init__(pattern, md)
         self.extension = extension
 
+    # Python-Markdown's stubs give InlineProcessor the signature of the older Pattern class.
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:  # type: ignore[override]
         ctx = self.extension.context()
         key = arxiv_key(m.group("id"))
@@ -177,7 +181,8 @@ class DigestExtension(Extension):
         if self._explicit is not None:
             return self._explicit()
         preprocessors = getattr(self._md, "preprocessors", {})
-        rendering = preprocessors["rendering_context"] if "rendering_context" in preprocessors else None
+        # a Python-Markdown Registry: `in` and [] but no get()
+        rendering = preprocessors["rendering_context"] if "rendering_context" in preprocessors else None  # noqa: SIM401
         if rendering is None:
             return None
         cached: PageContext | None = getattr(self._md, "_digest_context", None)

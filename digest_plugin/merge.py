@@ -421,6 +421,36 @@ class _FollowUpDraft:
 
 
 @dataclass
+class _ChangesDraft:
+    entries_added: list[str] = field(default_factory=list)
+    entries_updated: list[str] = field(default_factory=list)
+    entries_retracted: list[str] = field(default_factory=list)
+    evidence_changed: list[str] = field(default_factory=list)
+    contradictions_opened: list[str] = field(default_factory=list)
+    contradictions_resolved: list[str] = field(default_factory=list)
+    contradictions_reopened: list[str] = field(default_factory=list)
+    contradictions_superseded: list[str] = field(default_factory=list)
+    citations_added: list[int] = field(default_factory=list)
+    follow_ups_opened: list[str] = field(default_factory=list)
+    follow_ups_closed: list[str] = field(default_factory=list)
+
+    def freeze(self) -> Changes:
+        return Changes(
+            tuple(self.entries_added),
+            tuple(self.entries_updated),
+            tuple(self.entries_retracted),
+            tuple(self.evidence_changed),
+            tuple(self.contradictions_opened),
+            tuple(self.contradictions_resolved),
+            tuple(self.contradictions_reopened),
+            tuple(self.contradictions_superseded),
+            tuple(self.citations_added),
+            tuple(self.follow_ups_opened),
+            tuple(self.follow_ups_closed),
+        )
+
+
+@dataclass
 class _SectionDraft:
     section: Section
     entries: list[_EntryDraft] = field(default_factory=list)
@@ -438,7 +468,7 @@ class _State:
         self.contradictions: dict[str, _ContradictionDraft] = {}
         self.follow_ups: dict[str, _FollowUpDraft] = {}
         self.citations: dict[str, CitationView] = {}
-        self.changes: dict[str, dict[str, list[str | int]]] = {}
+        self.changes: dict[str, _ChangesDraft] = {}
         self.next_citation = (outline.doc.reference_count or 0) + 1
         for entry in outline.entries:
             draft = _EntryDraft(entry.id, entry.section, entry.title, baseline=entry)
@@ -448,28 +478,28 @@ class _State:
             self.sections[entry.section].entries.append(draft)
 
     def apply(self, brief: Brief) -> None:
-        changes = self.changes[brief.id] = {kind: [] for kind in CHANGE_KINDS}
+        changes = self.changes[brief.id] = _ChangesDraft()
         for item in sorted(brief.items, key=lambda i: i.number):
             self._place(item, brief, changes)
         for c in sorted(brief.contradictions, key=lambda c: c.number):
             self.contradictions[c.id] = _ContradictionDraft(c, brief, c.status)
-            changes["contradictions_opened" if c.status is Status.open else "contradictions_resolved"].append(c.id)
+            (changes.contradictions_opened if c.status is Status.open else changes.contradictions_resolved).append(c.id)
         for citation in brief.citations:
             key = arxiv_key(citation.arxiv)
             if key not in self.citations:  # a paper cited again (even as vN) keeps its first number
                 self.citations[key] = CitationView(citation, self.next_citation, brief)
-                changes["citations_added"].append(self.next_citation)
+                changes.citations_added.append(self.next_citation)
                 self.next_citation += 1
         for f in sorted(brief.follow_ups, key=lambda f: f.number):
             self.follow_ups[f.id] = _FollowUpDraft(f, brief, f.status)
-            changes["follow_ups_opened"].append(f.id)
+            changes.follow_ups_opened.append(f.id)
         for update in brief.contradiction_updates:
             self._update_contradiction(update, brief, changes)
         for fu_update in brief.follow_up_updates:
             follow_up = self.follow_ups[fu_update.follow_up]
             follow_up.status = fu_update.status
             follow_up.history.append(FollowUpEvent(brief, fu_update))
-            changes["follow_ups_closed"].append(follow_up.follow_up.id)
+            changes.follow_ups_closed.append(follow_up.follow_up.id)
         for ev_update in brief.evidence_updates:
             placed = self.items[ev_update.item]
             entry = self.entries.get(placed.entry_id)
@@ -477,31 +507,29 @@ class _State:
                 continue
             entry.history.append(Update("evidence", brief, placed.item, ev_update.note or "", ev_update.evidence))
             entry.evidence = ev_update.evidence
-            changes["evidence_changed"].append(entry.id)
+            changes.evidence_changed.append(entry.id)
         for retraction in brief.retractions:
             entry = self.entries.get(self.items[retraction.item].entry_id)
             if entry is None:
                 continue
             entry.retraction, entry.retracted_in = retraction, brief
             entry.history.append(Update("retracted", brief, None, retraction.reason))
-            changes["entries_retracted"].append(entry.id)
+            changes.entries_retracted.append(entry.id)
 
-    def _update_contradiction(
-        self, update: ContradictionUpdate, brief: Brief, changes: dict[str, list[str | int]]
-    ) -> None:
+    def _update_contradiction(self, update: ContradictionUpdate, brief: Brief, changes: _ChangesDraft) -> None:
         draft = self.contradictions[update.contradiction]
         draft.history.append(ContradictionEvent(brief, update))
         if update.change is ContradictionChange.resolved:
             draft.status = Status.resolved
-            changes["contradictions_resolved"].append(draft.contradiction.id)
+            changes.contradictions_resolved.append(draft.contradiction.id)
         elif update.change is ContradictionChange.reopened:
             draft.status = Status.open
-            changes["contradictions_reopened"].append(draft.contradiction.id)
+            changes.contradictions_reopened.append(draft.contradiction.id)
         else:
             draft.status = Status.superseded
-            changes["contradictions_superseded"].append(draft.contradiction.id)
+            changes.contradictions_superseded.append(draft.contradiction.id)
 
-    def _place(self, item: Item, brief: Brief, changes: dict[str, list[str | int]]) -> None:
+    def _place(self, item: Item, brief: Brief, changes: _ChangesDraft) -> None:
         placement = item.placement
         if placement.action is PlacementAction.update_in_place:
             assert placement.entry is not None, "the model requires an entry for update_in_place"
@@ -510,7 +538,7 @@ class _State:
             draft.history.append(Update("updated", brief, item, item.title, item.evidence))
             _update_figures(draft, item, brief)
             self.items[item.id] = PlacedItem(brief, item, draft.id)
-            changes["entries_updated"].append(draft.id)
+            changes.entries_updated.append(draft.id)
             return
         self.items[item.id] = PlacedItem(brief, item, item.id)
         if self.rules.hide_discarded and item.evidence.level is EvidenceLevel.discard:
@@ -529,7 +557,7 @@ class _State:
         draft.figures = [_FigureDraft(f.key, f.label, f, brief.id) for f in item.figures]
         self.entries[item.id] = draft
         _insert(self.sections[placement.section].entries, draft)
-        changes["entries_added"].append(draft.id)
+        changes.entries_added.append(draft.id)
         for ref in placement.cross_refs:
             self.sections[ref.section].stubs.append(Stub(ref.section, item, brief, placement.section))
 
@@ -563,9 +591,7 @@ class _State:
             )
             for number, draft in self.sections.items()
         }
-        changes = {
-            brief_id: Changes(**{k: tuple(v) for k, v in kinds.items()}) for brief_id, kinds in self.changes.items()
-        }  # type: ignore[arg-type]
+        changes = {brief_id: draft.freeze() for brief_id, draft in self.changes.items()}
         return LivingDoc(
             outline.topic,
             outline,

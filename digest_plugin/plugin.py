@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment
 from mkdocs.config import config_options as c
@@ -158,13 +159,14 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
 def _use_extension(config: MkDocsConfig, extension: DigestExtension) -> None:
     """Put this build's extension where ``mkdocs.yml`` lists it for Zensical (or add it at the end)."""
-    listed = [isinstance(ext, str) and ext in EXTENSION_NAMES for ext in config.markdown_extensions]
-    for ext, is_ours in zip(config.markdown_extensions, listed, strict=True):
+    extensions: list[Any] = config.markdown_extensions  # names, or Extension instances (MkDocs takes both)
+    listed = [isinstance(ext, str) and ext in EXTENSION_NAMES for ext in extensions]
+    for ext, is_ours in zip(extensions, listed, strict=True):
         if is_ours:
             config.mdx_configs.pop(ext, None)
     if any(listed):
         at = listed.index(True)
-        others = [ext for ext, is_ours in zip(config.markdown_extensions, listed, strict=True) if not is_ours]
-        config.markdown_extensions = [*others[:at], extension, *others[at:]]
+        others = [ext for ext, is_ours in zip(extensions, listed, strict=True) if not is_ours]
+        extensions[:] = [*others[:at], extension, *others[at:]]
     else:
-        config.markdown_extensions.append(extension)
+        extensions.append(extension)

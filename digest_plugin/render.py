@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -41,8 +42,10 @@ from .merge import (
     FollowUpView,
     LivingDoc,
     SectionView,
+    Stub,
+    Update,
 )
-from .model import Brief, Disposition, Evidence, Item, Status
+from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
@@ -255,8 +258,9 @@ class Renderer:
             return ""
         rows = []
         for f in entry.figures:
-            if f.withheld_by is not None:
-                value = self.withheld(self.doc.contradiction(f.withheld_by.id))
+            withheld_by = self.doc.contradiction(f.withheld_by.id) if f.withheld_by is not None else None
+            if withheld_by is not None:
+                value = self.withheld(withheld_by)
             else:
                 value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
             as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
@@ -290,8 +294,10 @@ class Renderer:
         """How the entry got here, oldest first: the baseline, each update, evidence change and retraction."""
         if len(entry.history) < 2:
             return ""
-        rows, level = [], None
-        shown = entry.history
+        rows: list[str | None] = []
+        level: EvidenceLevel | None = None
+        hidden = 0
+        shown: Sequence[Update] = entry.history
         if len(shown) > HISTORY_ROWS + 1:  # an entry updated every day: the first and the latest rows
             hidden = len(shown) - HISTORY_ROWS - 1
             level = next((u.evidence.level for u in reversed(shown[:-HISTORY_ROWS]) if u.evidence is not None), None)
@@ -313,6 +319,7 @@ class Renderer:
                 text = f"{change}：{self.text(u.evidence.boundary)}" + (f"（{text}）" if text else "")
             if u.evidence is not None:
                 level = u.evidence.level
+            assert u.brief is not None, "every change after the baseline comes from a brief"
             rows.append(
                 f'<li data-history="{esc(u.brief.id)}" data-change="{u.kind}">{self.brief_link(u.brief)} · {what}：{text}</li>'
             )
@@ -324,7 +331,9 @@ class Renderer:
             gap = f'<li class="digest-history__gap" data-hidden="{hidden}">{gap_text}</li>'
             rows.insert(1, gap)
         return (
-            f'<div class="digest-history"><p><strong>{labels.HISTORY}</strong></p><ol>' + "".join(rows) + "</ol></div>"
+            f'<div class="digest-history"><p><strong>{labels.HISTORY}</strong></p><ol>'
+            + "".join(r for r in rows if r is not None)
+            + "</ol></div>"
         )
 
     def brief_ref(self, entry: EntryView) -> str:
@@ -354,11 +363,11 @@ class Renderer:
             + (f'<span class="digest-entry__kind">{labels.FOOTNOTE}</span>' if entry.footnote else "")
             + "</p>",
         ]
-        if entry.retracted:
+        if entry.retraction is not None and entry.retracted_in is not None:
             r = entry.retraction
             successor = (
                 labels.RETRACTED_SUCCESSOR.format(item=self.item_link(r.superseded_by))
-                if r.superseded_by in self.doc.items
+                if r.superseded_by is not None and r.superseded_by in self.doc.items
                 else ""
             )
             out.append(
@@ -370,7 +379,7 @@ class Renderer:
             )
         if entry.item is not None and entry.title != entry.item.title:
             out.append(f'<p class="digest-item__title">{self.text(entry.item.title)}</p>')
-        if entry.item is None:
+        if entry.item is None and entry.baseline is not None:
             out.append(
                 f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
                 '<p class="digest-entry__origin">'
@@ -379,7 +388,7 @@ class Renderer:
                 )
                 + "</p>"
             )
-        if entry.item is not None:
+        if entry.item is not None and entry.brief is not None:
             body = [
                 self.item_head(entry.item, entry.brief, entry.id, entry.evidence),
                 self.figures(entry),
@@ -399,7 +408,7 @@ class Renderer:
         out.append("</section>")
         return "".join(out)
 
-    def stub(self, stub) -> str:
+    def stub(self, stub: Stub) -> str:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
         return (
             f'<p class="digest-stub" data-digest-stub="{esc(stub.item.id)}" data-section="{esc(stub.section)}">'
@@ -724,19 +733,20 @@ class Renderer:
             label, ids = labels.CHANGE_KINDS[name], ch.of(name)
             if not ids:
                 continue
-            if name.startswith("entries") or name == "evidence_changed":
-                links = [self.entry_link(i) for i in ids]
-            elif name.startswith("contradictions"):
-                links = [self.contradiction_link(self.doc.contradiction(i)) for i in ids]
-            elif name == "citations_added":
+            if name == "citations_added":
                 by_number = {v.number: v for v in self.doc.citations_by_brief.get(brief.id, [])}
                 links = [
                     f'<a href="{esc(self.linker.url(self.layout.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>'
-                    for n in ids
+                    for n in ch.citations_added
                 ]
+            elif name.startswith("entries") or name == "evidence_changed":
+                links = [self.entry_link(str(i)) for i in ids]
+            elif name.startswith("contradictions"):
+                views = (self.doc.contradiction(str(i)) for i in ids)
+                links = [self.contradiction_link(v) for v in views if v is not None]
             else:
                 links = [
-                    f'<a href="{esc(self.linker.url(self.layout.follow_up_page(self.doc.follow_up(i)), f"follow-up-{i}"))}">{esc(i)}</a>'
+                    f'<a href="{esc(self.linker.url(self.layout.follow_up_page(self.doc.follow_up(str(i))), f"follow-up-{i}"))}">{esc(i)}</a>'
                     for i in ids
                 ]
             row = labels.CHANGE_ROW.format(label=label, count=len(ids), links=labels.LIST_SEP.join(links))
@@ -869,7 +879,7 @@ class Renderer:
             + "</p></div>"
         )
 
-    def timeline(self, briefs: list[Brief]) -> str:
+    def timeline(self, briefs: Sequence[Brief]) -> str:
         """Newest first: each brief with the counts of what it changed."""
         rows = []
         for b in sorted(briefs, key=lambda b: (b.date, b.id), reverse=True):
