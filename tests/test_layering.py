@@ -1,0 +1,108 @@
+"""The layers of the package, enforced: each module imports only modules of lower layers, and the
+pure core imports nothing of MkDocs, Python-Markdown or Jinja (so it can move to another host).
+
+DEVELOPING.md draws the same picture in words; this test is what keeps the two true.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
+
+LAYERS: list[set[str]] = [
+    {"arxiv", "labels", "findings"},  # 0: plain data and patterns
+    {"model"},  # 1: the shapes of a brief and an outline, and their vocabularies
+    {"fastyaml", "workers"},  # 2: reading YAML fast, running a pure function in a fork
+    {"load"},  # 3: files → validated models, every problem located
+    {"check", "rules"},  # 4: references across files; editorial rules
+    {"merge"},  # 5: briefs + outline → the frozen living doc
+    {"layout", "leaks", "pipeline", "chart"},  # 6: where things live; withheld-claim check; load→check→merge
+    {"render"},  # 7: merged doc → HTML
+    {"feed"},  # 8: the Atom feed (rendered entries)
+    {"pages"},  # 9: which pages exist
+    {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
+    {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
+    {"plugin", "cli"},  # 12: the MkDocs adapter and the command line
+]
+CORE = set().union(*LAYERS[:10])
+HOST_LIBRARIES = {"mkdocs", "markdown", "jinja2", "material", "mkdocs_macros", "zensical"}
+
+
+def level(module: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if module in layer)
+
+
+def imports(source: str) -> tuple[set[str], set[str]]:
+    """(modules of this package, top-level third-party packages) a module's source imports."""
+    ours: set[str] = set()
+    others: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: `from . import x` or `from .x import y`
+                if node.module:
+                    ours.add(node.module.split(".")[0])
+                else:
+                    ours.update(alias.name for alias in node.names)
+            elif node.module and node.module.startswith("digest_plugin"):
+                parts = node.module.split(".")
+                ours.update([parts[1]] if len(parts) > 1 else [a.name for a in node.names])
+            elif node.module:
+                others.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "digest_plugin" and len(parts) > 1:
+                    ours.add(parts[1])
+                else:
+                    others.add(parts[0])
+    return ours, others
+
+
+def problems(module: str, source: str) -> list[str]:
+    """What is wrong with one module's imports, in words a maintainer can act on."""
+    ours, others = imports(source)
+    found = []
+    for target in sorted(ours):
+        if target not in {m for layer in LAYERS for m in layer}:
+            found.append(f"{module} imports {target}, which no layer lists (add it to LAYERS and DEVELOPING.md)")
+        elif level(target) >= level(module):
+            found.append(f"{module} (layer {level(module)}) imports {target} (layer {level(target)}): only lower layers")
+    if module in CORE:
+        found += [f"{module} is core but imports {lib}" for lib in sorted(others & HOST_LIBRARIES)]
+    return found
+
+
+MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+
+
+def test_every_module_has_a_layer():
+    unlisted = [m for m in MODULES if not any(m in layer for layer in LAYERS)]
+    assert unlisted == [], f"add these modules to a layer (here and in DEVELOPING.md): {unlisted}"
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_imports_go_down_the_layers_and_the_core_stays_host_free(module):
+    assert problems(module, (PACKAGE / f"{module}.py").read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        ("merge", "from mkdocs.plugins import BasePlugin\n", "merge is core but imports mkdocs"),
+        ("render", "import markdown\n", "render is core but imports markdown"),
+        ("merge", "from .render import Renderer\n", "merge (layer 5) imports render (layer 7): only lower layers"),
+        ("model", "from digest_plugin.load import load_data\n", "model (layer 1) imports load (layer 3)"),
+        ("layout", "from . import layout\n", "layout (layer 6) imports layout (layer 6)"),
+        ("check", "from .rules import check_rules\n", "check (layer 4) imports rules (layer 4)"),
+    ],
+)
+def test_the_checker_catches_a_wrong_import(module, source, expected):
+    assert any(p.startswith(expected) for p in problems(module, source)), problems(module, source)
+
+
+def test_hosts_may_import_their_host():
+    assert problems("plugin", "from mkdocs.plugins import BasePlugin\nfrom .render import esc\n") == []
