@@ -1,14 +1,23 @@
-"""Shared helpers: a scratch copy of the shipped data that a test may break."""
+"""Shared helpers: scratch copies of the shipped data and site, the lifecycle fixtures, the CLI in-process."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from digest_plugin.load import Dataset, load_data
+from digest_plugin.model import Brief
+
 ROOT = Path(__file__).resolve().parents[1]
 BRIEF = "briefs/2026-10-21-inference-E1.yml"
+FIXTURES = Path(__file__).parent / "fixtures"
+LIFECYCLE = FIXTURES / "lifecycle"
+"""Three fixture briefs after the real one (2026-10-22 E2, 2026-10-23 E1, 2026-10-24 E1)."""
 
 
 @pytest.fixture
@@ -31,3 +40,109 @@ def line_of(path: Path, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+# --------------------------------------------------------------------------- data sets (read-only)
+
+
+@pytest.fixture(scope="session")
+def shipped() -> Dataset:
+    """data/ as loaded (do not change it: it is shared by every test that asks for it)."""
+    return load_data(ROOT / "data")
+
+
+@pytest.fixture(scope="session")
+def lifecycle_data(tmp_path_factory) -> Path:
+    """data/ plus the three lifecycle fixture briefs (read-only: copy it before editing)."""
+    target = tmp_path_factory.mktemp("lifecycle-data") / "data"
+    shutil.copytree(ROOT / "data", target)
+    for brief in LIFECYCLE.glob("*.yml"):
+        shutil.copy(brief, target / "briefs" / brief.name)
+    return target
+
+
+@pytest.fixture(scope="session")
+def lifecycle(lifecycle_data: Path) -> Dataset:
+    return load_data(lifecycle_data)
+
+
+def later_brief(**changes) -> Brief:
+    """A minimal brief of the day after the shipped one, written as an editor would, with the given changes."""
+    data = {
+        "schema": 1,
+        "id": "2026-10-22-inference-E1",
+        "topic": "inference",
+        "round": "E1",
+        "title": "inference · E1 预消化简报（2026-10-22）",
+        "date": "2026-10-22",
+        "citations": [
+            {"arxiv": "1605.08803v2", "title": "Density Estimation Using Real NVP"},
+            {"arxiv": "2309.06180", "title": "Efficient Memory Management for LLM Serving with PagedAttention"},
+        ],
+    }
+    data.update(changes)
+    return Brief.model_validate(data)
+
+
+# --------------------------------------------------------------------------- site builds
+
+
+def copy_project(root: Path, *, lifecycle: bool = False) -> Path:
+    """mkdocs.yml, docs/ and data/ under ``root`` (with the lifecycle fixture briefs if asked)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("mkdocs.yml", "docs", "data"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
+    if lifecycle:
+        for brief in LIFECYCLE.glob("*.yml"):
+            shutil.copy(brief, root / "data" / "briefs" / brief.name)
+    return root
+
+
+def mkdocs_build(root: Path, out: str = "site") -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the project at ``root`` into ``root/out``."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / out)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300,
+    )
+
+
+def built(root: Path, out: str = "site") -> Path:
+    """The site a strict build of ``root`` writes (the build must succeed)."""
+    done = mkdocs_build(root, out)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return root / out
+
+
+@pytest.fixture(scope="session")
+def lifecycle_site(tmp_path_factory) -> Path:
+    """The shipped site plus the lifecycle briefs, built once for every test that reads it (read-only)."""
+    return built(copy_project(tmp_path_factory.mktemp("lifecycle-site"), lifecycle=True))
+
+
+# --------------------------------------------------------------------------- the CLI, in this process
+
+
+def run_cli(*args: str, cwd: Path, capsys, monkeypatch) -> tuple[int, str, str]:
+    """``digest ARGS`` run in this process from ``cwd``: (exit code, stdout, stderr).
+
+    The exit code is the one the console script would give (``sys.exit(main())``, argparse's
+    ``SystemExit`` included); an exception escaping ``main`` fails the test with its traceback."""
+    from digest_plugin.cli import main
+
+    monkeypatch.chdir(cwd)
+    capsys.readouterr()
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse (2) or a message for the user, which Python prints (1)
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+            code = 1
+        else:
+            code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err

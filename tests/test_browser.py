@@ -33,6 +33,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import in_ci
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,7 @@ REQUESTS: list[tuple[str, str]] = []
 
 
 def _unavailable(reason: str):
-    if os.environ.get("CI"):
+    if in_ci():
         pytest.fail(f"{reason} — CI must run the browser tests (see .ci/run)", pytrace=False)
     pytest.skip(reason)
 
@@ -265,11 +266,10 @@ JS_DESCRIBE = """
 
 # Horizontal overflow of the whole document, and the elements that stick out past the viewport's
 # right edge without an ancestor that scrolls or clips them (what a reader would have to pan to).
-JS_OVERFLOW = (
-    """
+JS_OVERFLOW = """
 () => {
   const width = window.innerWidth, client = document.documentElement.clientWidth;
-  const describe = %s;
+  const describe = JS_DESCRIBE_HERE;
   const offenders = [];
   for (const el of document.querySelectorAll('body *')) {
     const r = el.getBoundingClientRect();
@@ -289,9 +289,7 @@ JS_OVERFLOW = (
   return {scrollWidth: document.scrollingElement.scrollWidth, innerWidth: width, clientWidth: client,
           offenders: offenders.slice(0, 12).map(o => o.text)};
 }
-"""
-    % JS_DESCRIBE
-)
+""".replace("JS_DESCRIBE_HERE", JS_DESCRIBE)
 
 # Contrast of an element's text against what is painted behind it, as WCAG 2 defines it, from the
 # computed styles of the element and its ancestors: background colours (with alpha) are composited
@@ -454,7 +452,7 @@ def test_badge_tip_shows_on_keyboard_focus(open_page):
     # Start from the page's heading: Tab from the header would pass through Material's search field,
     # whose overlay opens on focus and may still be fading out over the content (Material's, not ours).
     page.locator("article h1").first.click()
-    for presses in range(1, 400):
+    for presses in range(1, 400):  # noqa: B007 (reported below)
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.matches('.digest-badge[data-evidence]')"):
             break
@@ -857,11 +855,7 @@ def test_no_request_leaves_localhost_and_every_resource_loads(site, open_page, b
 
     local = base_url + "/"
     outside = sorted(
-        {
-            f"{url}  (in {test})"
-            for test, url in REQUESTS
-            if not (url.startswith(local) or url.startswith(("data:", "about:")))
-        }
+        {f"{url}  (in {test})" for test, url in REQUESTS if not url.startswith((local, "data:", "about:"))}
     )
     assert len({test for test, _ in REQUESTS}) >= 1 and len(REQUESTS) > len(pages)
     assert not outside, "requests that leave localhost:\n" + "\n".join(outside)
