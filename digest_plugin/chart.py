@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from html import escape
 
+from . import labels
 from .model import Figure
 
 WIDTH, HEIGHT, PAD = 240, 64, 8
@@ -38,10 +39,10 @@ def sparkline(label: str, series: list[Figure]) -> str:
         return round(x, 1), round(y, 1)
 
     coords = [xy(d, v) for d, v in points]
-    words = "，".join(f"{d.isoformat()}：{v:g}" for d, v in points)
+    words = labels.COMMA.join(labels.CHART_POINT.format(date=d.isoformat(), value=f"{v:g}") for d, v in points)
     dots = "".join(
-        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{d.isoformat()}：{v:g}</title></circle>'
-        for (x, y), (d, v) in zip(coords, points)
+        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{labels.CHART_POINT.format(date=d.isoformat(), value=f"{v:g}")}</title></circle>'
+        for (x, y), (d, v) in zip(coords, points, strict=True)  # one coordinate per point
     )
     line = " ".join(f"{x},{y}" for x, y in coords)
     return (
@@ -61,7 +62,7 @@ def bars(title: str, rows: list[tuple[str, int, int]]) -> str:
     label_w, bar_w, row_h = 96, 220, 22
     top = max(max(n, m) for _, n, m in rows) or 1
     height = row_h * len(rows) + 8
-    words = "；".join(f"{label}：条目 {n}，未解决矛盾 {m}" for label, n, m in rows)
+    words = labels.CLAUSE_SEP.join(labels.CHART_ROW.format(label=label, entries=n, open=m) for label, n, m in rows)
     parts = []
     for i, (label, n, m) in enumerate(rows):
         y = 4 + i * row_h

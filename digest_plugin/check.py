@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any
 
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
 from .model import Brief, Outline, PlacementAction
+
+_Loc = tuple[str | int, ...]
+"""Where in a brief's YAML a finding points: keys and list indexes, as pydantic locates errors."""
 
 
 def _suggest(value: str, known: list[str], prefix: str = "") -> str | None:
@@ -89,60 +91,68 @@ def _check_lifecycle(dataset: Dataset) -> list[Finding]:
         known["items"] |= {i.id for i in brief.items}
         known["contradictions"] |= {c.id for c in brief.contradictions}
         known["follow_ups"] |= {f.id for f in brief.follow_ups}
-
-        def need(loc: tuple, value: str | None, kind: str, what: str, hint: str) -> None:
-            if value is not None and value not in known[kind]:
-                found.append(
-                    _at(
-                        dataset,
-                        brief.id,
-                        loc,
-                        f"{what} '{value}' was never opened by this or an earlier brief",
-                        hint=_suggest(value, sorted(known[kind])) or hint,
-                    )
-                )
-
-        for i, u in enumerate(brief.contradiction_updates):
-            need(
-                ("contradiction_updates", i, "contradiction"),
-                u.contradiction,
-                "contradictions",
-                "contradiction",
-                "a later brief can only resolve a contradiction an earlier one opened",
-            )
-            need(
-                ("contradiction_updates", i, "superseded_by"),
-                u.superseded_by,
-                "contradictions",
-                "contradiction",
-                "open the successor in this brief's contradictions first",
-            )
-        for i, u in enumerate(brief.follow_up_updates):
-            need(
-                ("follow_up_updates", i, "follow_up"),
-                u.follow_up,
-                "follow_ups",
-                "follow-up",
-                "a follow-up must be opened (follow_ups:) before it is closed",
-            )
-        for i, u in enumerate(brief.evidence_updates):
-            need(("evidence_updates", i, "item"), u.item, "items", "item", "name an item of this or an earlier brief")
-            need(
-                ("evidence_updates", i, "follow_up"),
-                u.follow_up,
-                "follow_ups",
-                "follow-up",
-                "name the follow-up that raised it",
-            )
-        for i, r in enumerate(brief.retractions):
-            need(("retractions", i, "item"), r.item, "items", "item", "name an item of this or an earlier brief")
-            need(
-                ("retractions", i, "superseded_by"), r.superseded_by, "items", "item", "name the item that replaces it"
-            )
+        found += _check_updates(dataset, brief, known)
     return found
 
 
-def _ids(brief: Brief, items: dict, contradictions: dict, follow_ups: dict) -> Iterator[tuple[tuple, str, str, dict]]:
+def _check_updates(dataset: Dataset, brief: Brief, known: dict[str, set[str]]) -> list[Finding]:
+    """The updates of one brief, against the ids (by kind) it and the earlier briefs of its topic opened."""
+    found: list[Finding] = []
+
+    def need(loc: _Loc, value: str | None, kind: str, what: str, hint: str) -> None:
+        if value is not None and value not in known[kind]:
+            found.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    loc,
+                    f"{what} '{value}' was never opened by this or an earlier brief",
+                    hint=_suggest(value, sorted(known[kind])) or hint,
+                )
+            )
+
+    for i, cu in enumerate(brief.contradiction_updates):
+        need(
+            ("contradiction_updates", i, "contradiction"),
+            cu.contradiction,
+            "contradictions",
+            "contradiction",
+            "a later brief can only resolve a contradiction an earlier one opened",
+        )
+        need(
+            ("contradiction_updates", i, "superseded_by"),
+            cu.superseded_by,
+            "contradictions",
+            "contradiction",
+            "open the successor in this brief's contradictions first",
+        )
+    for i, fu in enumerate(brief.follow_up_updates):
+        need(
+            ("follow_up_updates", i, "follow_up"),
+            fu.follow_up,
+            "follow_ups",
+            "follow-up",
+            "a follow-up must be opened (follow_ups:) before it is closed",
+        )
+    for i, eu in enumerate(brief.evidence_updates):
+        need(("evidence_updates", i, "item"), eu.item, "items", "item", "name an item of this or an earlier brief")
+        need(
+            ("evidence_updates", i, "follow_up"),
+            eu.follow_up,
+            "follow_ups",
+            "follow-up",
+            "name the follow-up that raised it",
+        )
+    for i, r in enumerate(brief.retractions):
+        need(("retractions", i, "item"), r.item, "items", "item", "name an item of this or an earlier brief")
+        need(("retractions", i, "superseded_by"), r.superseded_by, "items", "item", "name the item that replaces it")
+    return found
+
+
+def _ids(
+    brief: Brief, items: dict[str, str], contradictions: dict[str, str], follow_ups: dict[str, str]
+) -> Iterator[tuple[_Loc, str, str, dict[str, str]]]:
+    """(location, kind, id, the ids seen so far of that kind) for each id the brief gives."""
     for i, item in enumerate(brief.items):
         yield ("items", i, "id"), "item", item.id, items
     for i, c in enumerate(brief.contradictions):
@@ -154,7 +164,9 @@ def _ids(brief: Brief, items: dict, contradictions: dict, follow_ups: dict) -> I
 class _Known:
     """What references may point at, as sets built once (not per brief: that would be quadratic)."""
 
-    def __init__(self, outline: Outline, item_ids: dict[str, str], citations: set[str], contradictions: set[str]):
+    def __init__(
+        self, outline: Outline, item_ids: dict[str, str], citations: set[str], contradictions: set[str]
+    ) -> None:
         self.sections = [s.number for s in outline.sections]
         self.outline_entries = {e.id for e in outline.entries}
         self.items = set(item_ids)
@@ -168,13 +180,13 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
     sections, entries, items = known.sections, known.entries, known.items
     citations, contradictions = known.citations, known.contradictions
 
-    def section(loc: tuple, value: str) -> None:
+    def section(loc: _Loc, value: str) -> None:
         if value not in sections:
             found.append(
                 _at(dataset, brief.id, loc, f"unknown section §{value}", hint=_nearest_section(value, sections))
             )
 
-    def ref(loc: tuple, value: str | None, known: list[str], kind: str) -> None:
+    def ref(loc: _Loc, value: str | None, known: set[str], kind: str) -> None:
         if value is not None and value not in known:
             found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, sorted(known))))
 
@@ -186,10 +198,10 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
         ref(at + ("after",), p.after, entries, "entry")
         for j, alt in enumerate(p.alternatives):
             section(at + ("alternatives", j, "section"), alt.section)
-        for j, x in enumerate(p.cross_refs):
-            section(at + ("cross_refs", j, "section"), x.section)
-            ref(at + ("cross_refs", j, "item"), x.item, items, "item")
-            ref(at + ("cross_refs", j, "entry"), x.entry, entries, "entry")
+        for j, xref in enumerate(p.cross_refs):
+            section(at + ("cross_refs", j, "section"), xref.section)
+            ref(at + ("cross_refs", j, "item"), xref.item, items, "item")
+            ref(at + ("cross_refs", j, "entry"), xref.entry, entries, "entry")
     for i, c in enumerate(brief.contradictions):
         at = ("contradictions", i, "touches")
         for j, s in enumerate(c.touches.sections):
@@ -226,6 +238,6 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
     return found
 
 
-def _at(dataset: Dataset, key: str, loc: tuple[Any, ...], message: str, hint: str | None = None) -> Finding:
+def _at(dataset: Dataset, key: str, loc: _Loc, message: str, hint: str | None = None) -> Finding:
     line, col = locate(dataset.tree(key), loc)
     return Finding(dataset.sources.get(key, key), line, col, message, hint=hint)

@@ -8,8 +8,9 @@ escaped for Markdown so a title cannot turn into a link, a heading or an @-menti
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from .merge import LivingDoc
+from .merge import ContradictionView, EntryView, FollowUpView, LivingDoc
 from .model import FollowUpStatus, Status
 
 
@@ -19,13 +20,16 @@ def md(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]#|<>~@&])", r"\\\1", text)
 
 
-def _entry_state(doc: LivingDoc) -> dict[str, tuple]:
+def _entry_state(doc: LivingDoc) -> dict[str, tuple[object, ...]]:
     """What a reader sees change: section, last brief, history length, the item itself."""
     return {e.id: (e.section, e.brief.id if e.brief else None, len(e.history), e.item) for e in doc.entries.values()}
 
 
-def diff_docs(before: dict[str, LivingDoc], after: dict[str, LivingDoc]) -> str:
-    """Markdown describing every change from ``before`` to ``after``, topic by topic."""
+def diff_docs(before: Mapping[str, LivingDoc], after: Mapping[str, LivingDoc]) -> str:
+    """Markdown describing every change from ``before`` to ``after``, topic by topic.
+
+    Both sides are *merged* docs, so what a later brief does to an earlier one (a contradiction
+    resolved, a follow-up closed, an entry retracted) shows as the change it is."""
     out: list[str] = ["## 活文档变更 (digest diff)", ""]
     changed = False
     for topic in sorted(set(before) | set(after)):
@@ -38,68 +42,138 @@ def diff_docs(before: dict[str, LivingDoc], after: dict[str, LivingDoc]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def _section_order(entry: EntryView) -> tuple[list[int], str]:
+    return [int(p) for p in entry.section.split(".")], entry.id
+
+
+def _entry_line(e: EntryView, extra: str = "") -> str:
+    via = f" (brief `{e.brief.id}`)" if e.brief else ""  # ids are slugs: safe in a code span
+    return f"- §{e.section} {md(e.title)}{via}{extra}"
+
+
+def _contradiction_line(c: ContradictionView, extra: str = "") -> str:
+    name = f"{c.brief.date.isoformat()} 矛盾 {c.contradiction.number}"
+    return f"- {name} {md(c.contradiction.title)} ({c.contradiction.disposition.label}){extra}"
+
+
+def _settled_by(c: ContradictionView) -> str:
+    event = c.history[-1] if c.history else None
+    return f" — {md(event.update.text)} (brief `{event.brief.id}`)" if event else ""
+
+
 def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     if new is None:
         return ["- topic removed"]
-    lines: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
     old_entries = _entry_state(old) if old else {}
-    added = [e for e in new.entries.values() if e.id not in old_entries]
     new_entries = _entry_state(new)
-    updated = [e for e in new.entries.values() if e.id in old_entries and new_entries[e.id] != old_entries[e.id]]
-    for label, entries in (("Entries added", added), ("Entries updated", updated)):
-        if entries:
-            lines.append(f"**{label}**")
-            for e in sorted(entries, key=lambda e: ([int(p) for p in e.section.split(".")], e.id)):
-                via = f" (brief `{e.brief.id}`)" if e.brief else ""  # ids are slugs: safe in a code span
-                lines.append(f"- §{e.section} {md(e.title)}{via}")
-            lines.append("")
+    was = old.entries if old else {}
+    entries = sorted(new.entries.values(), key=_section_order)
+    sections.append(("Entries added", [_entry_line(e) for e in entries if e.id not in was]))
+    sections.append(
+        ("Entries updated", [_entry_line(e) for e in entries if e.id in was and new_entries[e.id] != old_entries[e.id]])
+    )
+    sections.append(
+        (
+            "Entries retracted",
+            [
+                _entry_line(e, f" — {md(e.retraction.reason)}")
+                for e in entries
+                if e.retraction is not None and (e.id not in was or not was[e.id].retracted)
+            ],
+        )
+    )
+    levels = []
+    for e in entries:
+        before = was[e.id].evidence if e.id in was else None
+        if before is not None and e.evidence is not None and before.level is not e.evidence.level:
+            levels.append(_entry_line(e, f": {before.level.label} → {e.evidence.level.label}"))
+    sections.append(("Evidence changed", levels))
+
     old_c = {c.id: c for c in old.contradictions} if old else {}
-    opened = [c for c in new.contradictions if c.is_open and (c.id not in old_c or not old_c[c.id].is_open)]
-    resolved = [
-        c
-        for c in new.contradictions
-        if c.contradiction.status is Status.resolved and c.id in old_c and old_c[c.id].is_open
-    ]
-    for label, views in (("Contradictions opened", opened), ("Contradictions resolved", resolved)):
-        if views:
-            lines.append(f"**{label}**")
-            lines += [
-                f"- {c.brief.date.isoformat()} 矛盾 {c.contradiction.number} {md(c.contradiction.title)} "
-                f"({c.contradiction.disposition.label})"
-                for c in views
-            ]
-            lines.append("")
-    old_w = set(old.withheld) if old else set()
-    withheld = [(p, c) for p, c in new.withheld.items() if p not in old_w]
-    if withheld:
-        lines.append("**Claims withheld** (shown only in their callout and the register)")
-        lines += [f"- “{md(p)}” — 矛盾 {c.contradiction.number} ({c.brief.date.isoformat()})" for p, c in withheld]
-        lines.append("")
-    old_refs = set(old.citations) if old else set()
-    cites = [v for k, v in new.citations.items() if k not in old_refs]
-    if cites:
-        lines.append("**Citations added**")
-        lines += [
-            f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}"
-            for v in sorted(cites, key=lambda v: v.number)
-        ]
-        lines.append("")
-    old_f = {f.follow_up.id: f.follow_up.status for f in old.follow_ups} if old else {}
-    opened_f = [
-        f
-        for f in new.follow_ups
-        if f.follow_up.status is FollowUpStatus.open and old_f.get(f.follow_up.id) is not FollowUpStatus.open
-    ]
-    closed_f = [
-        f
-        for f in new.follow_ups
-        if f.follow_up.status is not FollowUpStatus.open and old_f.get(f.follow_up.id) is FollowUpStatus.open
-    ]
-    for label, follow_ups in (("Follow-ups opened", opened_f), ("Follow-ups closed", closed_f)):
-        if follow_ups:
-            lines.append(f"**{label}**")
-            lines += [
-                f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.follow_up.status.label})" for f in follow_ups
-            ]
-            lines.append("")
+    opened: list[ContradictionView] = []
+    resolved: list[ContradictionView] = []
+    reopened: list[ContradictionView] = []
+    superseded: list[ContradictionView] = []
+    for c in new.contradictions:
+        before_c = old_c.get(c.id)
+        if before_c is None:
+            (opened if c.is_open else resolved if c.status is Status.resolved else superseded).append(c)
+        elif before_c.status is not c.status:
+            if c.is_open:
+                reopened.append(c)
+            elif c.status is Status.resolved:
+                resolved.append(c)
+            else:
+                superseded.append(c)
+    sections.append(("Contradictions opened", [_contradiction_line(c) for c in opened]))
+    sections.append(("Contradictions resolved", [_contradiction_line(c, _settled_by(c)) for c in resolved]))
+    sections.append(("Contradictions re-opened", [_contradiction_line(c, _settled_by(c)) for c in reopened]))
+    sections.append(("Contradictions superseded", [_contradiction_line(c, _settled_by(c)) for c in superseded]))
+
+    old_w = old.withheld if old else {}
+    sections.append(
+        (
+            "Claims withheld (shown only in their callout and the register)",
+            [
+                f"- “{md(p)}” — 矛盾 {c.contradiction.number} ({c.brief.date.isoformat()})"
+                for p, c in new.withheld.items()
+                if p not in old_w
+            ],
+        )
+    )
+    sections.append(
+        (
+            "Claims released (no longer withheld: their contradiction is no longer open)",
+            [
+                f"- “{md(p)}” — 矛盾 {c.contradiction.number} ({c.brief.date.isoformat()})"
+                for p, c in old_w.items()
+                if p not in new.withheld
+            ],
+        )
+    )
+
+    old_refs = old.citations if old else {}
+    added = sorted((v for k, v in new.citations.items() if k not in old_refs), key=lambda v: v.number)
+    sections.append(
+        ("Citations added", [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in added])
+    )
+    sections.append(
+        (
+            "⚠ Citations renumbered (numbers must never change: fix the data)",
+            [
+                f"- arXiv:{md(v.citation.arxiv)}: [{old_refs[k].number}] → [{v.number}]"
+                for k, v in sorted(new.citations.items())
+                if k in old_refs and old_refs[k].number != v.number
+            ],
+        )
+    )
+
+    old_f = {f.follow_up.id: f for f in old.follow_ups} if old else {}
+    opened_f, closed_f, carried_f = [], [], []
+    for f in new.follow_ups:
+        before_f = old_f.get(f.follow_up.id)
+        if before_f is None and f.pending:
+            opened_f.append(f)
+        elif before_f is not None and before_f.status is f.status:
+            continue
+        elif f.status is FollowUpStatus.carried_over:
+            carried_f.append(f)
+        elif not f.pending:
+            closed_f.append(f)
+
+    def follow_up_line(f: FollowUpView) -> str:
+        note = f.history[-1].update.note if f.history else None
+        return f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.status.label}" + (
+            f": {md(note)})" if note else ")"
+        )
+
+    sections.append(("Follow-ups opened", [follow_up_line(f) for f in opened_f]))
+    sections.append(("Follow-ups closed", [follow_up_line(f) for f in closed_f]))
+    sections.append(("Follow-ups carried over", [follow_up_line(f) for f in carried_f]))
+
+    lines: list[str] = []
+    for label, rows in sections:
+        if rows:
+            lines += [f"**{label}**", *rows, ""]
     return lines

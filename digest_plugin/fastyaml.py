@@ -14,21 +14,25 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+# PyYAML ships no types; types-PyYAML has them but is not a project dependency.  Without it its
+# names are Any to mypy (import-untyped; subclassing Any is misc); with it, its stubs are wrong in
+# two places below.  Each ignore names what either case reports, plus unused-ignore for the other.
+import yaml  # type: ignore[import-untyped, unused-ignore]
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode  # type: ignore[import-untyped, unused-ignore]
 
 try:
-    from yaml._yaml import CParser as _Parser
+    from yaml._yaml import CParser as _Parser  # type: ignore[import-untyped, unused-ignore]
 except ImportError:  # PyYAML without libyaml: still correct, just slower
-    from yaml.composer import Composer
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
+    from yaml.composer import Composer  # type: ignore[import-untyped, unused-ignore]
+    from yaml.parser import Parser  # type: ignore[import-untyped, unused-ignore]
+    from yaml.reader import Reader  # type: ignore[import-untyped, unused-ignore]
+    from yaml.scanner import Scanner  # type: ignore[import-untyped, unused-ignore]
 
-    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
-        def __init__(self, stream):
+    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef, misc, unused-ignore]
+        def __init__(self, stream: str) -> None:
             Reader.__init__(self, stream)
             Scanner.__init__(self)
             Parser.__init__(self)
@@ -39,7 +43,7 @@ class Refused(Exception):
     """The fast path will not read this file; the caller falls back to the locating loader."""
 
 
-class _Resolver(yaml.resolver.BaseResolver):
+class _Resolver(yaml.resolver.BaseResolver):  # type: ignore[misc, unused-ignore]
     """YAML 1.2 core schema (what ruamel.yaml implements), minus timestamps."""
 
 
@@ -65,29 +69,41 @@ _MAYBE_NOT_TEXT = frozenset("-+0123456789.~nNtTfF")
 """The first characters a YAML 1.2 core null, bool, int or float can start with."""
 
 
-class _FastLoader(_Parser, _Resolver):
+class _FastLoader(_Parser, _Resolver):  # type: ignore[misc, unused-ignore]
     """libyaml's parser with our (YAML 1.2) resolver; :func:`_value` builds the data."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: str) -> None:
         _Parser.__init__(self, stream)
         _Resolver.__init__(self)
 
     # libyaml's composer calls these two for every node, for path resolvers, which YAML 1.2 and
     # briefs never use: C built-ins that do nothing save millions of Python calls per build.
-    descend_resolver = operator.is_
-    ascend_resolver = tuple
+    # (the stubs type both as returning None: the composer ignores what they return)
+    descend_resolver = operator.is_  # type: ignore[assignment, unused-ignore]
+    ascend_resolver = tuple  # type: ignore[assignment, unused-ignore]
 
-    def resolve(self, kind, value, implicit, _known: dict[str, str] = {}):  # noqa: B006 (a memo on purpose)
-        """Most scalars in a brief are Chinese text or keys seen before: no regexes for those."""
+    def resolve(
+        self,
+        kind: type[Node],
+        value: str | None,
+        implicit: tuple[bool, bool] | bool,
+        _known: dict[str, str] = {},  # noqa: B006 (a memo on purpose)
+    ) -> str:
+        """Most scalars in a brief are Chinese text or keys seen before: no regexes for those.
+
+        A scalar comes with its text and (plain, quoted) implicit flags; a mapping or sequence with
+        ``None`` and one flag."""
         if kind is not ScalarNode:
             return _MAP if kind is MappingNode else "tag:yaml.org,2002:seq"
+        if TYPE_CHECKING:  # for mypy only: run, this assert would cost time on every node of every file
+            assert value is not None and isinstance(implicit, tuple), "a scalar comes with its text and two flags"
         if not implicit[0] or (value and value[0] not in _MAYBE_NOT_TEXT):
             return _STR
         tag = _known.get(value)
         if tag is None:
             if RUAMEL_DIFFERS.fullmatch(value):
                 raise Refused("a number ruamel.yaml reads differently")
-            tag = super().resolve(kind, value, implicit)
+            tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call, unused-ignore]
             if len(_known) < 10_000:
                 _known[value] = tag
         return tag
@@ -108,7 +124,7 @@ def _int(text: str) -> int:
     return int(text, 10)
 
 
-_SCALARS = {
+_SCALARS: dict[str, Callable[[str], bool | int | float | None]] = {
     "tag:yaml.org,2002:null": lambda text: None,
     "tag:yaml.org,2002:bool": lambda text: text.lower() == "true",
     "tag:yaml.org,2002:int": _int,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.constructor import RoundTripConstructor
@@ -178,7 +179,7 @@ def _pos(pair: Any, fallback: tuple[int, int]) -> tuple[int, int]:
     return (pair[0] + 1, pair[1] + 1) if pair else fallback
 
 
-def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | None]:
+def _message(error: ErrorDetails, model: type[BaseModel]) -> tuple[str, str | None]:
     """An editor's wording for one pydantic error, with a hint where one helps."""
     where = _path(error["loc"])
     kind = error["type"]
@@ -271,19 +272,19 @@ def quick_load(raw: bytes, model: type[BaseModel]) -> Any:
     return _validated(data, model)
 
 
-def quick_parse(raw: bytes) -> dict | None:
+def quick_parse(raw: bytes) -> dict[str, Any] | None:
     """Plain data of a file through the fast reader, or None to send it to the locating reader."""
     if len(raw) > MAX_BYTES:
         return None
     try:
         text = raw.decode("utf-8-sig")
         data = fastyaml.read(text)
-    except Exception:  # any problem at all: the locating loader will say what it is
+    except Exception:  # noqa: BLE001 (any problem at all: the locating loader will say what it is)
         return None
     return data if isinstance(data, dict) else None
 
 
-def _validated(data: dict | None, model: type[BaseModel]) -> Any:
+def _validated(data: dict[str, Any] | None, model: type[BaseModel]) -> Any:
     if data is None:
         return None
     try:
@@ -292,7 +293,7 @@ def _validated(data: dict | None, model: type[BaseModel]) -> Any:
         return None
 
 
-def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict | None]:
+def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict[str, Any] | None]:
     """Parse many files, in order, on several cores when there are enough to pay for the workers.
 
     The files are cut into one contiguous share per core: forked workers parse the later shares
@@ -312,7 +313,7 @@ def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict | None]:
             worker.close()
 
 
-def _parse_share(raws: list[bytes]) -> list[dict | None]:
+def _parse_share(raws: list[bytes]) -> list[dict[str, Any] | None]:
     return [quick_parse(raw) for raw in raws]
 
 
@@ -328,21 +329,25 @@ class DiskCache:
 
     VERSION = "1"
 
-    def __init__(self, folder: Path | None):
+    def __init__(self, folder: Path | None) -> None:
         self.folder = Path(folder) if folder else None
 
     def _path(self, digest: str) -> Path:
+        assert self.folder is not None, "get() and put() return early when there is no cache folder"
         return self.folder / f"{digest[:2]}" / f"{digest}.v{self.VERSION}.pickle"
 
-    def get(self, digest: str) -> dict | None:
+    def get(self, digest: str) -> dict[str, Any] | None:
+        """The data :meth:`put` stored for these bytes, or None (not stored, unreadable, no cache)."""
         if self.folder is None:
             return None
         try:
-            return pickle.loads(self._path(digest).read_bytes())
+            data: dict[str, Any] = pickle.loads(self._path(digest).read_bytes())  # what put() wrote
+            return data
         except (OSError, pickle.UnpicklingError, EOFError, ValueError):
             return None
 
-    def put(self, digest: str, data: dict) -> None:
+    def put(self, digest: str, data: dict[str, Any]) -> None:
+        """Store the parsed data of a file under the digest of its bytes (best effort)."""
         if self.folder is None:
             return
         path = self._path(digest)
@@ -391,6 +396,7 @@ def load_data(
                 )
             ]
         )
+    files: list[tuple[Path, type[Outline] | type[Brief]]]
     files = [(p, Outline) for p in sorted((data_dir / "outlines").glob("*.yml"))]
     files += [(p, Brief) for p in sorted((data_dir / "briefs").glob("*.yml"))]
     disk = DiskCache(cache_dir)
@@ -398,22 +404,23 @@ def load_data(
     todo = []
     for path, model in files:
         stat = path.stat()
-        key = (stat.st_size, stat.st_mtime_ns)
+        stamp = (stat.st_size, stat.st_mtime_ns)
         known = cache.entries.get(path)
-        if known and known[0] == key:
+        if known and known[0] == stamp:
             results[path] = (known[2], [], None)
             continue
         raw = path.read_bytes()
         digest = hashlib.sha256(raw).hexdigest()
         if known and known[1] == digest:
-            cache.entries[path] = (key, digest, known[2])
+            cache.entries[path] = (stamp, digest, known[2])
             results[path] = (known[2], [], None)
             continue
-        todo.append((path, model, raw, key, digest))
+        todo.append((path, model, raw, stamp, digest))
     cache.reads = len(todo)
     stored = [disk.get(digest) for *_, digest in todo]
-    parsed = _parse_many([raw for (_, _, raw, _, _), data in zip(todo, stored) if data is None], workers)
-    for (path, model, raw, key, digest), data in zip(todo, stored):
+    # (stored has one entry per file to do, so both zips pair equal lengths)
+    parsed = _parse_many([raw for (_, _, raw, _, _), data in zip(todo, stored, strict=True) if data is None], workers)
+    for (path, model, _raw, stamp, digest), data in zip(todo, stored, strict=True):
         if data is None:
             data = next(parsed)
             if data is not None:
@@ -422,7 +429,7 @@ def load_data(
         result = (instance, [], None) if instance is not None else load_file(path, model, show(path))
         results[path] = result
         if result[0] is not None and not result[1]:
-            cache.entries[path] = (key, digest, result[0])
+            cache.entries[path] = (stamp, digest, result[0])
         else:
             cache.entries.pop(path, None)
     for gone in set(cache.entries) - {p for p, _ in files}:

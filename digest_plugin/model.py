@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from enum import Enum
 from typing import Annotated, Any
 
@@ -192,7 +193,9 @@ ROUND = re.compile(r"^E[1-9]$")
 BRIEF_ID = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*-E[1-9]$")
 
 
-def _matches(pattern: re.Pattern[str], what: str, example: str):
+def _matches(pattern: re.Pattern[str], what: str, example: str) -> Callable[[str], str]:
+    """A validator that lets through only values the whole of which match ``pattern``."""
+
     def check(value: str) -> str:
         if not pattern.fullmatch(value):
             raise ValueError(f"{value!r} is not a valid {what} (write it like {example!r})")

@@ -15,6 +15,7 @@ is not reported again: the rule is there to catch what nobody noticed.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from typing import Any
 
 from .arxiv import key as arxiv_key
@@ -24,6 +25,7 @@ from .model import Brief, Figure, PlacementAction, Rules, Status
 
 
 def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:
+    """Findings (errors and warnings) of the editorial rules, brief by brief in date order."""
     findings: list[Finding] = []
     current: dict[tuple[str, str], Figure] = {}
     down = {arxiv_key(c.arxiv): c.down_weighted_by for b in dataset.briefs for c in b.citations if c.down_weighted_by}
@@ -42,7 +44,9 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
 
 
 class _Locator:
-    def __init__(self, dataset: Dataset, key: str):
+    """Makes a finding located in one brief's file (the file is read for positions only if one is made)."""
+
+    def __init__(self, dataset: Dataset, key: str) -> None:
         self.dataset, self.key, self.path = dataset, key, dataset.sources.get(key, key)
 
     def __call__(self, loc: tuple[Any, ...], message: str, hint: str | None = None, severity: str = "error") -> Finding:
@@ -66,7 +70,8 @@ def _dates(brief: Brief, at: _Locator, today: dt.date | None, allow_future: bool
     return found
 
 
-def _dated(brief: Brief):
+def _dated(brief: Brief) -> Iterator[tuple[tuple[str | int, ...], dt.date]]:
+    """(location, date) of every date the brief gives for something it reports."""
     for i, m in enumerate(brief.materials):
         yield from (
             (("materials", i, k), getattr(m, k)) for k in ("first_collected", "last_collected") if getattr(m, k)
@@ -126,10 +131,11 @@ def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -
     found = []
     for i, item in enumerate(brief.items):
         entry = item.placement.entry if item.placement.action is PlacementAction.update_in_place else item.id
+        assert entry is not None, "Placement's validator: an update_in_place placement names its entry"
         for j, figure in enumerate(item.figures):
             before = current.get((entry, figure.key))
             old, new = _number(before.value) if before else None, _number(figure.value)
-            if old is not None and new is not None and new < old and not figure.note:
+            if before is not None and old is not None and new is not None and new < old and not figure.note:
                 found.append(
                     at(
                         ("items", i, "figures", j, "value"),

@@ -17,17 +17,23 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Generic, TypeVar, TypeVarTuple
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
-class Worker:
+class Worker(Generic[T]):
     """``fn(*args)`` started in a forked process (or deferred, where there is no fork)."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, plain: bool = False):
+    def __init__(self, fn: Callable[[*Ts], T], *args: *Ts, plain: bool = False) -> None:
         """``plain=True`` for results of dicts, lists, str and numbers only (sent with marshal,
         the fastest both ways); else they are pickled."""
-        self.fn, self.args, self.codec = fn, args, marshal if plain else pickle
-        self.pid, self.path = None, None
+        self.fn: Callable[..., T] = fn
+        self.args: tuple[object, ...] = args
+        self.codec = marshal if plain else pickle
+        self.pid: int | None = None
+        self.path: str | None = None
         if not hasattr(os, "fork") or threading.active_count() > 1:
             return  # forking a threaded process (``mkdocs serve``'s server) can hang the child: run here
         fd = None
@@ -49,15 +55,17 @@ class Worker:
                 os._exit(code)
         os.close(fd)
 
-    def result(self) -> Any:
+    def result(self) -> T:
         """The worker's result, or the function's result computed here if the worker failed."""
         try:
             if self.pid is not None:
+                assert self.path is not None, "a worker was forked, so its file was made first"
                 _, status = os.waitpid(self.pid, 0)
                 self.pid = None
                 if os.waitstatus_to_exitcode(status) == 0:
                     with open(self.path, "rb") as f:
-                        return self.codec.load(f)
+                        sent: T = self.codec.load(f)  # what the worker dumped: fn's result
+                        return sent
         except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
             pass
         finally:
