@@ -11,13 +11,18 @@ value (YAML 1.2: ``no`` stays a string, ``22:20`` stays a string).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
+import hmac
 import io
+import json
 import os
-import pickle
+import secrets
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -303,7 +308,7 @@ def _parse_many(raws: list[bytes], workers: int) -> Iterator[dict[str, Any] | No
         return
     size = -(-len(raws) // workers)
     shares = [raws[i : i + size] for i in range(0, len(raws), size)]
-    forked = [Worker(_parse_share, share, plain=True) for share in shares[1:]]
+    forked = [Worker(_parse_share, share) for share in shares[1:]]
     try:
         yield from map(quick_parse, shares[0])
         for worker in forked:
@@ -322,42 +327,100 @@ PARALLEL_FROM = 200
 
 
 class DiskCache:
-    """Parsed files on disk, keyed by the SHA-256 of their bytes (and this reader's version).
+    """Parsed files on disk, keyed by the SHA-256 of their bytes and the package's version.
 
-    Like Material's own plugins (``.cache/``): a later build skips YAML parsing for every file
-    whose bytes it has seen, and still validates what it reads back."""
+    Like Material's own plugins the folder sits in the project (``.cache/``), where a pull request
+    can add files, so nothing read from it is trusted: an entry is JSON (data, never code), signed
+    with a key kept outside the work tree (``$XDG_CACHE_HOME/digest-plugin/cache-key``, made on
+    first use), and read back only if the signature is this machine's.  A pickle, a script, a
+    symlink or an entry written anywhere else is ignored: the file is parsed as if never cached."""
 
-    VERSION = "1"
+    FORMAT = "2"
+    MAX_ENTRY = 20 * MAX_BYTES
 
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = Path(folder) if folder else None
+    def __init__(self, folder: Path | None, key: bytes | None = None) -> None:
+        self.folder = Path(folder).resolve() if folder else None
+        self.key = key if key is not None or self.folder is None else _cache_key()
+        if self.key is None:
+            self.folder = None  # no key to be had: no disk cache (only slower)
 
     def _path(self, digest: str) -> Path:
         assert self.folder is not None, "get() and put() return early when there is no cache folder"
-        return self.folder / f"{digest[:2]}" / f"{digest}.v{self.VERSION}.pickle"
+        return self.folder / digest[:2] / f"{digest}.{_VERSION}.v{self.FORMAT}.json"
+
+    def _signature(self, digest: str, payload: bytes) -> bytes:
+        assert self.key is not None, "a cache with a folder has a key"
+        return hmac.new(self.key, digest.encode() + b"\n" + payload, hashlib.sha256).hexdigest().encode()
 
     def get(self, digest: str) -> dict[str, Any] | None:
-        """The data :meth:`put` stored for these bytes, or None (not stored, unreadable, no cache)."""
+        """The data :meth:`put` stored for these bytes, or None (not stored, not ours, unreadable)."""
         if self.folder is None:
             return None
+        path = self._path(digest)
         try:
-            data: dict[str, Any] = pickle.loads(self._path(digest).read_bytes())  # what put() wrote
-            return data
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+            if path.is_symlink() or not path.is_file() or path.resolve().parent.parent != self.folder:
+                return None
+            if path.stat().st_size > self.MAX_ENTRY:
+                return None
+            signature, _, payload = path.read_bytes().partition(b"\n")
+            if not hmac.compare_digest(signature, self._signature(digest, payload)):
+                return None
+            data = json.loads(payload)
+        except (OSError, ValueError):
             return None
+        return data if isinstance(data, dict) else None
 
     def put(self, digest: str, data: dict[str, Any]) -> None:
         """Store the parsed data of a file under the digest of its bytes (best effort)."""
         if self.folder is None:
             return
+        try:
+            payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            if json.loads(payload) != data:
+                return  # not plain JSON data (a number key, NaN): this file is parsed every time
+        except (TypeError, ValueError):
+            return
         path = self._path(digest)
+        tmp: str | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".digest-", suffix=".tmp")
+            with os.fdopen(fd, "wb") as out:
+                out.write(self._signature(digest, payload) + b"\n" + payload)
             os.replace(tmp, path)
         except OSError:
-            pass  # a cache that cannot be written is only slower
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)  # a cache that cannot be written is only slower
+
+
+def _cache_key() -> bytes | None:
+    """This machine's key for signing cache entries, outside any work tree (made on first use)."""
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    path = home / "digest-plugin" / "cache-key"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:
+            key = path.read_bytes()
+            return key if len(key) >= 32 and not path.is_symlink() else None
+        with os.fdopen(fd, "wb") as out:
+            key = secrets.token_bytes(32)
+            out.write(key)
+        return key
+    except OSError:
+        return None
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version("digest-plugin")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+_VERSION = _package_version()
 
 
 def load_data(

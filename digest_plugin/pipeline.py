@@ -95,11 +95,11 @@ def _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir) ->
     else:
         # Many briefs: check in a forked worker while this process merges (the two take about as
         # long).  Bad data can break the merge; then the checks say what is wrong.
-        checking = Worker(_checks, dataset, rules, today)
+        checking = Worker(_plain_checks, dataset, rules, today)
         try:
             with contextlib.suppress(Exception):
                 docs = _merge(dataset, rules)
-            findings = checking.result()
+            findings = [Finding(*row) for row in checking.result()]
         finally:
             checking.close()  # even when interrupted: no worker or file left behind
     if any(f.severity == "error" for f in findings):
@@ -113,6 +113,13 @@ def _checks(dataset: Dataset, rules: Rules, today: dt.date | None) -> list[Findi
     if findings:
         return sorted(findings)
     return sorted(check_rules(dataset, rules, today))
+
+
+def _plain_checks(
+    dataset: Dataset, rules: Rules, today: dt.date | None
+) -> list[tuple[str, int, int, str, str, str | None]]:
+    """:func:`_checks` as plain data, to come back from a worker (see :mod:`workers`)."""
+    return [(f.path, f.line, f.col, f.message, f.severity, f.hint) for f in _checks(dataset, rules, today)]
 
 
 def _merge(dataset: Dataset, rules: Rules) -> dict[str, LivingDoc]:

@@ -183,7 +183,7 @@ class Renderer:
                 extra.append(labels.MATERIAL_FIRST_COLLECTED.format(date=m.first_collected))
             if m.last_collected:
                 extra.append(labels.MATERIAL_LAST_COLLECTED.format(date=m.last_collected))
-            note = labels.MATERIAL_NOTE.format(notes=labels.MATERIAL_NOTE_SEP.join(extra)) if extra else ""
+            note = labels.MATERIAL_NOTE.format(notes=labels.COMMA.join(extra)) if extra else ""
             anchor = f" {self.text(m.anchor)}" if m.anchor else ""
             parts.append(f'<span class="digest-material"><code>{esc(m.path)}</code>{anchor}{note}</span>')
         for url in item.sources.urls:

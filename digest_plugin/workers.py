@@ -2,7 +2,8 @@
 
 The build machine has two cores and a build has two big independent jobs at a time (parsing
 two halves of the briefs; checking while merging).  A forked worker sees this process's data
-without copying it; its result comes back through a private temporary file.  Anything going
+without copying it; its result comes back through a private temporary file, written with
+:mod:`marshal` (plain data only: nothing read back can run code, unlike pickle).  Anything going
 wrong in the worker (or no ``fork``, or other threads running) is not an error:
 :meth:`Worker.result` then runs the function here, so a worker can only make things faster.
 """
@@ -12,12 +13,11 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import pickle
 import signal
 import tempfile
 import threading
 from collections.abc import Callable
-from typing import Generic, TypeVar, TypeVarTuple
+from typing import Any, Generic, TypeVar, TypeVarTuple
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -26,12 +26,11 @@ Ts = TypeVarTuple("Ts")
 class Worker(Generic[T]):
     """``fn(*args)`` started in a forked process (or deferred, where there is no fork)."""
 
-    def __init__(self, fn: Callable[[*Ts], T], *args: *Ts, plain: bool = False) -> None:
-        """``plain=True`` for results of dicts, lists, str and numbers only (sent with marshal,
-        the fastest both ways); else they are pickled."""
+    def __init__(self, fn: Callable[[*Ts], T], *args: *Ts) -> None:
+        """``fn`` must return plain data (None, bool, numbers, str, bytes, and tuples, lists, sets
+        and dicts of them): it travels back with marshal, the fastest way both ways."""
         self.fn: Callable[..., T] = fn
         self.args: tuple[object, ...] = args
-        self.codec = marshal if plain else pickle
         self.pid: int | None = None
         self.path: str | None = None
         if not hasattr(os, "fork") or threading.active_count() > 1:
@@ -49,7 +48,8 @@ class Worker(Generic[T]):
             code = 1
             try:
                 with os.fdopen(fd, "wb") as out:
-                    self.codec.dump(fn(*args), out)
+                    result: Any = fn(*args)  # plain data, or marshal raises and this worker fails
+                    marshal.dump(result, out)
                 code = 0
             finally:
                 os._exit(code)
@@ -64,9 +64,9 @@ class Worker(Generic[T]):
                 self.pid = None
                 if os.waitstatus_to_exitcode(status) == 0:
                     with open(self.path, "rb") as f:
-                        sent: T = self.codec.load(f)  # what the worker dumped: fn's result
+                        sent: T = marshal.load(f)  # what the worker dumped: fn's result
                         return sent
-        except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
+        except (OSError, EOFError, ValueError, TypeError):
             pass
         finally:
             self.close()

@@ -31,8 +31,8 @@ def test_with_other_threads_running_the_work_is_done_here():
 def test_results_come_back_whole_and_no_file_is_left(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     data = [{"标题": "x" * 1000, "n": [1, 2.5, None, True]}] * 50
-    assert Worker(lambda: data, plain=True).result() == data
-    assert Worker(lambda: {1, 2}).result() == {1, 2}  # pickled when not plain
+    assert Worker(lambda: data).result() == data
+    assert Worker(lambda: {1, 2}).result() == {1, 2}
     assert not list(tmp_path.iterdir())
 
 
