@@ -28,6 +28,7 @@ from .diff import diff_docs
 from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
 from .findings import DataError
 from .importer import import_brief
+from .leaks import find_leaks
 from .load import load_data
 from .model import Brief, EvidenceLevel, Outline, Rules
 from .pages import write_pages
@@ -161,6 +162,25 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """Read a built site (any host's) for withheld claims; exit 1 if one is visible anywhere."""
+    site = Path(args.site_dir)
+    if not site.is_dir():
+        print(f"{site}: error: no built site here (build it first, or name its folder)", file=sys.stderr)
+        return 2
+    result = _merged(args.data_dir, args.config)
+    if result is None or result.docs is None:  # _merged has said what is wrong
+        return 1
+    leaks = find_leaks(site, result.docs)
+    for leak in leaks:
+        print(f"{site / leak.file}: error: {leak.message}", file=sys.stderr)
+    if leaks:
+        return 1
+    pages = sum(1 for _ in site.rglob("*.html"))
+    print(f"ok: no withheld claim in {pages} pages, the feeds or the search index of {site}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``digest`` command line; returns the exit code (0 clean, 1 problems, 2 bad usage)."""
     parser = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
@@ -184,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     diff.add_argument("base_ref")
     diff.add_argument("data_dir", nargs="?", default="data", type=Path)
     diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+    verify = sub.add_parser("verify", help="read a built site for withheld claims (any host; exit 1 if found)")
+    verify.add_argument("site_dir", nargs="?", default="site", type=Path)
+    verify.add_argument("--data", dest="data_dir", default=Path("data"), type=Path)
+    verify.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
     imp = sub.add_parser("import", help="turn a brief in the team's Markdown pattern into brief YAML")
     imp.add_argument("markdown", type=Path)
     imp.add_argument("-o", "--output", type=Path, help="where to write (default: DATA/briefs/<id>.yml)")
@@ -241,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "diff":
         return _diff(args)
+    if args.command == "verify":
+        return _verify(args)
     if args.command == "pages":
         return _pages(args)
     if args.command == "import":

@@ -20,6 +20,7 @@ text (``__init__`` stays literal) and no template engine ever sees it.
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import xml.etree.ElementTree as etree
@@ -133,7 +134,9 @@ class DirectiveProcessor(BlockProcessor):
         for part in rendered:
             if isinstance(part, Heading):
                 el = etree.SubElement(parent, f"h{part.level}", {"id": part.anchor})
-                el.text = AtomicString(part.text)
+                # Escaped here, so that text which looks like an entity (`&lt;`) stays as written:
+                # Python-Markdown's serializer leaves entities alone and would show `<`.
+                el.text = AtomicString(html.escape(part.text, quote=False))
             else:
                 el = etree.SubElement(parent, "p")
                 el.text = self.parser.md.htmlStash.store(part.html)

@@ -30,10 +30,10 @@ def atom(layout: Layout, site_url: str | None = None, directory_urls: bool = Tru
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="zh"{" xml:base=" + quoteattr(base) if base else ""}>',
-        f"<title>{escape(labels.FEED_TITLE.format(title=doc.outline.title))}</title>",
+        f"<title>{escape(labels.FEED_TITLE.format(title=renderer.plain(doc.outline.title)))}</title>",
         f"<id>{topic_id}</id>",
         f"<updated>{updated}</updated>",
-        f"<author><name>{escape(doc.outline.title)}</name></author>",
+        f"<author><name>{escape(renderer.plain(doc.outline.title))}</name></author>",
         f'<link rel="self" type="application/atom+xml" href={quoteattr(feed.rpartition("/")[2])}/>',
         f'<link rel="alternate" type="text/html" href={quoteattr(linker.url(briefs_index_page(doc.topic)))}/>',
     ]
@@ -42,11 +42,11 @@ def atom(layout: Layout, site_url: str | None = None, directory_urls: bool = Tru
         href = linker.url(brief_page(brief))
         out += [
             "<entry>",
-            f"<title>{escape(brief.title)}</title>",
+            f"<title>{escape(renderer.plain(brief.title))}</title>",
             f"<id>{topic_id}:brief:{brief.id}</id>",
             f"<updated>{brief.date.isoformat()}T00:00:00Z</updated>",
             f'<link rel="alternate" type="text/html" href={quoteattr(href)}/>',
-            *([f"<author><name>{escape(brief.author)}</name></author>"] if brief.author else []),
+            *([f"<author><name>{escape(renderer.plain(brief.author))}</name></author>"] if brief.author else []),
             f"<summary>{escape(counts)}</summary>",
             f'<content type="html">{escape(renderer.changes(brief))}</content>',
             "</entry>",

@@ -1,44 +1,168 @@
-"""Find withheld claims in finished HTML: the build's last guard that nothing forbidden was published.
+"""Find withheld claims in a finished site: the last guard that nothing forbidden was published.
 
-It reads the output, not the renderer's intentions: its own matcher (every withheld spelling as
-it would appear in HTML text) over the page with the contradiction callouts — the one place a
-withheld claim may be quoted — cut out.  The renderer withholds; this checks that it did.
+It reads the output, not the renderer's intentions, and shares no code with the renderer's text
+path: it takes the withheld spellings from the merged data and looks for them, after decoding, in
+every text node and attribute of every HTML page, in the Atom feeds (including the HTML inside
+their entries), in the search index, and in inline SVG.  A claim may appear in one place only:
+quoted (``data-withheld-quote="<id>"``) inside the callout of the contradiction that withholds
+it (``data-digest-contradiction="<id>"``).  It runs after ``mkdocs build`` (the plugin) and on
+any host's output as ``digest verify SITE_DIR`` (Zensical included).
 """
 
 from __future__ import annotations
 
-import html
+import json
 import re
-from collections.abc import Mapping
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
 
-from .merge import ContradictionView, LivingDoc
+from .merge import LivingDoc
 
-CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
-"""A contradiction callout (on a section page, a brief page or the register), where the claim is quoted."""
+SPACE = re.compile(r"\s+")
+TAG = re.compile(r"<[^>]*>")
+OWN_ATTRIBUTES = frozenset({"data-withheld-quote", "data-digest-contradiction", "data-withheld-by"})
+"""Attributes whose values are ids the checker itself relies on, never text."""
 
 
-@dataclass(frozen=True)
+def _norm(text: str) -> str:
+    return SPACE.sub(" ", text).strip()
+
+
+@dataclass(frozen=True, order=True)
 class Leak:
+    """A withheld spelling found where a reader (or a search result, or a feed reader) sees it."""
+
+    file: str
     pattern: str
-    """The withheld spelling, as the brief writes it."""
-    contradiction: ContradictionView
+    contradiction: str
+    """The id of the open contradiction that withholds it."""
+    where: str
+    """Which part of the file: ``text``, ``attribute title``, ``feed``, ``search index``."""
+
+    @property
+    def message(self) -> str:
+        return (
+            f"withheld claim '{self.pattern}' (contradiction {self.contradiction}) appears in {self.where}; "
+            "it must not be stated as fact while that contradiction is open"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.message}"
+
+
+class _Page(HTMLParser):
+    """Text and attribute values of an HTML document, minus each claim's own quote in its callout."""
+
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self.attributes: list[tuple[str, str]] = []
+
+    def _allowed(self) -> bool:
+        """Inside a quote of claim X that sits inside the callout of contradiction X."""
+        quoted = [a.get("data-withheld-quote") for _, a in self.stack if a.get("data-withheld-quote")]
+        if not quoted:
+            return False
+        callouts = {a.get("data-digest-contradiction") for t, a in self.stack if t == "details"}
+        return quoted[-1] in callouts
+
+    def _attributes(self, attrs: list[tuple[str, str | None]]) -> None:
+        self.attributes += [(name, value) for name, value in attrs if value and name not in OWN_ATTRIBUTES]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._attributes(attrs)
+        if tag not in self.VOID:
+            self.stack.append((tag, dict(attrs)))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._attributes(attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):  # tolerate unclosed inner elements
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        # an allowed quote still separates the text around it
+        self.text.append(" " if self._allowed() else data)
 
 
 class LeakCheck:
-    """Every withheld spelling of every topic, matched the way it appears in escaped HTML text."""
+    """Every withheld spelling of every topic, and where it may not appear."""
 
     def __init__(self, docs: Mapping[str, LivingDoc]):
-        self._by_html: dict[str, Leak] = {}
+        self.spellings: dict[str, str] = {}
         for doc in docs.values():
             for pattern, view in doc.withheld.items():
-                self._by_html.setdefault(html.escape(pattern, quote=True), Leak(pattern, view))
-        spellings = sorted(self._by_html, key=lambda p: (-len(p), p))
-        self._regex = re.compile("|".join(map(re.escape, spellings))) if spellings else None
+                if _norm(pattern):
+                    self.spellings.setdefault(_norm(pattern), view.id)
 
-    def leaks(self, page_html: str) -> list[Leak]:
-        """The withheld claims stated on a page outside its callouts, each once, in a fixed order."""
-        if self._regex is None:
+    def _find(self, file: str, where: str, text: str) -> Iterator[Leak]:
+        haystack = _norm(text)
+        for spelling, contradiction in self.spellings.items():
+            if spelling in haystack:
+                yield Leak(file, spelling, contradiction, where)
+
+    def html(self, file: str, page: str) -> list[Leak]:
+        """Leaks in one HTML document (a page, or the HTML of a feed entry)."""
+        if not self.spellings:
             return []
-        found = {m.group(0) for m in self._regex.finditer(CALLOUT.sub("", page_html))}
-        return [self._by_html[spelling] for spelling in sorted(found)]
+        parser = _Page()
+        parser.feed(page)
+        parser.close()
+        found = set(self._find(file, "text", "".join(parser.text)))
+        for name, value in parser.attributes:
+            found.update(self._find(file, f"attribute {name}", value))
+        return sorted(found)
+
+    def feed(self, file: str, xml: str) -> list[Leak]:
+        """Leaks in an Atom feed: every element's text and attributes, and the HTML of its entries."""
+        found: set[Leak] = set()
+        for element in ET.fromstring(xml).iter():
+            if element.get("type") == "html" and element.text:
+                found.update(self.html(file, element.text))
+                continue
+            found.update(self._find(file, "feed", element.text or ""))
+            for value in element.attrib.values():
+                found.update(self._find(file, "feed", value))
+        return sorted(found)
+
+    def search_index(self, file: str, raw: str) -> list[Leak]:
+        """Leaks in a Material (lunr) search index: the title and text of every entry."""
+        found: set[Leak] = set()
+        for entry in json.loads(raw).get("docs", []):
+            for key in ("title", "text"):
+                value = entry.get(key)
+                if isinstance(value, str):
+                    found.update(self._find(file, "search index", unescape(TAG.sub(" ", value))))
+        return sorted(found)
+
+    def site(self, site_dir: Path) -> list[Leak]:
+        """Every leak in a built site: pages, feeds, search index."""
+        if not self.spellings:
+            return []
+        leaks: list[Leak] = []
+        for path in sorted(site_dir.rglob("*")):
+            if not path.is_file() or path.is_symlink():
+                continue
+            name = path.relative_to(site_dir).as_posix()
+            if path.suffix == ".html":
+                leaks += self.html(name, path.read_text(encoding="utf-8", errors="replace"))
+            elif path.suffix == ".xml" and path.name != "sitemap.xml":
+                leaks += self.feed(name, path.read_text(encoding="utf-8", errors="replace"))
+            elif path.name == "search_index.json":
+                leaks += self.search_index(name, path.read_text(encoding="utf-8", errors="replace"))
+        return leaks
+
+
+def find_leaks(site_dir: Path, docs: Mapping[str, LivingDoc]) -> list[Leak]:
+    """Every withheld claim visible in the site at ``site_dir`` (empty when none)."""
+    return LeakCheck(docs).site(Path(site_dir))

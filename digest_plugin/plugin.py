@@ -98,7 +98,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                 f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors))
             )
         self.docs = result.docs
-        self._leaks = LeakCheck(self.docs)
+        self._leaks = LeakCheck(self.docs)  # made now: on_env lets go of the docs
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
@@ -146,15 +146,13 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._page = PageContext(self._layouts, page.file.src_uri, config.use_directory_urls)
         return page
 
-    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-        """Refuse (as a warning, fatal under --strict) a withheld claim anywhere outside its callouts."""
-        for leak in self._leaks.leaks(html) if self._leaks else ():
-            view = leak.contradiction
-            log.warning(
-                f"{page.file.src_uri}: withheld claim '{leak.pattern}' appears outside contradiction "
-                f"{view.contradiction.number} ({view.id}); it must not be stated as fact while that is open"
-            )
-        return html
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Read the finished site for withheld claims (pages, feeds, search index) with the
+        independent checker (:mod:`leaks`); each one is a warning, so ``--strict`` fails the build."""
+        if not self.config.enabled or self._leaks is None:
+            return
+        for leak in self._leaks.site(Path(config.site_dir)):
+            log.warning(str(leak))
 
 
 def _use_extension(config: MkDocsConfig, extension: DigestExtension) -> None:

@@ -55,6 +55,8 @@ FIGURE_VALUES = 5
 
 @dataclass(frozen=True)
 class Heading:
+    """A heading for the host's table of contents; ``text`` is plain (unescaped) and already withheld."""
+
     level: int
     anchor: str
     text: str
@@ -86,20 +88,54 @@ class Renderer:
 
     # ------------------------------------------------------------------ text
 
-    def text(self, value: str, *, withhold: bool = True, links: bool = True) -> str:
-        """Escape data text; withhold forbidden claims; link known arXiv ids.
+    # The one path from brief text to output.  Every string that comes from the data reaches the
+    # site through `text` (HTML), or `plain` (attributes, the feed, SVG, headings), both built on
+    # `_segments`: nothing else may put brief text into output, so withholding cannot be forgotten.
 
-        ``links=False`` for text that sits inside a link itself (links do not nest)."""
-        pattern = self.doc.withheld_pattern if withhold else None
+    def _segments(self, value: str) -> list[tuple[str, ContradictionView | None]]:
+        """The text cut into pieces, each either plain or a spelling an open contradiction withholds."""
+        pattern = self.doc.withheld_pattern
         if pattern is None:
-            out = esc(value)
-        else:  # withheld spellings are found in the plain text, then every piece is escaped
-            parts, last = [], 0
-            for m in pattern.finditer(value):
-                parts += [esc(value[last : m.start()]), self.withheld(self.doc.withheld[m.group(0)], link=links)]
-                last = m.end()
-            out = "".join([*parts, esc(value[last:])])
+            return [(value, None)]
+        pieces: list[tuple[str, ContradictionView | None]] = []
+        last = 0
+        for m in pattern.finditer(value):
+            if m.start() > last:
+                pieces.append((value[last : m.start()], None))
+            pieces.append((m.group(0), self.doc.withheld[m.group(0)]))
+            last = m.end()
+        pieces.append((value[last:], None))
+        return pieces
+
+    def text(self, value: str, *, links: bool = True, quote: ContradictionView | None = None) -> str:
+        """Brief text as HTML: escaped, withheld claims replaced by a mark linking to their callout,
+        known ``arXiv:<id>`` mentions turned into numbered citation links.
+
+        ``quote`` is the contradiction whose callout this text is in: its own claims are quoted
+        there (marked ``data-withheld-quote`` and kept out of the search index), any other
+        contradiction's are withheld as everywhere else.  ``links=False`` for text inside a link."""
+        parts = []
+        for piece, view in self._segments(value):
+            if view is None:
+                parts.append(esc(piece))
+            elif quote is not None and view.id == quote.id:
+                parts.append(
+                    f'<span class="digest-withheld-quote" data-withheld-quote="{esc(view.id)}" '
+                    f"data-search-exclude>{esc(piece)}</span>"
+                )
+            else:
+                parts.append(self.withheld(view, link=links))
+        out = "".join(parts)
         return ARXIV_MENTION.sub(self._arxiv_link, out) if links else out
+
+    def plain(self, value: str) -> str:
+        """Brief text for places that hold no markup (attributes, the feed, SVG, headings): withheld
+        claims replaced by their label, *not* escaped (the caller escapes for its format)."""
+        return "".join(piece if view is None else self.withheld_label(view) for piece, view in self._segments(value))
+
+    def attr(self, value: str) -> str:
+        """Brief text for an HTML attribute value."""
+        return esc(self.plain(value))
 
     def contradiction_name(self, view: ContradictionView) -> str:
         """'矛盾 3', or '2026-10-21 矛盾 3' once several briefs each number their own from 1."""
@@ -108,9 +144,12 @@ class Renderer:
             return labels.CONTRADICTION_NAME.format(number=number)
         return labels.CONTRADICTION_NAME_DATED.format(date=view.brief.date.isoformat(), number=number)
 
-    def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
+    def withheld_label(self, view: ContradictionView) -> str:
         name = self.contradiction_name(view)
-        label = (labels.WITHHELD if len(self.doc.briefs) == 1 else labels.WITHHELD_DATED).format(name=name)
+        return (labels.WITHHELD if len(self.doc.briefs) == 1 else labels.WITHHELD_DATED).format(name=name)
+
+    def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
+        label = self.withheld_label(view)
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
         href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
@@ -129,7 +168,7 @@ class Renderer:
         label = label or f"arXiv:{c.arxiv}"
         return (
             f'<a class="digest-cite"{anchor} href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
-            f'title="{esc(tip)}">{esc(label)}'
+            f'title="{self.attr(tip)}">{self.text(label, links=False)}'
             + (f' <span class="digest-cite__n">[{view.number}]</span>' if number else "")
             + "</a>"
         )
@@ -262,7 +301,7 @@ class Renderer:
             if withheld_by is not None:
                 value = self.withheld(withheld_by)
             else:
-                value = esc(f.current.value) + (f" {esc(f.current.unit)}" if f.current.unit else "")
+                value = self.text(str(f.current.value)) + (f" {self.text(f.current.unit)}" if f.current.unit else "")
             as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
             older = f.history[-FIGURE_VALUES:]
             hidden = len(f.history) - len(older)
@@ -272,14 +311,15 @@ class Renderer:
                 if f.withheld_by is not None
                 else skipped
                 + labels.CLAUSE_SEP.join(
-                    f'<span class="digest-figure__old">{esc(old.value)}{" " + esc(old.unit) if old.unit else ""}'
+                    f'<span class="digest-figure__old">{self.text(str(old.value))}'
+                    f"{' ' + self.text(old.unit) if old.unit else ''}"
                     f"{'（' + str(old.as_of) + '）' if old.as_of else ''}</span>"
                     for old, _ in older
                 )
             )
-            chart = sparkline(f.label, f.series()) if f.withheld_by is None else ""
+            chart = sparkline(self.plain(f.label), f.series()) if f.withheld_by is None else ""
             rows.append(
-                f'<tr data-figure="{esc(f.key)}"><th>{esc(f.label)}</th><td class="digest-figure__now">{value}</td>'
+                f'<tr data-figure="{esc(f.key)}"><th>{self.text(f.label)}</th><td class="digest-figure__now">{value}</td>'
                 f"<td>{as_of}</td><td>{(labels.FIGURE_EARLIER + before) if before else ''}{chart}</td></tr>"
             )
         return (
@@ -308,7 +348,7 @@ class Renderer:
                 doc = self.doc.outline.doc
                 rows.append(
                     '<li data-history="baseline">'
-                    + labels.HISTORY_BASELINE.format(version=esc(doc.version or ""), source=self.brief_ref(entry))
+                    + labels.HISTORY_BASELINE.format(version=self.text(doc.version or ""), source=self.brief_ref(entry))
                     + f"{self.text(u.text)}</li>"
                 )
                 continue
@@ -384,7 +424,7 @@ class Renderer:
                 f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
                 '<p class="digest-entry__origin">'
                 + labels.BASELINE_ORIGIN.format(
-                    version=esc(self.doc.outline.doc.version or ""), source=self.brief_ref(entry)
+                    version=self.text(self.doc.outline.doc.version or ""), source=self.brief_ref(entry)
                 )
                 + "</p>"
             )
@@ -445,14 +485,14 @@ class Renderer:
             brief, update = settled
             when = f"（{brief.date.isoformat()}）"
         summary = (
-            f"<summary>{self.contradiction_name(view)} · {self.text(c.title, withhold=False, links=False)}"
+            f"<summary>{self.contradiction_name(view)} · {self.text(c.title, quote=view, links=False)}"
             f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(view.status.label)}{when}</span></summary>'
         )
         if compact and settled:
             brief, update = settled
             return (
                 f'<details class="{kind} digest-contradiction"{attrs}>{summary}'
-                f"<p>{self.text(update.text, withhold=False)}（{self.brief_link(brief)}）{register_link}</p></details>"
+                f"<p>{self.text(update.text, quote=view)}（{self.brief_link(brief)}）{register_link}</p></details>"
             )
         touched = []
         if view.sections:
@@ -472,14 +512,14 @@ class Renderer:
             withheld = (
                 f'<p class="digest-withheld-claims"><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
                 + labels.LIST_SEP.join(
-                    f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, withhold=False)}</mark>'
+                    f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, quote=view)}</mark>'
                     for w in c.withheld
                 )
                 + "</p>"
             )
         label = (
             f'<p class="digest-required-label"><strong>{labels.REQUIRED_LABEL}</strong>：'
-            f"{self.text(c.required_label, withhold=False)}</p>"
+            f"{self.text(c.required_label, quote=view)}</p>"
             if c.required_label
             else ""
         )
@@ -491,12 +531,12 @@ class Renderer:
                 then = labels.SUPERSEDED_BY.format(successor=self.contradiction_link(successor)) if successor else ""
                 rows.append(
                     f'<li data-change="{update.change.value}">{self.brief_link(brief)} · {esc(update.change.label)}：'
-                    f"{self.text(update.text, withhold=False)}{then}</li>"
+                    f"{self.text(update.text, quote=view)}{then}</li>"
                 )
             story = '<ol class="digest-contradiction__history">' + "".join(rows) + "</ol>"
         return (
             f'<details class="{kind} digest-contradiction"{" open" if view.is_open else ""}{attrs}>{summary}'
-            f"<p>{self.text(c.text, withhold=False)}</p>{withheld}{label}{story}"
+            f"<p>{self.text(c.text, quote=view)}</p>{withheld}{label}{story}"
             f'<p class="digest-contradiction__meta">'
             f"{labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)])}"
             f"{register_link}</p></details>"
@@ -517,7 +557,7 @@ class Renderer:
         for child in self.doc.children(number):
             body = self._section_body(child, year)
             if body or year is None:
-                blocks.append(Heading(2, "s" + child.number.replace(".", "-"), section_title(child)))
+                blocks.append(Heading(2, "s" + child.number.replace(".", "-"), self.plain(section_title(child))))
                 blocks += body
         return blocks
 
@@ -603,7 +643,7 @@ class Renderer:
                 '<p class="digest-summary">'
                 + labels.BIBLIOGRAPHY_SUMMARY.format(
                     existing=doc.outline.doc.reference_count or 0,
-                    version=esc(doc.outline.doc.version or ""),
+                    version=self.text(doc.outline.doc.version or ""),
                     added=len(doc.citations),
                     first=(doc.outline.doc.reference_count or 0) + 1,
                 )
@@ -624,16 +664,16 @@ class Renderer:
             as_of = labels.REFERENCE_AS_OF.format(date=x.as_of) if x.as_of else ""
             meta.append(labels.REFERENCE_CITED_BY.format(count=x.count, source=esc(x.source.label), as_of=as_of))
         if c.openalex_id:
-            meta.append(labels.REFERENCE_OPENALEX.format(id=esc(c.openalex_id)))
+            meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
         if c.doi:
-            link = f'<a href="https://doi.org/{esc(c.doi)}" rel="noopener nofollow">{esc(c.doi)}</a>'
+            link = f'<a href="https://doi.org/{esc(c.doi)}" rel="noopener nofollow">{self.text(c.doi, links=False)}</a>'
             meta.append(labels.REFERENCE_DOI.format(link=link))
         if c.oa_status:
-            meta.append(labels.REFERENCE_OA.format(status=esc(c.oa_status)))
+            meta.append(labels.REFERENCE_OA.format(status=self.text(c.oa_status)))
         if c.card:
             meta.append(
                 labels.REFERENCE_CARD.format(path=f"<code>{esc(c.card)}</code>")
-                + (labels.REFERENCE_CARD_TOPIC.format(topic=esc(c.card_topic)) if c.card_topic else "")
+                + (labels.REFERENCE_CARD_TOPIC.format(topic=self.text(c.card_topic)) if c.card_topic else "")
             )
         meta.append(labels.REFERENCE_VERIFIED if c.verified else labels.REFERENCE_UNVERIFIED)
         note = (
@@ -651,14 +691,14 @@ class Renderer:
             back = (
                 f'<p class="digest-ref__back">{labels.REFERENCE_BACK}'
                 + labels.LIST_SEP.join(
-                    f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {esc(p.label)}</a>'
+                    f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {self.text(p.label, links=False)}</a>'
                     for p in self.layout.cited_at(arxiv_key(c.arxiv))
                 )
                 + "</p>"
             )
         return (
             f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
-            f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{esc(c.title)}</strong></p>'
+            f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{self.text(c.title)}</strong></p>'
             f'<p class="digest-ref__meta">{labels.SEP.join(meta)}'
             f"{labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))}</p>{note}{back}</div>"
         )
@@ -768,7 +808,7 @@ class Renderer:
         blocks: list[Block] = [Raw(self._brief_header(brief))]
         blocks.append(Heading(2, "changes", labels.BRIEF_CHANGES))
         blocks.append(Raw(self.changes(brief)))
-        heading = labels.BRIEF_ITEMS.format(heading=brief.items_heading or labels.BRIEF_ITEMS_DEFAULT)
+        heading = labels.BRIEF_ITEMS.format(heading=self.plain(brief.items_heading or labels.BRIEF_ITEMS_DEFAULT))
         blocks.append(Heading(2, "items", heading))
         parts = []
         for item in sorted(brief.items, key=lambda i: i.number):
@@ -823,7 +863,7 @@ class Renderer:
         rows = [
             (head["topic"], esc(brief.topic)),
             (head["round"], esc(brief.round) + (f"（{self.text(brief.round_label)}）" if brief.round_label else "")),
-            (head["date"], brief.date.isoformat() + (f" {esc(brief.written_at)}" if brief.written_at else "")),
+            (head["date"], brief.date.isoformat() + (f" {self.text(brief.written_at)}" if brief.written_at else "")),
         ]
         if brief.author:
             rows.append((head["author"], self.text(brief.author)))
@@ -857,7 +897,7 @@ class Renderer:
             )
         for label, ref in ((head["living_doc"], brief.living_doc), (head["queue"], brief.queue)):
             if ref:
-                version = esc(ref.version) if ref.version else ""
+                version = self.text(ref.version) if ref.version else ""
                 count = (
                     labels.BRIEF_REF_COUNT.format(count=ref.reference_count) if ref.reference_count is not None else ""
                 )
@@ -945,7 +985,7 @@ class Renderer:
             n_open = len({c.id for s in group for c in s.contradictions if c.is_open})
             counts.append((f"§{top.number}", n_entries, n_open))
             parts.append(
-                f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} {esc(top.section.title or "")}</td>'
+                f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} {self.text(top.section.title or "")}</td>'
                 f"<td>{n_entries}</td><td>{n_open}</td></tr>"
             )
         parts.append("</tbody></table>")
@@ -954,7 +994,7 @@ class Renderer:
             parts.append(
                 f'<p><strong>{labels.OVERVIEW_OPEN_LIST}</strong></p><ul class="digest-open-contradictions">'
                 + "".join(
-                    f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title, withhold=False)}（{esc(c.contradiction.disposition.label)}）</li>"
+                    f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title)}（{esc(c.contradiction.disposition.label)}）</li>"
                     for c in open_c
                 )
                 + "</ul>"
