@@ -8,6 +8,7 @@ living doc says, so the core can move to another host when MkDocs goes.
 from __future__ import annotations
 
 import datetime as dt
+import html
 import logging
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from pydantic import ValidationError
 
 from . import labels
 from .extension import DigestExtension, PageContext
+from .findings import Finding
 from .layout import Layout, layouts
 from .leaks import LeakCheck
 from .load import Cache
@@ -59,6 +61,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._leaks: LeakCheck | None = None
         self._generated: set[str] = set()
         self._serving = False
+        self._errors: list[Finding] = []
+        """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds."""
@@ -88,16 +92,19 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             previous=self._last,
             cache_dir=cache_dir,
         )
-        self._last = result
         for finding in result.warnings:
             log.warning(str(finding))
         if result.docs is None:
             count = len(result.errors)
-            raise PluginError(
-                f"digest: {count} error{'s' if count > 1 else ''} in the brief data "
-                f"(run `digest check` for details):\n" + "\n".join(map(str, result.errors))
-            )
-        self.docs = result.docs
+            summary = f"digest: {count} error{'s' if count > 1 else ''} in the brief data"
+            if self._serving and self.docs:
+                # A preview keeps serving the last good site, with the errors on every page.
+                self._errors = result.errors
+                log.error(summary + " (serving the last good version):\n" + "\n".join(map(str, result.errors)))
+            else:
+                raise PluginError(f"{summary} (run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
+        else:
+            self._last, self._errors, self.docs = result, [], result.docs
         self._leaks = LeakCheck(self.docs)  # made now: on_env lets go of the docs
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
@@ -112,6 +119,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         ~0.4 GB the search index is then serialised on top of."""
         if page.file.src_uri in self._generated:
             page.content = None
+        if self._errors:
+            output = _with_error_banner(output, self._errors)
         return output.replace(
             '<div class="md-search" data-md-component="search" role="dialog">',
             f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{labels.SEARCH_DIALOG}">',
@@ -153,6 +162,18 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             return
         for leak in self._leaks.site(Path(config.site_dir)):
             log.warning(str(leak))
+
+
+def _with_error_banner(page: str, errors: list[Finding]) -> str:
+    """The page with the data's errors at its top (``serve`` only: a build refuses bad data)."""
+    items = "".join(f"<li><code>{html.escape(str(finding))}</code></li>" for finding in errors)
+    banner = (
+        f'<div class="digest-serve-errors" role="alert" data-digest-errors="{len(errors)}">'
+        f"<p><strong>{labels.SERVE_ERRORS}</strong></p><ul>{items}</ul></div>"
+    )
+    body = page.find("<body")
+    end = page.find(">", body) + 1 if body >= 0 else 0
+    return page[:end] + banner + page[end:]
 
 
 def _use_extension(config: MkDocsConfig, extension: DigestExtension) -> None:
