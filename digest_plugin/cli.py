@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -43,7 +44,16 @@ def _settings(config: Path | None) -> dict[str, Any]:
         return {}
     tree = YAML(typ="safe", pure=True)
     tree.constructor.add_constructor(None, lambda loader, node: None)  # !!python/name:… tags Material uses
-    return tree.load(config.read_text(encoding="utf-8")) or {}
+    tree.constructor.add_constructor("!ENV", _env_tag)
+    settings: dict[str, Any] = tree.load(config.read_text(encoding="utf-8")) or {}
+    return settings
+
+
+def _env_tag(loader: Any, node: Any) -> Any:
+    """MkDocs' ``!ENV NAME`` / ``!ENV [NAME, …, default]``: the first variable set, else the default."""
+    names = [loader.construct_scalar(node)] if node.id == "scalar" else loader.construct_sequence(node)
+    *variables, default = names if len(names) > 1 else [*names, None]
+    return next((os.environ[str(v)] for v in variables if str(v) in os.environ), default)
 
 
 def _rules(config: Path | None) -> Rules:

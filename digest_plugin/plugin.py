@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import importlib.util
 import logging
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ class DigestConfig(Config):
     """The data folder (outlines/ and briefs/), relative to mkdocs.yml."""
     cache_dir = c.Type(str, default=".cache/digest")
     """Where parsed briefs are kept between builds, relative to mkdocs.yml; "" turns it off."""
+    quiet = c.Type(bool, default=True)
+    """Keep mkdocs-macros' INFO lines and jieba's dictionary messages out of the build log."""
     rules = c.Type(dict, default={})
     """Editorial rules (see ``digest_plugin.model.Rules``); omitted keys keep the team's defaults."""
 
@@ -65,8 +68,12 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds."""
+        """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds.
+
+        Also quiets the two chattiest neighbours, so that the build log shows what matters."""
         self._serving = command == "serve"
+        if self.config.quiet:
+            _quiet_neighbours()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Load, check and merge the data before any page is written (a bad brief publishes nothing).
@@ -162,6 +169,16 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             return
         for leak in self._leaks.site(Path(config.site_dir)):
             log.warning(str(leak))
+
+
+def _quiet_neighbours() -> None:
+    """mkdocs-macros logs seven INFO lines per build, jieba four lines on stderr when Material's
+    search loads its dictionary: neither says anything an editor acts on."""
+    logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
+    if importlib.util.find_spec("jieba") is not None:
+        import jieba  # its logger is set to DEBUG when it is imported, so import it first
+
+        jieba.setLogLevel(logging.WARNING)
 
 
 def _with_error_banner(page: str, errors: list[Finding]) -> str:

@@ -3,55 +3,28 @@
 from __future__ import annotations
 
 import filecmp
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import feedparser
 import pytest
-from conftest import ROOT
+from conftest import LIFECYCLE, ROOT, built, copy_project
 
 from digest_plugin.model import FollowUpStatus, Status
 from digest_plugin.pipeline import living_docs
 
-FIXTURES = Path(__file__).parent / "fixtures" / "lifecycle"
 CALLOUTS = re.compile(r"<details[^>]*data-digest-contradiction=.*?</details>", re.S)
 
 
-def project(root: Path) -> Path:
-    for name in ("mkdocs.yml", "docs", "data"):
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
-    for brief in FIXTURES.glob("*.yml"):
-        shutil.copy(brief, root / "data" / "briefs" / brief.name)
-    return root
-
-
-def build(root: Path, out: str = "site") -> Path:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / out)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return root / out
+@pytest.fixture(scope="module")
+def site(lifecycle_site) -> Path:
+    return lifecycle_site
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return build(project(tmp_path_factory.mktemp("lifecycle")))
-
-
-@pytest.fixture(scope="module")
-def doc(tmp_path_factory):
-    return living_docs(project(tmp_path_factory.mktemp("lifecycle-data")) / "data")["inference"]
+def doc(lifecycle_data):
+    return living_docs(lifecycle_data)["inference"]
 
 
 def page(site: Path, path: str) -> str:
@@ -66,7 +39,13 @@ def element(html: str, attr: str, value: str) -> str:
 
 
 def test_the_fixtures_are_marked_and_not_shipped():
-    for brief in FIXTURES.glob("*.yml"):
+    fixtures = sorted(LIFECYCLE.glob("*.yml"))
+    assert [f.name for f in fixtures] == [
+        "2026-10-22-inference-E2.yml",
+        "2026-10-23-inference-E1.yml",
+        "2026-10-24-inference-E1.yml",
+    ]
+    for brief in fixtures:
         assert "TEST FIXTURE" in brief.read_text(encoding="utf-8")
         assert not (ROOT / "data" / "briefs" / brief.name).exists()
 
@@ -76,7 +55,7 @@ def test_kapitsa_current_state_first_then_history_and_chart(site):
     assert 'data-brief="2026-10-24-inference-E1"' in kapitsa  # the brief that last changed it
     stars = re.search(r'<tr data-figure="stars">.*?</tr>', kapitsa, re.S).group(0)
     assert re.search(r'digest-figure__now">170 ⭐<', stars) and "截至 2026-10-24" in stars
-    assert [v for v in re.findall(r'digest-figure__old">(\d+)', stars)] == ["105", "155", "160"]
+    assert re.findall(r'digest-figure__old">(\d+)', stars) == ["105", "155", "160"]
     chart = re.search(r'<svg class="digest-chart".*?</svg>', stars, re.S).group(0)
     assert chart.count("<circle") == 4
     assert all(
@@ -84,7 +63,7 @@ def test_kapitsa_current_state_first_then_history_and_chart(site):
         for d, v in [("2026-10-19", 105), ("2026-10-21", 155), ("2026-10-22", 160), ("2026-10-24", 170)]
     )
     history = kapitsa[kapitsa.index("历史</strong>") :]
-    assert [d for d in re.findall(r"(2026-10-2\d) E\d 简报</a> · 原地更新", history)] == [
+    assert re.findall(r"(2026-10-2\d) E\d 简报</a> · 原地更新", history) == [
         "2026-10-21",
         "2026-10-22",
         "2026-10-24",
@@ -200,18 +179,18 @@ def test_atom_feed_is_valid_and_links_to_brief_pages(site):
         "2026-10-22-inference-E2",
         "2026-10-21-inference-E1",
     ]
-    for entry in feed.entries:
-        target = site / "inference" / entry.link.split("#")[0]
+    for entry in feed.entries:  # absolute (the feed has an xml:base from site_url) and on a built page
+        target = site / urlsplit(entry.link).path.lstrip("/")
         assert (target / "index.html").is_file(), entry.link
     assert "解决矛盾 2" in feed.entries[2].summary
-    content = feed.entries[0].content[0].value  # links in it are relative to the feed, like the entry links
+    content = feed.entries[0].content[0].value  # links in it resolve (xml:base) to built pages
     hrefs = re.findall(r'href="([^"#]+)#', content)
-    assert hrefs and all((site / "inference" / h / "index.html").is_file() for h in hrefs)
+    assert hrefs and all((site / urlsplit(h).path.lstrip("/") / "index.html").is_file() for h in hrefs)
     assert "§1.1 Kapitsa" in content
 
 
 def test_rebuilding_gives_byte_identical_html(site, tmp_path):
-    again = build(project(tmp_path))
+    again = built(copy_project(tmp_path, lifecycle=True))
     left = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     right = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     assert left == right
