@@ -11,6 +11,8 @@ import datetime as dt
 import html
 import importlib.util
 import logging
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
 from pydantic import ValidationError
 
 from . import labels
@@ -64,6 +67,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._leaks: LeakCheck | None = None
         self._generated: set[str] = set()
         self._serving = False
+        self._publish: SiteSwap | None = None
         self._errors: list[Finding] = []
         """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
 
@@ -72,6 +76,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
         Also quiets the two chattiest neighbours, so that the build log shows what matters."""
         self._serving = command == "serve"
+        self._publish = SiteSwap() if command in ("build", "gh-deploy") and not dirty else None
         if self.config.quiet:
             _quiet_neighbours()
 
@@ -116,6 +121,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
+        if self._publish is not None:
+            config.site_dir = str(self._publish.begin(Path(config.site_dir)))
         return config
 
     @event_priority(-100)
@@ -162,13 +169,74 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._page = PageContext(self._layouts, page.file.src_uri, config.use_directory_urls)
         return page
 
+    @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Read the finished site for withheld claims (pages, feeds, search index) with the
-        independent checker (:mod:`leaks`); each one is a warning, so ``--strict`` fails the build."""
-        if not self.config.enabled or self._leaks is None:
-            return
-        for leak in self._leaks.site(Path(config.site_dir)):
-            log.warning(str(leak))
+        independent checker (:mod:`leaks`); each one is a warning, so ``--strict`` fails the build.
+
+        Last of all (priority -100, after the search index is written), a one-off build that was
+        written into a fresh folder replaces the published one, unless ``--strict`` is about to
+        fail it: a failed build leaves the previous site as it was."""
+        if self.config.enabled and self._leaks is not None:
+            for leak in self._leaks.site(Path(config.site_dir)):
+                log.warning(str(leak))
+        if self._publish is not None and self._publish.fresh is not None:
+            config.site_dir = str(self._publish.finish(strict=bool(config.strict)))
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """A build that failed part-way: its fresh folder goes, the published site stays."""
+        if self._publish is not None:
+            self._publish.abandon()
+
+    def on_shutdown(self) -> None:
+        if self._publish is not None:
+            self._publish.close()
+
+
+class SiteSwap:
+    """Build into a fresh folder beside the site and put it in place only when the build succeeded.
+
+    MkDocs writes pages into ``site_dir`` one by one; a build that fails half-way (a crash, or a
+    ``--strict`` warning found at the end) would leave a site half old, half new.  The fresh
+    folder is a hidden sibling (same file system, so the swap is two renames); folders left by a
+    killed build are removed by the next one."""
+
+    def __init__(self) -> None:
+        self.warnings = CountHandler()
+        self.warnings.setLevel(logging.WARNING)
+        logging.getLogger("mkdocs").addHandler(self.warnings)
+        self.final: Path | None = None
+        self.fresh: Path | None = None
+
+    def begin(self, site_dir: Path) -> Path:
+        self.final = site_dir.resolve()
+        for stale in self.final.parent.glob(f".{self.final.name}.digest-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        self.fresh = self.final.parent / f".{self.final.name}.digest-build-{os.getpid()}"
+        return self.fresh
+
+    def finish(self, *, strict: bool) -> Path:
+        """The published folder: the fresh build moved into place, or the old site if strict fails."""
+        assert self.final is not None and self.fresh is not None, "begin() came first"
+        if strict and self.warnings.get_counts():
+            log.error(f"the site in {self.final} is left as it was: this build is not published")
+            self.abandon()
+            return self.final
+        old = self.final.parent / f".{self.final.name}.digest-old-{os.getpid()}"
+        if self.final.exists():
+            os.rename(self.final, old)
+        os.rename(self.fresh, self.final)
+        shutil.rmtree(old, ignore_errors=True)
+        self.fresh = None
+        return self.final
+
+    def abandon(self) -> None:
+        if self.fresh is not None:
+            shutil.rmtree(self.fresh, ignore_errors=True)
+            self.fresh = None
+
+    def close(self) -> None:
+        logging.getLogger("mkdocs").removeHandler(self.warnings)
 
 
 def _quiet_neighbours() -> None:
