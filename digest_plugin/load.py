@@ -18,6 +18,7 @@ import hmac
 import io
 import json
 import os
+import re
 import secrets
 import tempfile
 from collections.abc import Iterator
@@ -136,6 +137,13 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
             hint = "indent with spaces, not tabs"
         elif "duplicate key" in problem:
             hint = "each key may appear once in a mapping"
+        if "duplicate key" not in problem and (unclosed := _unclosed_quote(text, line)) is not None:
+            (line, col), quote = unclosed
+            return None, [
+                Finding(
+                    display, line, col, "YAML: missing closing quote", hint=f"end the text with {quote} on this line"
+                )
+            ]
         return None, [Finding(display, line, col, f"YAML: {' '.join(problem.split())}", hint=hint)]
     except YAMLError as exc:  # errors without a mark
         return None, [Finding(display, 1, 1, f"YAML: {' '.join(str(exc).split())}")]
@@ -144,6 +152,28 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
         (line, col), message, hint = problem
         return None, [Finding(display, line, col, message, hint=hint)]
     return tree, []
+
+
+QUOTED_VALUE = re.compile(r"""^(\s*(?:-\s+)*(?:[^\s#"'][^#"']*?:\s+)?)(["'])""")
+"""A line whose value starts with a quote: ``key: "…``, ``- "…`` or ``- key: '…``."""
+
+
+def _unclosed_quote(text: str, error_line: int) -> tuple[tuple[int, int], str] | None:
+    """Where a quoted value opens and is not closed on its own line, at or before ``error_line``.
+
+    YAML lets a quoted scalar run over several lines, so a forgotten closing quote swallows the
+    lines after it and the parser stops somewhere later with an unrelated complaint.  Briefs never
+    need a quoted value over several lines, so the line an editor must fix is the one where the
+    quote opened."""
+    for number, line in enumerate(text.splitlines()[:error_line], 1):
+        m = QUOTED_VALUE.match(line)
+        if m is None:
+            continue
+        quote, rest = m.group(2), line[m.end() :]
+        closed = re.search(r'(?<!\\)"' if quote == '"' else r"'(?!')", rest.replace("''", ""))
+        if closed is None:
+            return (number, m.start(2) + 1), quote
+    return None
 
 
 def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
