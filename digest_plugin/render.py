@@ -12,11 +12,12 @@ contents) and :class:`Raw` HTML.
 from __future__ import annotations
 
 import html
+import ipaddress
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from . import labels
 from .arxiv import key as arxiv_key
@@ -68,6 +69,39 @@ class Raw:
 
 
 Block = Heading | Raw
+
+
+OUTBOUND_REL = "noopener noreferrer nofollow"
+"""Every link that leaves the site: no window handle, no referrer, no endorsement."""
+CREDENTIALS = re.compile(r"//[^/@\s]*@")
+MAX_URL_SHOWN = 200
+"""A source URL is shown (in its tooltip) up to this many characters."""
+
+
+def outbound(url: str) -> tuple[str, str] | None:
+    """(href, host as shown) for a public http(s) URL, credentials removed and a non-ASCII host in
+    punycode (so a look-alike host cannot pass for another); None when the URL cannot be parsed or
+    names no public host (loopback, private, link-local addresses, ``localhost``)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not host or host == "localhost" or host.endswith(".localhost"):
+        return None
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    if address is not None and not address.is_global:
+        return None
+    try:
+        shown = host.encode("idna").decode("ascii") if not host.isascii() else host
+    except UnicodeError:
+        return None
+    netloc = (f"[{shown}]" if address is not None and address.version == 6 else shown) + (f":{port}" if port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), shown
 
 
 def esc(value: object) -> str:
@@ -167,7 +201,7 @@ class Renderer:
         tip = c.title + (labels.CITED_BY.format(counts=counts) if counts else "")
         label = label or f"arXiv:{c.arxiv}"
         return (
-            f'<a class="digest-cite"{anchor} href="https://arxiv.org/abs/{esc(c.arxiv)}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
+            f'<a class="digest-cite"{anchor} href="https://arxiv.org/abs/{esc(c.arxiv)}" rel="{OUTBOUND_REL}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
             f'title="{self.attr(tip)}">{self.text(label, links=False)}'
             + (f' <span class="digest-cite__n">[{view.number}]</span>' if number else "")
             + "</a>"
@@ -226,9 +260,15 @@ class Renderer:
             anchor = f" {self.text(m.anchor)}" if m.anchor else ""
             parts.append(f'<span class="digest-material"><code>{esc(m.path)}</code>{anchor}{note}</span>')
         for url in item.sources.urls:
-            host = urlsplit(url).hostname or url
+            shown = outbound(url)
+            if shown is None:  # not a public web address: named, never linked
+                named = CREDENTIALS.sub("//", url)[:MAX_URL_SHOWN]
+                parts.append(f'<span class="digest-source digest-source--plain">{self.text(named, links=False)}</span>')
+                continue
+            href, host = shown
             parts.append(
-                f'<a class="digest-source" href="{esc(url)}" rel="noopener nofollow" title="{esc(url)}">{esc(host)}</a>'
+                f'<a class="digest-source" href="{esc(href)}" rel="{OUTBOUND_REL}" '
+                f'title="{self.attr(href[:MAX_URL_SHOWN])}">{esc(host)}</a>'
             )
         return labels.SEP.join(parts)
 
@@ -666,7 +706,7 @@ class Renderer:
         if c.openalex_id:
             meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
         if c.doi:
-            link = f'<a href="https://doi.org/{esc(c.doi)}" rel="noopener nofollow">{self.text(c.doi, links=False)}</a>'
+            link = f'<a href="https://doi.org/{esc(c.doi)}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
             meta.append(labels.REFERENCE_DOI.format(link=link))
         if c.oa_status:
             meta.append(labels.REFERENCE_OA.format(status=self.text(c.oa_status)))
