@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -104,8 +105,6 @@ def planted_site(tmp_path_factory) -> Path:
 def visible_text(html: str) -> str:
     """A page's text and attribute values with the claim's own quotes in their callouts taken out,
     read with a plain regex pass rather than the plugin's parser."""
-    import re
-
     html = re.sub(r'<span class="digest-withheld-quote"[^>]*>[^<]*</span>', " ", html)
     return unescape(re.sub(r"<[^>]+>", " ", html)) + " ".join(unescape(v) for v in re.findall(r'="([^"]*)"', html))
 
@@ -179,10 +178,11 @@ def test_digest_verify_without_a_site_says_so(tmp_path):
 
 
 @pytest.fixture
-def published(tmp_path) -> Path:
-    root = project(tmp_path / "project")
-    out = build(root, "--strict")
-    assert out.returncode == 0, out.stderr[-2000:]
+def published(tmp_path, shipped_project) -> Path:
+    """A project whose site a strict build has published (a copy of the session's, to change freely)."""
+    root = tmp_path / "project"
+    shutil.copytree(shipped_project, root, symlinks=True)
+    assert (root / "site" / "index.html").is_file() and leftovers(root) == []
     return root
 
 
@@ -223,3 +223,22 @@ def test_a_good_build_replaces_the_site_and_leftovers_of_a_killed_one_go(publish
     assert out.returncode == 0, out.stderr[-2000:]
     assert "新的一天" in (published / "site" / "index.html").read_text(encoding="utf-8")
     assert leftovers(published) == []
+
+
+def test_text_that_looks_like_an_entity_stays_as_written_in_headings_and_the_toc(tmp_path):
+    """Python-Markdown decodes entities in heading text; a heading from the data must not."""
+    root = project(tmp_path / "project")
+    brief = root / "data" / BRIEF
+    text = brief.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("items_heading:"))
+    brief.write_text(text.replace(line, 'items_heading: "&lt;script&gt; 与 &amp; 条目"'), encoding="utf-8")
+    out = build(root, "--strict")
+    assert out.returncode == 0, out.stderr[-2000:]
+    page = (root / "site" / "inference" / "briefs" / "2026-10-21-inference-E1" / "index.html").read_text(
+        encoding="utf-8"
+    )
+    start = page.index('<h2 id="items">')
+    heading = page[start : page.index("</h2>", start)]
+    assert unescape(re.sub(r"<[^>]+>", "", heading)).startswith("一、&lt;script&gt; 与 &amp; 条目")
+    start = page.index('href="#items"')
+    assert "&lt;script&gt;" in unescape(re.sub(r"<[^>]+>", "", page[start : page.index("</a>", start)]))
