@@ -3,19 +3,13 @@ still lands (checked across the whole built site)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from conftest import ROOT
-
-FIXTURES = Path(__file__).parent / "fixtures" / "lifecycle"
+from conftest import built, copy_project, replace_in
 
 
 class Links(HTMLParser):
@@ -31,32 +25,15 @@ class Links(HTMLParser):
             self.hrefs.append(attrs["href"])
 
 
-def build(tmp: Path, archive_after_days: int | None) -> Path:
-    for name in ("mkdocs.yml", "docs", "data"):
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp / name)
-    for brief in FIXTURES.glob("*.yml"):
-        shutil.copy(brief, tmp / "data" / "briefs" / brief.name)
-    if archive_after_days is not None:
-        config = tmp / "mkdocs.yml"
-        config.write_text(
-            config.read_text(encoding="utf-8").replace(
-                "      data_dir: data",
-                f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}",
-                1,
-            ),
-            encoding="utf-8",
-        )
-    out = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp / "site")],
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        timeout=300,
+def build(root: Path, archive_after_days: int) -> Path:
+    """The shipped site plus the lifecycle briefs, built with the given archive window."""
+    copy_project(root, lifecycle=True)
+    replace_in(
+        root / "mkdocs.yml",
+        "      data_dir: data",
+        f"      data_dir: data\n      rules: {{archive_after_days: {archive_after_days}}}",
     )
-    assert out.returncode == 0, out.stderr[-3000:]
-    return tmp / "site"
+    return built(root)
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +68,8 @@ def test_register_follow_ups_bibliography_and_briefs_archive_by_year(archived):
 
 
 @pytest.mark.parametrize("window", [None, 1])
-def test_every_internal_link_lands_on_an_existing_page_and_anchor(tmp_path, window, archived):
-    site = archived if window == 1 else build(tmp_path, None)
+def test_every_internal_link_lands_on_an_existing_page_and_anchor(window, archived, lifecycle_site):
+    site = archived if window == 1 else lifecycle_site  # the default window of 60 days
     pages = {p: p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
     parsed = {}
     for path, html in pages.items():

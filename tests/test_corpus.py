@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import os
+import json
 import re
 import shutil
 import subprocess
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import built, copy_project, run_cli
 
 from digest_plugin.pipeline import analyse
 
@@ -72,19 +72,48 @@ def test_a_byte_order_mark_is_accepted(data_copy: Path):
     assert run_check(data_copy) == []
 
 
-def test_cli_never_shows_a_traceback(data_copy: Path):
+def test_cli_never_shows_a_traceback(data_copy: Path, capsys, monkeypatch):
     for case in ERROR_CASES:
         shutil.copy(case, data_copy / "briefs" / "2026-10-22-inference-E1.yml")
-        out = subprocess.run(
-            [sys.executable, "-m", "digest_plugin.cli", "check", "data", "--config", "none"],
+        code, out, err = run_cli(
+            "check", "data", "--config", "none", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch
+        )
+        assert code == 1, case.name
+        assert "Traceback" not in err + out, case.name
+        assert "data/briefs/2026-10-22-inference-E1.yml:" in err, case.name
+
+
+SMOKE = ["alias-bomb", "unknown-section", "gain-larger-than-total"]
+"""A YAML error, a reference error and a rule (its message in Chinese), through the real console script."""
+
+
+def test_the_digest_command_reports_bad_input_and_passes_good_input(data_copy: Path):
+    digest = shutil.which("digest", path=str(Path(sys.executable).parent))
+    assert digest, "the `digest` console script is not installed (pip install -e . installs it)"
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [digest, "check", "data", "--config", "none"],
             cwd=data_copy.parent,
             capture_output=True,
             text=True,
+            encoding="utf-8",
             timeout=60,
         )
-        assert out.returncode == 1, case.name
-        assert "Traceback" not in out.stderr + out.stdout, case.name
-        assert "data/briefs/2026-10-22-inference-E1.yml:" in out.stderr, case.name
+
+    clean = run()
+    assert (clean.returncode, clean.stderr) == (0, ""), clean.stderr
+    assert clean.stdout == "ok: 1 topic, 1 brief\n"
+    for name in SMOKE:
+        case = CORPUS / "errors" / f"{name}.yml"
+        shutil.copy(case, data_copy / "briefs" / "2026-10-22-inference-E1.yml")
+        out = run()
+        assert out.returncode == 1, name
+        assert "Traceback" not in out.stderr + out.stdout, name
+        for expected in re.findall(r"^# expect: (.+)$", case.read_text(encoding="utf-8"), re.M):
+            position, _, message = expected.partition(" error: ")
+            located = f"data/briefs/2026-10-22-inference-E1.yml:{position} error: {message.split(' (')[0]}"
+            assert located in out.stderr, name
 
 
 # --------------------------------------------------------------------------- inert text
@@ -93,26 +122,14 @@ def test_cli_never_shows_a_traceback(data_copy: Path):
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory):
     """The real site plus every inert case, built once with --strict."""
-    root = tmp_path_factory.mktemp("hostile")
-    for name in ("mkdocs.yml", "docs", "data"):
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
+    root = copy_project(tmp_path_factory.mktemp("hostile"))
     cases = {}
     for case in sorted((CORPUS / "inert").glob("*.yml")):
         brief_id = re.search(r'^id: "([^"]+)"', case.read_text(encoding="utf-8"), re.M).group(1)
         shutil.copy(case, root / "data" / "briefs" / f"{brief_id}.yml")
         payload = re.search(r"^# payload: (.+)$", case.read_text(encoding="utf-8"), re.M).group(1)
-        cases[case.stem] = (brief_id, __import__("json").loads(payload))
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    out = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+        cases[case.stem] = (brief_id, json.loads(payload))
+    built(root)
     return root, cases
 
 
@@ -143,7 +160,7 @@ def test_nothing_hostile_runs_anywhere(hostile_site):
 def test_hostile_text_stays_literal_on_section_pages(hostile_site):
     root, cases = hostile_site
     section = (root / "site" / "inference" / "3" / "index.html").read_text(encoding="utf-8")
-    brief_id, payload = cases["jinja-expression-in-title"]
+    _, payload = cases["jinja-expression-in-title"]
     assert html.escape(payload) in section
-    brief_id, payload = cases["dunder-in-contradiction"]
+    _, payload = cases["dunder-in-contradiction"]
     assert html.escape(payload) in section

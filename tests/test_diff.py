@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-from conftest import BRIEF, ROOT, replace_in
+import pytest
+from conftest import BRIEF, ROOT, replace_in, run_cli
 
 
 def git(repo: Path, *args: str) -> None:
@@ -16,14 +16,14 @@ def git(repo: Path, *args: str) -> None:
     )
 
 
-def digest_diff(repo: Path, ref: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "digest_plugin.cli", "diff", ref, "data", "--config", "none"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+@pytest.fixture
+def digest_diff(capsys, monkeypatch):
+    """``digest diff REF data`` run from a repository, in this process: (exit code, stdout, stderr)."""
+
+    def run(repo: Path, ref: str) -> tuple[int, str, str]:
+        return run_cli("diff", ref, "data", "--config", "none", cwd=repo, capsys=capsys, monkeypatch=monkeypatch)
+
+    return run
 
 
 def committed_data(tmp_path: Path) -> Path:
@@ -36,7 +36,7 @@ def committed_data(tmp_path: Path) -> Path:
     return repo
 
 
-def test_diff_of_adding_the_first_brief(tmp_path):
+def test_diff_of_adding_the_first_brief(tmp_path, digest_diff):
     repo = tmp_path / "repo"
     shutil.copytree(ROOT / "data", repo / "data")
     brief = repo / "data" / BRIEF
@@ -47,9 +47,8 @@ def test_diff_of_adding_the_first_brief(tmp_path):
     git(repo, "commit", "-qm", "outline only")
     brief.write_bytes(saved)
 
-    out = digest_diff(repo, "HEAD")
-    assert out.returncode == 0, out.stderr
-    text = out.stdout
+    code, text, err = digest_diff(repo, "HEAD")
+    assert code == 0, err
     # the seven items, each under the section it was placed in (Kapitsa is an update, not an addition)
     assert "**Entries added**" in text and "**Entries updated**" in text
     added = text.split("**Entries added**")[1].split("**Entries updated**")[0]
@@ -63,22 +62,23 @@ def test_diff_of_adding_the_first_brief(tmp_path):
     assert text.split("**Follow-ups opened**")[1].count("\n- E2 ") == 3
 
 
-def test_diff_of_an_edit_and_of_no_change(tmp_path):
+def test_diff_of_an_edit_and_of_no_change(tmp_path, digest_diff):
     repo = committed_data(tmp_path)
-    assert "No change to the living doc." in digest_diff(repo, "HEAD").stdout
+    assert "No change to the living doc." in digest_diff(repo, "HEAD")[1]
     replace_in(repo / "data" / BRIEF, "value: 155", "value: 156")
-    text = digest_diff(repo, "HEAD").stdout
+    code, text, _ = digest_diff(repo, "HEAD")
+    assert code == 0
     assert "**Entries updated**\n- §1.1 Kapitsa" in text
     assert "Entries added" not in text and "Contradictions opened" not in text
 
 
-def test_diff_refuses_broken_data_and_unknown_refs(tmp_path):
+def test_diff_refuses_broken_data_and_unknown_refs(tmp_path, digest_diff):
     repo = committed_data(tmp_path)
-    out = digest_diff(repo, "no-such-ref")
-    assert out.returncode != 0 and "unknown git ref 'no-such-ref'" in out.stderr and "Traceback" not in out.stderr
+    code, _, err = digest_diff(repo, "no-such-ref")
+    assert code != 0 and "unknown git ref 'no-such-ref'" in err and "Traceback" not in err
     replace_in(repo / "data" / BRIEF, "level: lead", "level: rumour")
-    out = digest_diff(repo, "HEAD")
-    assert out.returncode == 1 and "rumour" in out.stderr and "Traceback" not in out.stderr
+    code, _, err = digest_diff(repo, "HEAD")
+    assert code == 1 and "rumour" in err and "Traceback" not in err
 
 
 def test_brief_text_in_the_comment_is_inert():

@@ -6,11 +6,9 @@ import datetime as dt
 import difflib
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
-from conftest import BRIEF
+from conftest import BRIEF, ROOT, run_cli
 
 from digest_plugin import edit
 from digest_plugin.edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
@@ -23,8 +21,8 @@ from digest_plugin.scaffold import new_brief
 def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
     """(removed, added) lines of a unified diff."""
     diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
-    removed = [l[1:] for l in diff if l.startswith("-") and not l.startswith("---")]
-    added = [l[1:] for l in diff if l.startswith("+") and not l.startswith("+++")]
+    removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
     return removed, added
 
 
@@ -62,8 +60,8 @@ def test_a_new_days_brief_resolves_closes_raises_and_cites(data_copy):
         "evidence_updates: []",
         "follow_up_updates: []",
     ]
-    assert [l for l in scaffold.splitlines() if l.startswith("#")] == [
-        l for l in after.splitlines() if l.startswith("#")
+    assert [line for line in scaffold.splitlines() if line.startswith("#")] == [
+        line for line in after.splitlines() if line.startswith("#")
     ]
     assert '    text: "采集器已修正：周增按 7 日窗口重算。"' in added
     assert '  - arxiv: "2309.06180"' in added
@@ -110,36 +108,34 @@ def test_new_refuses_to_overwrite_and_gives_free_ids(data_copy):
         new_brief(data_copy, "inference", dt.date(2026, 10, 22))
 
 
-def test_cli_edit_commands(data_copy):
-    run = lambda *a: subprocess.run(
-        [sys.executable, "-m", "digest_plugin.cli", *a],
-        cwd=data_copy.parent,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    out = run("new", "--topic", "inference", "--date", "2026-10-22", "--data", "data")
-    assert out.returncode == 0 and out.stdout.strip().endswith("2026-10-22-inference-E1.yml")
+def test_cli_edit_commands(data_copy, capsys, monkeypatch):
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_cli(*args, cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+
+    code, out, _ = run("new", "--topic", "inference", "--date", "2026-10-22", "--data", "data")
+    assert code == 0 and out.strip().endswith("2026-10-22-inference-E1.yml")
     brief = "data/briefs/2026-10-22-inference-E1.yml"
-    assert run("resolve", brief, "kapitsa-weekly-gain", "--text", "已修正").returncode == 0
-    assert run("close-follow-up", brief, "recsys-vol178-anchors", "--status", "carried_over").returncode == 0
-    bad = run("resolve", brief, "kapitsa-weekly-gian", "--text", "x")
-    assert bad.returncode == 1 and "did you mean kapitsa-weekly-gain?" in bad.stderr and "Traceback" not in bad.stderr
-    assert run("set-evidence", brief, "x", "--level", "rumour").returncode == 2  # bad usage
+    assert run("resolve", brief, "kapitsa-weekly-gain", "--text", "已修正")[0] == 0
+    assert run("close-follow-up", brief, "recsys-vol178-anchors", "--status", "carried_over")[0] == 0
+    code, _, err = run("resolve", brief, "kapitsa-weekly-gian", "--text", "x")
+    assert code == 1 and "did you mean kapitsa-weekly-gain?" in err and "Traceback" not in err
+    assert run("set-evidence", brief, "x", "--level", "rumour")[0] == 2  # bad usage
+    doc = living_docs(data_copy)["inference"]
+    assert not doc.contradiction("kapitsa-weekly-gain").is_open
+    assert doc.follow_up("recsys-vol178-anchors").status.value == "carried_over"
 
 
-def test_cli_import_writes_a_brief_that_checks(tmp_path):
-    from conftest import ROOT
-
+def test_cli_import_writes_a_brief_that_checks(tmp_path, capsys, monkeypatch):
     shutil.copytree(ROOT / "data" / "outlines", tmp_path / "data" / "outlines")
     markdown = ROOT / "tests" / "fixtures" / "2026-10-21-inference-E1.md"
-    run = lambda *a: subprocess.run(
-        [sys.executable, "-m", "digest_plugin.cli", *a], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
-    out = run("import", str(markdown))
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "data/briefs/2026-10-21-inference-E1.yml"
-    assert re.search(rf"^{re.escape(str(markdown))}:\d+: warning: ", out.stderr, re.M)  # what to check, located
-    assert run("check", "data", "--config", "none").returncode == 0
-    again = run("import", str(markdown))
-    assert again.returncode == 1 and "already exists" in again.stderr
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_cli(*args, cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+
+    code, out, err = run("import", str(markdown))
+    assert code == 0, err
+    assert out.strip() == "data/briefs/2026-10-21-inference-E1.yml"
+    assert re.search(rf"^{re.escape(str(markdown))}:\d+: warning: ", err, re.M)  # what to check, located
+    assert run("check", "data", "--config", "none")[0] == 0
+    code, _, err = run("import", str(markdown))
+    assert code == 1 and "already exists" in err

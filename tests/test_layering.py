@@ -70,7 +70,9 @@ def problems(module: str, source: str) -> list[str]:
         if target not in {m for layer in LAYERS for m in layer}:
             found.append(f"{module} imports {target}, which no layer lists (add it to LAYERS and DEVELOPING.md)")
         elif level(target) >= level(module):
-            found.append(f"{module} (layer {level(module)}) imports {target} (layer {level(target)}): only lower layers")
+            found.append(
+                f"{module} (layer {level(module)}) imports {target} (layer {level(target)}): only lower layers"
+            )
     if module in CORE:
         found += [f"{module} is core but imports {lib}" for lib in sorted(others & HOST_LIBRARIES)]
     return found

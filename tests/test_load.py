@@ -1,36 +1,51 @@
-"""Editors get compiler-style errors: file:line:col, a message, a hint; never a traceback."""
+"""Loading: files → validated models, every problem a compiler-style finding (file:line:col, message, hint)."""
 
 from __future__ import annotations
 
-import subprocess
+import shutil
 import sys
 
 import pytest
-from conftest import BRIEF, line_of, replace_in
+from conftest import BRIEF, FIXTURES, LIFECYCLE, ROOT, line_of, replace_in
 
+from digest_plugin import workers
 from digest_plugin.findings import DataError
-from digest_plugin.pipeline import living_docs
+from digest_plugin.load import Cache, load_data, load_file, quick_load
+from digest_plugin.model import Brief, Outline
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from synth import generate
 
 
 def findings(data_dir):
     with pytest.raises(DataError) as info:
-        living_docs(data_dir, relative_to=data_dir.parent)
+        load_data(data_dir, relative_to=data_dir.parent)
     return info.value.findings
 
 
-def test_unknown_section_points_at_the_line_and_suggests(data_copy):
-    brief = data_copy / BRIEF
-    replace_in(brief, 'section: "3.1"\n      action: new_sub_entry', 'section: "3.3"\n      action: new_sub_entry')
-    (f,) = findings(data_copy)
-    assert (f.path, f.line) == ("data/" + BRIEF, line_of(brief, '"3.3"'))
-    assert "§3.3" in f.message and "§3." in (f.hint or "")
+def test_the_shipped_data_loads():
+    dataset = load_data(ROOT / "data")
+    assert [b.id for b in dataset.briefs] == ["2026-10-21-inference-E1"]
+    assert list(dataset.outlines) == ["inference"]
+    assert dataset.sources["2026-10-21-inference-E1"] == "data/" + BRIEF
+
+
+def test_the_lifecycle_briefs_load_in_date_order(data_copy):
+    for brief in LIFECYCLE.glob("*.yml"):
+        shutil.copy(brief, data_copy / "briefs" / brief.name)
+    assert [b.id for b in load_data(data_copy).briefs] == [
+        "2026-10-21-inference-E1",
+        "2026-10-22-inference-E2",
+        "2026-10-23-inference-E1",
+        "2026-10-24-inference-E1",
+    ]
 
 
 def test_unknown_enum_value_lists_the_allowed_ones(data_copy):
     brief = data_copy / BRIEF
     replace_in(brief, "level: lead", "level: rumour")
     (f,) = findings(data_copy)
-    assert f.line == line_of(brief, "level: rumour")
+    assert (f.path, f.line) == ("data/" + BRIEF, line_of(brief, "level: rumour"))
     assert "rumour" in f.message and "partially_verified" in f.hint
 
 
@@ -45,8 +60,7 @@ def test_misspelt_key_is_an_error_with_a_suggestion(data_copy):
 
 def test_missing_required_field(data_copy):
     brief = data_copy / BRIEF
-    text = brief.read_text(encoding="utf-8")
-    brief.write_text(text.replace('title: "inference · E1 预消化简报（2026-10-21）"\n', ""), encoding="utf-8")
+    replace_in(brief, 'title: "inference · E1 预消化简报（2026-10-21）"\n', "")
     (f,) = findings(data_copy)
     assert "missing required field 'title'" in f.message
 
@@ -92,31 +106,74 @@ def test_non_utf8_and_empty_files(data_copy):
     assert found["2026-10-23-inference-E1.yml"].message == "file is empty"
 
 
-def test_update_in_place_of_unknown_entry(data_copy):
-    brief = data_copy / BRIEF
-    replace_in(brief, "entry: kapitsa", "entry: kapitza")
-    (f,) = findings(data_copy)
-    assert "kapitza" in f.message and f.hint == "did you mean kapitsa?"
-
-
-def test_cli_check_reports_like_a_compiler(data_copy):
+def test_every_bad_file_is_reported_at_once(data_copy):
     replace_in(data_copy / BRIEF, "level: lead", "level: rumour")
-    ok = subprocess.run(
-        [sys.executable, "-m", "digest_plugin.cli", "check", "data"],
-        cwd=data_copy.parent.parent / "data" / ".." if False else data_copy.parent,
-        capture_output=True,
-        text=True,
+    (data_copy / "briefs" / "2026-10-23-inference-E1.yml").write_text("# nothing yet\n", encoding="utf-8")
+    assert sorted(f.path for f in findings(data_copy)) == [
+        "data/" + BRIEF,
+        "data/briefs/2026-10-23-inference-E1.yml",
+    ]
+
+
+def test_a_brief_whose_topic_disagrees_with_its_id(data_copy):
+    # the training brief of tests/fixtures/topics, filed under topic inference
+    shutil.copy(FIXTURES / "topics" / "outlines" / "training.yml", data_copy / "outlines")
+    brief = data_copy / "briefs" / "2026-10-21-training-E1.yml"
+    shutil.copy(FIXTURES / "topics" / "briefs" / brief.name, brief)
+    replace_in(brief, "topic: training", "topic: inference")
+    (f,) = findings(data_copy)
+    assert f.message == (
+        "brief id '2026-10-21-training-E1' disagrees with its date, topic and round ('2026-10-21-inference-E1')"
     )
-    assert ok.returncode == 1
-    assert f"data/{BRIEF}:{line_of(data_copy / BRIEF, 'rumour')}:" in ok.stderr
-    assert "Traceback" not in ok.stderr
+    assert f.line == line_of(brief, 'id: "2026-10-21-training-E1"')
 
 
-def test_cli_check_clean_data_exits_zero(tmp_path):
-    from conftest import ROOT
+def test_a_missing_data_folder_says_where_to_set_it(tmp_path):
+    (f,) = findings(tmp_path / "nowhere")
+    assert f.message == "data folder not found" and "data_dir" in f.hint
 
-    result = subprocess.run(
-        [sys.executable, "-m", "digest_plugin.cli", "check", str(ROOT / "data")], capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stderr
-    assert "1 brief" in result.stdout
+
+# --------------------------------------------------------------------------- the fast path and the cache
+
+
+def test_quick_load_validates_the_real_brief_like_the_slow_path():
+    path = ROOT / "data" / BRIEF
+    slow, found, _ = load_file(path, Brief)
+    assert found == []
+    assert quick_load(path.read_bytes(), Brief) == slow
+    assert quick_load((ROOT / "data" / "outlines" / "inference.yml").read_bytes(), Outline) is not None
+
+
+def test_a_rebuild_with_no_change_reads_nothing_and_an_edit_reads_one_file(data_copy):
+    cache = Cache()
+    first = load_data(data_copy, cache=cache)
+    assert cache.reads == 2  # the outline and the brief
+    second = load_data(data_copy, cache=cache)
+    assert cache.reads == 0 and second.briefs == first.briefs
+    replace_in(data_copy / BRIEF, "value: 155", "value: 156")
+    third = load_data(data_copy, cache=cache)
+    assert cache.reads == 1
+    assert third.briefs[0].items[4].figures[0].value == 156
+
+
+def test_parallel_and_serial_loading_agree(tmp_path, monkeypatch):
+    data = generate(12, tmp_path / "data")
+    serial = load_data(data, workers=1)
+    monkeypatch.setattr("digest_plugin.load.PARALLEL_FROM", 2)
+    assert load_data(data, workers=2).briefs == serial.briefs
+
+
+def test_a_worker_that_fails_loses_nothing(tmp_path, monkeypatch):
+    """If a forked parser dies, its files are parsed in this process instead."""
+    data = generate(8, tmp_path / "data")
+    serial = load_data(data, workers=1)
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(workers.marshal, "dump", broken)  # the forked worker inherits this
+    monkeypatch.setattr("digest_plugin.load.PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    assert load_data(data, workers=2).briefs == serial.briefs
+    assert not list((tmp_path / "tmp").iterdir())

@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
+from conftest import mkdocs_build, replace_in
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -308,6 +309,9 @@ def site(request, tmp_path_factory) -> Site:
     host = request.param
     if importlib.util.find_spec(host) is None:
         pytest.skip(f"{host} is not installed (pip install -e '.[test]' installs it)")
+    if host == "mkdocs":  # the same strict build other suites read: built once for the session
+        project = request.getfixturevalue("shipped_project")
+        return Site(project, project / "site")
     project = copy_project(tmp_path_factory.mktemp(f"site-e2e-{host}") / "project")
     site_dir = project.parent / "site"
     result = run_build(project, site_dir, host)
@@ -455,13 +459,13 @@ def test_updated_kapitsa_entry_shows_155_now_and_105_in_its_history(site, brief)
 def test_kapitsa_entry_never_states_the_weekly_gain(site):
     """周增 +175 exceeds the 155 total (contradiction 1): the entry may not state 175 in any form."""
     root = content(site.dom("inference/1/index.html"))
-    entry = [e for e in by_attr(root, "data-digest-item") if "Kapitsa" in e.text()][0]
+    entry = next(e for e in by_attr(root, "data-digest-item") if "Kapitsa" in e.text())
     text = entry.text(skip=is_callout)
     assert not re.search(r"(?<!\d)\+?\s*175(?!\d)", text), "the withheld weekly gain 175 is stated in the entry"
 
 
 def test_plus_175_appears_nowhere_outside_contradiction_callouts(site):
-    files = [f for f in site.html_files()]
+    files = site.html_files()
     assert len(files) >= 10
     offenders = []
     for rel in files:
@@ -664,7 +668,7 @@ def test_cross_referenced_torchtpu_leaves_a_linked_stub_on_the_section_5_page(si
         target, anchor = site.resolve(page5, a.attrs["href"])
         if target != "inference/1/index.html" or not anchor:
             continue
-        found = site.dom(target).find_all(lambda n: n.attrs.get("id") == anchor)
+        found = site.dom(target).find_all(lambda n, anchor=anchor: n.attrs.get("id") == anchor)
         if not found:
             continue
         node = found[0]
@@ -675,7 +679,7 @@ def test_cross_referenced_torchtpu_leaves_a_linked_stub_on_the_section_5_page(si
     assert good, "no link on §5 resolves to the TorchTPU entry on §1"
 
     # The stub sits in §5.1: after the §5.1 heading and before the §5.2 heading.
-    headings = [h for h in root.find_all(lambda n: n.tag in ("h2", "h3", "h4"))]
+    headings = root.find_all(lambda n: n.tag in ("h2", "h3", "h4"))
     order = list(root.iter())
     h51 = next(h for h in headings if h.text().startswith("§5.1"))
     h52 = next(h for h in headings if h.text().startswith("§5.2"))
@@ -809,7 +813,7 @@ def test_broken_brief_fails_the_build_with_a_located_message(tmp_path):
     data = load_yaml(path)
     target = next(i for i in data["items"] if "ModelExpress" in i["title"])
     # The `section:` line of that item's placement.
-    start = next(n for n, l in enumerate(lines) if l.strip() == f"- id: {target['id']}")
+    start = next(n for n, line in enumerate(lines) if line.strip() == f"- id: {target['id']}")
     place = next(n for n in range(start, len(lines)) if lines[n].strip() == "placement:")
     line_no = next(n for n in range(place, len(lines)) if lines[n].strip().startswith("section:"))
     old = lines[line_no]
@@ -830,3 +834,42 @@ def test_broken_brief_fails_the_build_with_a_located_message(tmp_path):
     assert int(m.group(1)) == line_no + 1, output
     assert int(m.group(2)) in (key_col, value_col), output
     assert not site_dir.exists() or not any(site_dir.iterdir()), "a broken brief still published a site"
+
+
+# --------------------------------------------------------------------------------------------
+# Strict builds that must fail, naming what is wrong
+# --------------------------------------------------------------------------------------------
+
+
+def test_strict_build_fails_on_a_rule_warning(tmp_path):
+    project = copy_project(tmp_path / "project")
+    replace_in(
+        project / "mkdocs.yml",
+        "      data_dir: data",
+        "      data_dir: data\n      rules:\n        citation_count_factor: 2",
+    )
+    out = mkdocs_build(project)
+    assert out.returncode != 0
+    assert f"{BRIEF_YAML}:" in out.stderr and "differ by more than 2×" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_strict_build_names_the_page_that_leaks_a_withheld_claim(tmp_path):
+    project = copy_project(tmp_path / "project")
+    page = project / "docs" / "inference" / "1.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nKapitsa 周增 +175，增长很快。\n", encoding="utf-8")
+    out = mkdocs_build(project)
+    assert out.returncode != 0
+    # the page (by its source or its built file) and the claim, as contradiction 1 spells it
+    assert re.search(r"inference/1(\.md|/index\.html): withheld claim '周增 \+175'", out.stderr), out.stderr[-2000:]
+
+
+def test_invalid_rules_in_mkdocs_yml_are_reported_plainly(tmp_path):
+    project = copy_project(tmp_path / "project")
+    replace_in(
+        project / "mkdocs.yml",
+        "      data_dir: data",
+        "      data_dir: data\n      rules:\n        citation_count_factr: 2",
+    )
+    out = mkdocs_build(project)
+    assert out.returncode != 0 and "citation_count_factr" in out.stderr and "Traceback" not in out.stderr

@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from digest_plugin.pipeline import analyse
-
 TOPICS = Path(__file__).parent / "fixtures" / "topics"
 
 
@@ -90,18 +88,3 @@ def test_one_search_index_covers_both_topics(site):
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     locations = {d["location"].split("/")[0] for d in index["docs"]}
     assert {"inference", "training"} <= locations
-
-
-def test_a_brief_is_refused_in_the_wrong_topic(tmp_path):
-    root = two_topics(tmp_path)
-    brief = root / "data" / "briefs" / "2026-10-21-training-E1.yml"
-    # an item of the training brief placed after an inference entry: that entry is not in its living doc
-    brief.write_text(
-        brief.read_text(encoding="utf-8").replace("after: fsdp-baseline", "after: llm-d-v0-8"), encoding="utf-8"
-    )
-    result = analyse(root / "data", relative_to=root)
-    assert [f.message for f in result.errors] == ["unknown entry 'llm-d-v0-8'"]
-    # and a brief whose topic disagrees with its id (a training brief filed as inference)
-    brief.write_text(brief.read_text(encoding="utf-8").replace("topic: training", "topic: inference"), encoding="utf-8")
-    result = analyse(root / "data", relative_to=root)
-    assert any("disagrees with its date, topic and round" in f.message for f in result.errors)

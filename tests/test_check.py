@@ -1,0 +1,82 @@
+"""References across files: every section, entry, item, contradiction and paper a brief names must exist."""
+
+from __future__ import annotations
+
+import shutil
+
+from conftest import BRIEF, FIXTURES, LIFECYCLE, line_of, replace_in
+
+from digest_plugin.check import check_references
+from digest_plugin.load import load_data
+
+
+def check(data_dir):
+    return check_references(load_data(data_dir, relative_to=data_dir.parent))
+
+
+def test_the_shipped_data_and_the_lifecycle_briefs_are_consistent(shipped, lifecycle):
+    assert check_references(shipped) == []
+    assert check_references(lifecycle) == []
+
+
+def test_unknown_section_points_at_the_line_and_suggests(data_copy):
+    brief = data_copy / BRIEF
+    replace_in(brief, 'section: "3.1"\n      action: new_sub_entry', 'section: "3.3"\n      action: new_sub_entry')
+    (f,) = check(data_copy)
+    assert (f.path, f.line) == ("data/" + BRIEF, line_of(brief, '"3.3"'))
+    assert f.message == "unknown section §3.3" and f.hint == "did you mean §3.2?"  # the outline has §3.1 and §3.2
+
+
+def test_update_in_place_of_unknown_entry(data_copy):
+    brief = data_copy / BRIEF
+    replace_in(brief, "entry: kapitsa", "entry: kapitza")
+    (f,) = check(data_copy)
+    assert "kapitza" in f.message and f.hint == "did you mean kapitsa?"
+    assert f.line == line_of(brief, "entry: kapitza")
+
+
+def test_a_contradiction_can_only_touch_a_paper_some_brief_cites(data_copy):
+    brief = data_copy / BRIEF
+    # contradiction 11 touches Real NVP, the one paper the brief cites
+    replace_in(brief, '      citations:\n        - "1605.08803"', '      citations:\n        - "2309.06180"')
+    (f,) = check(data_copy)
+    assert f.message == "arXiv:2309.06180 is not in any brief's citations"
+    assert f.line == line_of(brief, '- "2309.06180"')
+
+
+def test_a_citation_is_down_weighted_by_a_known_contradiction(data_copy):
+    brief = data_copy / BRIEF
+    replace_in(brief, "down_weighted_by: real-nvp-down-weight", "down_weighted_by: real-nvp-downweight")
+    (f,) = check(data_copy)
+    assert f.message == "unknown contradiction 'real-nvp-downweight'"
+    assert f.hint == "did you mean real-nvp-down-weight?"
+
+
+def test_a_follow_up_names_items_that_exist(data_copy):
+    brief = data_copy / BRIEF
+    replace_in(
+        brief, "      - vllm-long-prefill-freeze\n    status: open", "      - vllm-long-prefil\n    status: open"
+    )
+    (f,) = check(data_copy)
+    assert f.message == "unknown item 'vllm-long-prefil'" and f.hint == "did you mean vllm-long-prefill-freeze?"
+
+
+def test_a_later_brief_closes_only_what_an_earlier_one_opened(data_copy):
+    # 2026-10-24 closes the follow-up `paged-attention-version`, which 2026-10-23 opens: leave 10-23 out
+    shutil.copy(LIFECYCLE / "2026-10-22-inference-E2.yml", data_copy / "briefs")
+    shutil.copy(LIFECYCLE / "2026-10-24-inference-E1.yml", data_copy / "briefs")
+    (f,) = check(data_copy)
+    later = data_copy / "briefs" / "2026-10-24-inference-E1.yml"
+    assert (f.path, f.line) == ("data/briefs/2026-10-24-inference-E1.yml", line_of(later, "paged-attention-version"))
+    assert f.message == "follow-up 'paged-attention-version' was never opened by this or an earlier brief"
+
+
+def test_a_brief_refers_only_to_its_own_topic(data_copy):
+    # the training brief (tests/fixtures/topics) places an item after an entry of the inference outline
+    shutil.copy(FIXTURES / "topics" / "outlines" / "training.yml", data_copy / "outlines")
+    brief = data_copy / "briefs" / "2026-10-21-training-E1.yml"
+    shutil.copy(FIXTURES / "topics" / "briefs" / brief.name, brief)
+    assert check(data_copy) == []
+    replace_in(brief, "after: fsdp-baseline", "after: llm-d-v0-8")
+    (f,) = check(data_copy)
+    assert f.message == "unknown entry 'llm-d-v0-8'" and f.line == line_of(brief, "after: llm-d-v0-8")

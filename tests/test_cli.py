@@ -1,0 +1,64 @@
+"""`digest check`: the build's checks from the command line, like a compiler; exit 0 clean, 1 problems, 2 bad usage.
+
+Run in this process (``cli.main``); test_corpus.py runs the installed console script itself.
+"""
+
+from __future__ import annotations
+
+import json
+
+from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
+
+
+def test_cli_check_reports_like_a_compiler(data_copy, capsys, monkeypatch):
+    brief = data_copy / BRIEF
+    replace_in(brief, "level: lead", "level: rumour")
+    code, out, err = run_cli("check", "data", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 1 and out == ""
+    line = line_of(brief, "rumour")
+    source = brief.read_text(encoding="utf-8").splitlines()[line - 1]
+    col = source.index("rumour") + 1
+    lines = err.splitlines()
+    assert lines[0].startswith(f"data/{BRIEF}:{line}:{col}: error: items[")
+    assert lines[1] == f"  {source}" and lines[2] == "  " + " " * (col - 1) + "^"  # the line, a caret under it
+    assert lines[3].startswith("  hint: use one of") and lines[-1] == "1 error, 0 warnings"
+    assert "Traceback" not in err
+
+
+def test_cli_check_as_json_for_bots(data_copy, capsys, monkeypatch):
+    replace_in(data_copy / BRIEF, "level: lead", "level: rumour")
+    code, out, _ = run_cli(
+        "check", "data", "--format", "json", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch
+    )
+    (finding,) = json.loads(out)
+    assert code == 1
+    assert (finding["path"], finding["line"], finding["severity"]) == (
+        f"data/{BRIEF}",
+        line_of(data_copy / BRIEF, "rumour"),
+        "error",
+    )
+
+
+def test_cli_check_clean_data_exits_zero(tmp_path, capsys, monkeypatch):
+    code, out, err = run_cli("check", str(ROOT / "data"), cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert out == "ok: 1 topic, 1 brief\n"
+
+
+def test_cli_check_applies_the_rules_of_mkdocs_yml(data_copy, capsys, monkeypatch):
+    # 4677 (S2) vs 2066 (OpenAlex) citations of Real NVP differ by 2.26×: a warning only under a factor of 2
+    config = data_copy.parent / "mkdocs.yml"
+    config.write_text("plugins:\n  - digest:\n      rules:\n        citation_count_factor: 2\n", encoding="utf-8")
+    code, _, err = run_cli("check", "data", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 1 and "differ by more than 2×" in err and err.endswith("0 errors, 1 warning\n")
+
+
+def test_cli_bad_usage_and_a_broken_config_exit_2(data_copy, capsys, monkeypatch):
+    code, _, err = run_cli("check", "--format", "xml", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 2 and "invalid choice: 'xml'" in err
+    (data_copy.parent / "mkdocs.yml").write_text(
+        "plugins:\n  - digest:\n      rules:\n        citation_count_factr: 2\n", encoding="utf-8"
+    )
+    code, _, err = run_cli("check", "data", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 2 and "mkdocs.yml: error: cannot read digest rules" in err and "citation_count_factr" in err
+    assert "Traceback" not in err

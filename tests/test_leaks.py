@@ -1,0 +1,156 @@
+"""The leak check reads finished output: a withheld claim anywhere but quoted in its own callout is reported."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from conftest import BRIEF, ROOT
+from ruamel.yaml import YAML
+
+from digest_plugin.layout import Layout, Linker
+from digest_plugin.leaks import Leak, LeakCheck, find_leaks
+from digest_plugin.merge import merge
+from digest_plugin.model import WithheldClaim
+from digest_plugin.render import Heading, Renderer
+
+SHIPPED = YAML(typ="safe").load((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))
+WITHHOLDING = next(c for c in SHIPPED["contradictions"] if c.get("withheld"))
+"""Contradiction 1 of the shipped brief, the one that withholds a claim (Kapitsa's weekly gain)."""
+ID = WITHHOLDING["id"]
+SPELLINGS = WITHHOLDING["withheld"][0]["patterns"]
+OTHER = next(c["id"] for c in SHIPPED["contradictions"] if c["id"] != ID)
+PAGE = "inference/1/index.html"
+
+
+@pytest.fixture(scope="module")
+def check(shipped) -> LeakCheck:
+    return LeakCheck({"inference": merge(shipped.outlines["inference"], shipped.briefs)})
+
+
+def quoted(contradiction_id: str, text: str) -> str:
+    return f'<span class="digest-withheld-quote" data-withheld-quote="{contradiction_id}">{html.escape(text)}</span>'
+
+
+def callout(contradiction_id: str, inner: str) -> str:
+    return (
+        f'<details class="warning" data-digest-contradiction="{contradiction_id}" data-status="open">'
+        f"<summary>矛盾</summary><p>{inner}</p></details>"
+    )
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_a_withheld_spelling_on_a_page_is_reported(check, spelling):
+    assert check.html(PAGE, f"<p>Kapitsa {html.escape(spelling)}，增长很快。</p>") == [Leak(PAGE, spelling, ID, "text")]
+
+
+def test_quoted_in_its_own_callout_it_is_not_a_leak(check):
+    page = "<p>Kapitsa 的周增见登记。</p>" + callout(ID, "原文：" + quoted(ID, SPELLINGS[0]))
+    assert check.html(PAGE, page) == []
+
+
+def test_anywhere_else_it_is(check):
+    outside_the_callout = quoted(ID, SPELLINGS[0])
+    in_another_callout = callout(OTHER, quoted(ID, SPELLINGS[0]))
+    unmarked_in_its_callout = callout(ID, html.escape(SPELLINGS[0]))
+    in_other_details = f'<details class="note"><summary>更多</summary><p>{html.escape(SPELLINGS[0])}</p></details>'
+    for page in (outside_the_callout, in_another_callout, unmarked_in_its_callout, in_other_details):
+        assert [leak.pattern for leak in check.html(PAGE, page)] == [SPELLINGS[0]], page
+
+
+def test_outside_a_callout_on_the_same_page_it_still_is(check):
+    page = callout(ID, quoted(ID, SPELLINGS[0])) + f"<p>{html.escape(SPELLINGS[1])}</p>"
+    assert [leak.pattern for leak in check.html(PAGE, page)] == [SPELLINGS[1]]
+
+
+def test_spelt_across_tags_and_lines_it_is_still_found(check):
+    first, _, rest = SPELLINGS[0].partition(" ")
+    assert len(check.html(PAGE, f"<p><strong>{first}</strong>\n  {html.escape(rest)}</p>")) == 1
+
+
+def test_in_an_attribute_it_is_found_and_named(check):
+    (leak,) = check.html(PAGE, f'<p><a href="#x" title="{html.escape(SPELLINGS[0])}">Kapitsa</a></p>')
+    assert (leak.pattern, leak.where) == (SPELLINGS[0], "attribute title")
+    assert str(leak).startswith(f"{PAGE}: withheld claim '{SPELLINGS[0]}'") and ID in str(leak)
+
+
+def test_each_leak_is_reported_once(check):
+    page = f"<p>{html.escape(SPELLINGS[0])}</p>" * 3 + f"<li>{html.escape(SPELLINGS[0])}</li>"
+    assert len(check.html(PAGE, page)) == 1
+
+
+def test_a_page_without_the_claim_is_clean(check):
+    assert check.html(PAGE, "<p>Kapitsa 155 ⭐</p>") == []
+    assert LeakCheck({}).html(PAGE, f"<p>{html.escape(SPELLINGS[0])}</p>") == []  # nothing withheld, nothing to find
+
+
+def test_an_escaped_spelling_is_matched_however_the_page_encodes_it(shipped):
+    (brief,) = shipped.briefs
+    spelling = 'Q&A 延迟 <2s "实测"'
+    claim = WithheldClaim(text="延迟实测", patterns=[spelling])
+    first = brief.contradictions[0].model_copy(update={"withheld": [claim]})
+    brief = brief.model_copy(update={"contradictions": [first, *brief.contradictions[1:]]})
+    check = LeakCheck({"inference": merge(shipped.outlines["inference"], [brief])})
+    for written in (
+        "Q&amp;A 延迟 &lt;2s &quot;实测&quot;",  # as the renderer escapes it
+        'Q&amp;A 延迟 &lt;2s "实测"',  # as Python-Markdown writes a hand-written page's text
+        "Q&#38;A 延迟 &#x3C;2s &#34;实测&#34;",
+    ):
+        assert [leak.pattern for leak in check.html(PAGE, f"<p>{written}</p>")] == [spelling], written
+    assert check.html(PAGE, callout(first.id, quoted(first.id, spelling))) == []
+
+
+def test_feeds_and_the_search_index_are_read_too(check):
+    body = html.escape(f"<p>{html.escape(SPELLINGS[0])}</p>")
+    feed = (
+        '<feed xmlns="http://www.w3.org/2005/Atom"><title>inference</title>'
+        f'<entry><title>{html.escape(SPELLINGS[1])}</title><content type="html">{body}</content></entry></feed>'
+    )
+    assert sorted((leak.pattern, leak.where) for leak in check.feed("inference/feed.xml", feed)) == sorted(
+        [(SPELLINGS[0], "text"), (SPELLINGS[1], "feed")]
+    )
+    index = json.dumps({"docs": [{"location": "inference/1/", "title": "§1", "text": f"<p>{SPELLINGS[0]}</p>"}]})
+    (leak,) = check.search_index("search/search_index.json", index)
+    assert (leak.file, leak.pattern, leak.where) == ("search/search_index.json", SPELLINGS[0], "search index")
+
+
+def test_a_whole_site_is_read(shipped, tmp_path):
+    site = tmp_path / "site"
+    (site / "inference" / "1").mkdir(parents=True)
+    (site / "search").mkdir()
+    (site / "inference" / "1" / "index.html").write_text(f"<p>{html.escape(SPELLINGS[0])}</p>", encoding="utf-8")
+    (site / "inference" / "register").mkdir()
+    (site / "inference" / "register" / "index.html").write_text(callout(ID, quoted(ID, SPELLINGS[0])), "utf-8")
+    (site / "search" / "search_index.json").write_text(json.dumps({"docs": []}), encoding="utf-8")
+    (site / "sitemap.xml").write_text("<urlset><url><loc>x</loc></url></urlset>", encoding="utf-8")
+    docs = {"inference": merge(shipped.outlines["inference"], shipped.briefs)}
+    assert [(leak.file, leak.pattern) for leak in find_leaks(site, docs)] == [(PAGE, SPELLINGS[0])]
+
+
+def test_a_resolved_claim_is_no_longer_withheld(lifecycle):
+    # 2026-10-22 E2 resolves contradiction 1 (kapitsa-weekly-gain); 2026-10-24 re-opens it
+    outline = lifecycle.outlines["inference"]
+    page = f"<p>{html.escape(SPELLINGS[0])}</p>"
+    resolved = merge(outline, [b for b in lifecycle.briefs if b.date.day <= 22])
+    assert LeakCheck({"inference": resolved}).html(PAGE, page) == []
+    assert len(LeakCheck({"inference": merge(outline, lifecycle.briefs)}).html(PAGE, page)) == 1
+
+
+def test_the_rendered_pages_of_the_shipped_data_do_not_leak(shipped, check):
+    doc = merge(shipped.outlines["inference"], shipped.briefs)
+    layout = Layout(doc)
+    pages = {f"inference/{top.number}.md": lambda r, n=top.number: r.section(n) for top in doc.top_sections()}
+    pages["inference/register.md"] = Renderer.register
+    pages["inference/bibliography.md"] = Renderer.bibliography
+    pages["inference/follow-ups.md"] = Renderer.follow_ups
+    pages["inference/index.md"] = Renderer.overview
+    pages.update({f"inference/briefs/{b.id}.md": lambda r, i=b.id: r.brief(i) for b in doc.briefs})
+    quotes = 0
+    for page, blocks in pages.items():
+        rendered = "".join(
+            html.escape(b.text) if isinstance(b, Heading) else b.html for b in blocks(Renderer(layout, Linker(page)))
+        )
+        assert check.html(page, rendered) == [], page
+        quotes += rendered.count(f'data-withheld-quote="{ID}"')
+    assert quotes > 0  # the claim is quoted in its callouts, so the check above had something to let through

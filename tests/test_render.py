@@ -1,0 +1,104 @@
+"""The renderer, without MkDocs: what each page will say, with brief text escaped and withheld claims masked."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from conftest import ROOT, later_brief
+
+from digest_plugin.layout import Layout, Linker
+from digest_plugin.merge import merge
+from digest_plugin.model import Rules
+from digest_plugin.pipeline import living_docs
+from digest_plugin.render import Raw, Renderer
+
+CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
+"""A contradiction callout: the one place on a section page a withheld claim may be quoted."""
+
+
+@pytest.fixture(scope="module")
+def doc(shipped):
+    return merge(shipped.outlines["inference"], shipped.briefs)
+
+
+def html_of(blocks) -> str:
+    return "".join(b.html if isinstance(b, Raw) else f"<h{b.level}>{b.text}</h{b.level}>" for b in blocks)
+
+
+def renderer(doc, page: str) -> Renderer:
+    return Renderer(Layout(doc), Linker(page))
+
+
+def test_output_does_not_depend_on_the_order_briefs_are_given(shipped):
+    outline = shipped.outlines["inference"]
+    briefs = [*shipped.briefs, later_brief()]
+    pages = []
+    for order in (briefs, briefs[::-1]):
+        doc = merge(outline, order)
+        pages.append(
+            html_of(renderer(doc, "inference/1.md").section("1"))
+            + html_of(renderer(doc, "inference/bibliography.md").bibliography())
+        )
+    assert pages[0] == pages[1]
+    assert "[529]" in pages[0]  # the later brief's new paper is there, in both orders
+
+
+def test_withheld_claim_only_inside_its_callout(doc):
+    html = html_of(renderer(doc, "inference/1.md").section("1"))
+    outside = CALLOUT.sub("", html)
+    assert "+175" not in outside
+    assert "〔暂扣，见矛盾 1〕" in outside
+    callout = re.search(r'<details[^>]*data-digest-contradiction="kapitsa-weekly-gain".*?</details>', html, re.S)
+    assert "+175 周增" in callout.group(0)
+
+
+def test_arxiv_mentions_become_numbered_links(doc):
+    html = html_of(renderer(doc, "inference/register.md").register())
+    assert re.search(
+        r'<a class="digest-cite" href="https://arxiv.org/abs/1605.08803"[^>]*>arXiv:1605.08803 <span[^>]*>\[528\]', html
+    )
+
+
+def test_brief_text_is_inert(shipped):
+    hostile = "<script>alert(1)</script> <img src=x onerror=alert(1)> {{ 7*7 }} __init__ [x](javascript:alert(1))"
+    brief = shipped.briefs[0]
+    item = brief.items[0].model_copy(update={"points": [hostile]})
+    brief = brief.model_copy(update={"items": [item, *brief.items[1:]]})
+    doc = merge(shipped.outlines["inference"], [brief])
+    html = html_of(renderer(doc, "inference/5.md").section("5"))
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "{{ 7*7 }}" in html and "__init__" in html
+    assert 'href="javascript' not in html
+
+
+def test_every_item_is_on_its_section_page_with_its_hooks_and_evidence(shipped, doc):
+    (brief,) = shipped.briefs
+    for item in brief.items:
+        section = item.placement.section
+        html = html_of(renderer(doc, f"inference/{section.split('.')[0]}.md").section(section.split(".")[0]))
+        (start,) = re.findall(rf'<section class="digest-entry[^>]*data-digest-item="{item.id}"[^>]*>', html)
+        assert f'data-section="{section}"' in start and f'data-brief="{brief.id}"' in start, item.id
+        entry = html[html.index(start) :]
+        badge = re.search(r'<span class="digest-badge" data-evidence="(\w+)"', entry).group(1)
+        assert badge == item.evidence.level.value, item.id
+        assert item.evidence.boundary in entry, item.id
+
+
+def test_an_entry_updated_every_day_stays_readable(tmp_path):
+    """30 daily Kapitsa refreshes: the first and latest rows of history, the latest values, a bounded chart."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from synth import generate
+
+    doc = living_docs(generate(30, tmp_path / "data"), rules=Rules(allow_future_dates=True))["inference"]
+    kapitsa = doc.entries["kapitsa"]
+    assert len(kapitsa.history) == 31  # the baseline and 30 refreshes are all kept
+    html = renderer(doc, "inference/1.md").entry(kapitsa)
+    history = html[html.index("历史</strong>") :]
+    assert history.count("<li") == 1 + 1 + 10  # the baseline, a gap line, the latest ten
+    assert 'data-hidden="20"' in history and 'data-history="baseline"' in history
+    stars = re.search(r'<tr data-figure="stars">.*?</tr>', html, re.S).group(0)
+    assert stars.count("digest-figure__old") == 5 and "更早 25 个数值略" in stars
+    assert stars.count("<circle") <= 60
