@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import pickle
 import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import BRIEF, FIXTURES, LIFECYCLE, ROOT, line_of, replace_in
@@ -177,3 +183,75 @@ def test_a_worker_that_fails_loses_nothing(tmp_path, monkeypatch):
     (tmp_path / "tmp").mkdir()
     assert load_data(data, workers=2).briefs == serial.briefs
     assert not list((tmp_path / "tmp").iterdir())
+
+
+# --------------------------------------------------------------------------- the disk cache is data, and ours
+
+
+def _brief_digest(data_dir: Path) -> str:
+    return hashlib.sha256((data_dir / BRIEF).read_bytes()).hexdigest()
+
+
+def test_the_disk_cache_holds_signed_json_and_is_used(data_copy, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    cache_dir = tmp_path / "cache"
+    first = load_data(data_copy, cache_dir=cache_dir)
+    entries = sorted(cache_dir.rglob("*.json"))
+    assert len(entries) == 2  # the outline and the brief
+    signature, _, payload = entries[0].read_bytes().partition(b"\n")
+    assert len(signature) == 64 and isinstance(json.loads(payload), dict)
+    assert not list(cache_dir.rglob("*.pickle"))
+    # A later load reads the entry instead of parsing (the parsed bytes are never seen again).
+    monkeypatch.setattr("digest_plugin.load.quick_parse", lambda raw: pytest.fail("parsed although cached"))
+    assert load_data(data_copy, cache_dir=cache_dir).briefs == first.briefs
+
+
+def test_nothing_planted_in_the_cache_runs_or_changes_the_data(data_copy, tmp_path, monkeypatch):
+    """A pull request can add files under .cache/: a pickle, a script, a symlink, an entry signed
+    elsewhere.  None of them runs; the brief is read from its own bytes."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    cache_dir = data_copy.parent / ".cache" / "digest"
+    digest = _brief_digest(data_copy)
+    folder = cache_dir / digest[:2]
+    folder.mkdir(parents=True)
+    marker = tmp_path / "ran"
+
+    class Boom:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    real_title = load_data(data_copy).briefs[0].title
+    (folder / f"{digest}.v1.pickle").write_bytes(pickle.dumps({"title": Boom()}))
+    (cache_dir / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'w')\n", encoding="utf-8")
+    forged = {"title": "伪造的标题"}
+    elsewhere = tmp_path / "forged.json"
+    elsewhere.write_text("0" * 64 + "\n" + json.dumps(forged), encoding="utf-8")
+    from digest_plugin.load import _VERSION, DiskCache
+
+    entry = f"{digest}.{_VERSION}.v{DiskCache.FORMAT}.json"
+    (folder / entry).symlink_to(elsewhere)
+    other_key = DiskCache(tmp_path / "other", key=b"k" * 32)
+    other_key.put(digest, {**forged})
+    shutil.copy(next((tmp_path / "other").rglob("*.json")), folder / (entry + ".copy"))
+
+    for _ in range(2):  # the first load writes its own entry beside the planted files; the second reads it
+        loaded = load_data(data_copy, cache_dir=cache_dir)
+        assert loaded.briefs[0].title == real_title
+    done = subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "check", str(data_copy), "--cache-dir", str(cache_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not marker.exists(), "something planted in the cache ran"
+
+
+def test_an_entry_signed_with_another_key_is_ignored(data_copy, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    from digest_plugin.load import DiskCache
+
+    digest = _brief_digest(data_copy)
+    DiskCache(tmp_path / "c", key=b"a" * 32).put(digest, {"title": "x"})
+    assert DiskCache(tmp_path / "c", key=b"a" * 32).get(digest) == {"title": "x"}
+    assert DiskCache(tmp_path / "c", key=b"b" * 32).get(digest) is None
