@@ -88,3 +88,62 @@ def test_brief_text_in_the_comment_is_inert():
         md("[x](javascript:alert(1)) <img src=x> @team *bold* `code`\n# h")
         == "\\[x\\](javascript:alert(1)) \\<img src=x\\> \\@team \\*bold\\* \\`code\\` \\# h"
     )
+
+
+# --------------------------------------------------------------------------- what a later brief does to earlier ones
+
+LIFECYCLE_DIR = ROOT / "tests" / "fixtures" / "lifecycle"
+
+
+def section(text: str, heading: str) -> str:
+    """The lines under one bold heading of the comment ('' when the heading is absent)."""
+    if f"**{heading}" not in text:
+        return ""
+    return text.split(f"**{heading}", 1)[1].split("\n\n", 1)[0]
+
+
+def test_a_brief_that_settles_earlier_ones_shows_each_change(tmp_path, digest_diff):
+    """2026-10-22 E2 resolves two contradictions of 10-21, closes a follow-up and raises an item's
+    evidence (tests/fixtures/lifecycle): the comment must say so, although nothing in the 10-21
+    brief changed."""
+    repo = committed_data(tmp_path)
+    shutil.copy(LIFECYCLE_DIR / "2026-10-22-inference-E2.yml", repo / "data" / "briefs")
+    code, text, err = digest_diff(repo, "HEAD")
+    assert code == 0, err
+    resolved = section(text, "Contradictions resolved")
+    assert resolved.count("\n- ") == 2 and "2026-10-21 矛盾 1" in resolved
+    assert "“+175 周增”" in section(text, "Claims released") and "“周增 +175”" in section(text, "Claims released")
+    assert "找到原始 issue 与版本区间" in section(text, "Follow-ups closed")
+    # lead → partially_verified (data/ and the fixture), in the vocabulary's words
+    assert "线索级 → 部分核查" in section(text, "Evidence changed")
+    assert section(text, "Contradictions opened") == ""
+    assert section(text, "Citations renumbered") == ""
+
+
+def test_superseded_carried_over_and_retracted(tmp_path, digest_diff):
+    repo = committed_data(tmp_path)
+    shutil.copy(LIFECYCLE_DIR / "2026-10-22-inference-E2.yml", repo / "data" / "briefs")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "day 2")
+    shutil.copy(LIFECYCLE_DIR / "2026-10-23-inference-E1.yml", repo / "data" / "briefs")
+    code, text, err = digest_diff(repo, "HEAD")
+    assert code == 0, err
+    assert "\n- " in section(text, "Contradictions superseded")
+    assert "付费墙仍未解决，顺延至下一轮" in section(text, "Follow-ups carried over")
+    assert "财经媒体转载的金额无法与官方公告对上" in section(text, "Entries retracted")
+    assert section(text, "Follow-ups closed") == ""
+
+
+def test_a_reopened_contradiction_withholds_its_claim_again(tmp_path, digest_diff):
+    repo = committed_data(tmp_path)
+    for name in ("2026-10-22-inference-E2.yml", "2026-10-23-inference-E1.yml"):
+        shutil.copy(LIFECYCLE_DIR / name, repo / "data" / "briefs")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "days 2-3")
+    shutil.copy(LIFECYCLE_DIR / "2026-10-24-inference-E1.yml", repo / "data" / "briefs")
+    code, text, err = digest_diff(repo, "HEAD")
+    assert code == 0, err
+    assert "2026-10-21 矛盾 1" in section(text, "Contradictions re-opened")
+    assert "“周增 +175”" in section(text, "Claims withheld")
+    closed = section(text, "Follow-ups closed")
+    assert "付费墙无法绕过，放弃" in closed and closed.count("\n- ") == 2
