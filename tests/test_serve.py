@@ -108,3 +108,58 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait(timeout=15)
+
+
+def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, ok, what: str) -> str:
+    """The page at ``url`` once ``ok(page)`` holds, or fail saying ``what`` did not happen."""
+    deadline = time.monotonic() + RELOAD_TIMEOUT
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"mkdocs serve exited:\n{log_of(log)}"
+        status, page = fetch(url)
+        if status == 200 and ok(page):
+            return page
+        time.sleep(0.5)
+    raise AssertionError(f"{what} within {RELOAD_TIMEOUT}s:\n{log_of(log)}")
+
+
+def test_a_broken_brief_keeps_the_last_good_site_with_its_errors_on_every_page(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy2(PROJECT / "mkdocs.yml", project / "mkdocs.yml")
+    shutil.copytree(PROJECT / "docs", project / "docs")
+    shutil.copytree(PROJECT / "data", project / "data")
+    brief_path = project / BRIEF_YAML
+    good = brief_path.read_text(encoding="utf-8")
+    lines = good.splitlines(keepends=True)
+    broken_line = next(n for n, line in enumerate(lines, 1) if line.strip() == "level: partially_verified")
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w", encoding="utf-8") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            home, section = f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port}/inference/5/"
+            wait_for(section, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "the site did not come up")
+            brief_path.write_text(
+                good.replace("level: partially_verified", "level: half_verified", 1), encoding="utf-8"
+            )
+            banner = 'class="digest-serve-errors"'
+            page = wait_for(home, server, log, lambda p: banner in p, "no error banner appeared")
+            assert f"{BRIEF_YAML}:{broken_line}:" in page and "half_verified" in page
+            page = wait_for(section, server, log, lambda p: banner in p, "the banner is not on every page")
+            assert f'data-digest-item="{ITEM_ID}"' in page  # the last good version, still served
+            assert f"{BRIEF_YAML}:{broken_line}:" in log_of(log)  # the terminal says the same
+            brief_path.write_text(good, encoding="utf-8")
+            wait_for(section, server, log, lambda p: banner not in p, "the banner did not clear once fixed")
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=15)
