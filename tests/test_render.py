@@ -102,3 +102,49 @@ def test_an_entry_updated_every_day_stays_readable(tmp_path):
     stars = re.search(r'<tr data-figure="stars">.*?</tr>', html, re.S).group(0)
     assert stars.count("digest-figure__old") == 5 and "更早 25 个数值略" in stars
     assert stars.count("<circle") <= 60
+
+
+# --------------------------------------------------------------------------- links that leave the site
+
+
+@pytest.mark.parametrize(
+    ("url", "href", "host"),
+    [
+        ("https://example.org/post?a=1#x", "https://example.org/post?a=1#x", "example.org"),
+        ("http://user:secret@example.com/x", "http://example.com/x", "example.com"),  # credentials never shown
+        ("https://еxample.com/p", "https://xn--xample-2of.com/p", "xn--xample-2of.com"),  # Cyrillic е: punycode
+        ("https://[2606:4700::1]:8443/a", "https://[2606:4700::1]:8443/a", "2606:4700::1"),
+    ],
+)
+def test_a_public_source_url_is_linked_as_itself_without_credentials(url, href, host):
+    from digest_plugin.render import outbound
+
+    assert outbound(url) == (href, host)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1",
+        "http://127.0.0.1/admin",
+        "http://169.254.169.254/latest/meta-data",
+        "http://localhost:8000/",
+        "http://10.0.0.7/",
+        "http://[::1]/",
+    ],
+)
+def test_an_address_of_no_public_host_is_never_a_link(url):
+    from digest_plugin.render import outbound
+
+    assert outbound(url) is None
+
+
+def test_every_outbound_link_on_a_page_has_noopener_and_noreferrer(doc):
+    page = "".join(
+        b.html
+        for b in renderer(doc, "inference/briefs/2026-10-21-inference-E1.md").brief("2026-10-21-inference-E1")
+        if isinstance(b, Raw)
+    )
+    links = re.findall(r'<a [^>]*href="https?://[^"]*"[^>]*>', page)
+    assert len(links) >= 9  # the sources of the seven items and the arXiv citation
+    assert [a for a in links if not re.search(r'rel="[^"]*\bnoopener\b[^"]*\bnoreferrer\b', a)] == []
