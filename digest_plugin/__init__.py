@@ -1,5 +1,6 @@
 """digest: merge the team's daily briefs into its living docs at build time.
 
-The core (model → load → check → merge → render) does not import MkDocs; ``plugin`` and
-``macros`` adapt it to MkDocs and mkdocs-macros, ``extension`` to any Python-Markdown host.
+The pure core (model → findings → load → check/rules → merge → layout → render) imports nothing
+of MkDocs; ``plugin`` adapts it to MkDocs, ``extension`` to any Python-Markdown host (Zensical
+too), ``macros`` to mkdocs-macros, ``cli`` to the command line.  DEVELOPING.md has the picture.
 """

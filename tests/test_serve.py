@@ -7,6 +7,7 @@ traffic: the server listens on 127.0.0.1 and the test only talks to it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -16,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -23,7 +25,6 @@ from ruamel.yaml import YAML
 PROJECT = Path(__file__).resolve().parents[1]
 BRIEF_YAML = "data/briefs/2026-10-21-inference-E1.yml"
 ITEM_ID = "llm-d-1-0"  # 条目 1 of the brief, placed in §5.1
-START_TIMEOUT = 60
 RELOAD_TIMEOUT = 60
 
 
@@ -47,60 +48,28 @@ def log_of(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")[-4000:] if path.exists() else ""
 
 
-def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    shutil.copy2(PROJECT / "mkdocs.yml", project / "mkdocs.yml")
-    shutil.copytree(PROJECT / "docs", project / "docs")
-    shutil.copytree(PROJECT / "data", project / "data")
+def copy_project(root: Path) -> Path:
+    root.mkdir()
+    shutil.copy2(PROJECT / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(PROJECT / "docs", root / "docs")
+    shutil.copytree(PROJECT / "data", root / "data")
+    return root
 
-    brief_path = project / BRIEF_YAML
-    source = brief_path.read_text(encoding="utf-8")
-    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
-    marker = f"SERVE-RELOAD-{uuid.uuid4().hex[:12]}"
-    old_line = f'    title: "{item["title"]}"\n'
-    assert source.count(old_line) == 1, "could not find the title line of the llm-d 1.0 item"
 
+@contextlib.contextmanager
+def serving(project: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``mkdocs serve`` of ``project`` on a free loopback port, its output in ``log``; stopped after."""
     port = free_port()
-    url = f"http://127.0.0.1:{port}/inference/5/"
-    log = tmp_path / "serve.log"
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     with log.open("w", encoding="utf-8") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
             cwd=project,
-            env=env,
+            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
             stdout=out,
             stderr=subprocess.STDOUT,
         )
         try:
-            deadline = time.monotonic() + START_TIMEOUT
-            status, page = 0, ""
-            while time.monotonic() < deadline:
-                assert server.poll() is None, f"mkdocs serve exited early:\n{log_of(log)}"
-                status, page = fetch(url)
-                if status == 200 and f'data-digest-item="{ITEM_ID}"' in page:
-                    break
-                time.sleep(0.5)
-            assert status == 200, f"{url} did not come up within {START_TIMEOUT}s:\n{log_of(log)}"
-            assert f'data-digest-item="{ITEM_ID}"' in page, "§5 page does not show the llm-d 1.0 item"
-            assert marker not in page
-
-            new_title = f"{item['title']} {marker}"
-            brief_path.write_text(source.replace(old_line, f'    title: "{new_title}"\n'), encoding="utf-8")
-
-            deadline = time.monotonic() + RELOAD_TIMEOUT
-            seen = False
-            while time.monotonic() < deadline:
-                assert server.poll() is None, f"mkdocs serve exited after the edit:\n{log_of(log)}"
-                status, page = fetch(url)
-                if status == 200 and marker in page:
-                    seen = True
-                    break
-                time.sleep(0.5)
-            assert seen, (
-                f"the served §5 page did not change within {RELOAD_TIMEOUT}s of editing {BRIEF_YAML}:\n{log_of(log)}"
-            )
+            yield server, port
         finally:
             server.terminate()
             try:
@@ -110,7 +79,7 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
                 server.wait(timeout=15)
 
 
-def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, ok, what: str) -> str:
+def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, ok: Callable[[str], bool], what: str) -> str:
     """The page at ``url`` once ``ok(page)`` holds, or fail saying ``what`` did not happen."""
     deadline = time.monotonic() + RELOAD_TIMEOUT
     while time.monotonic() < deadline:
@@ -122,44 +91,41 @@ def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, ok, what: str
     raise AssertionError(f"{what} within {RELOAD_TIMEOUT}s:\n{log_of(log)}")
 
 
+def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
+    project = copy_project(tmp_path / "project")
+    brief_path = project / BRIEF_YAML
+    source = brief_path.read_text(encoding="utf-8")
+    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
+    marker = f"SERVE-RELOAD-{uuid.uuid4().hex[:12]}"
+    old_line = f'    title: "{item["title"]}"\n'
+    assert source.count(old_line) == 1, "could not find the title line of the llm-d 1.0 item"
+    log = tmp_path / "serve.log"
+    with serving(project, log) as (server, port):
+        url = f"http://127.0.0.1:{port}/inference/5/"
+        page = wait_for(url, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "§5 did not come up")
+        assert marker not in page
+        new_title = f"{item['title']} {marker}"
+        brief_path.write_text(source.replace(old_line, f'    title: "{new_title}"\n'), encoding="utf-8")
+        wait_for(
+            url, server, log, lambda p: marker in p, f"the served §5 page did not change after editing {BRIEF_YAML}"
+        )
+
+
 def test_a_broken_brief_keeps_the_last_good_site_with_its_errors_on_every_page(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    shutil.copy2(PROJECT / "mkdocs.yml", project / "mkdocs.yml")
-    shutil.copytree(PROJECT / "docs", project / "docs")
-    shutil.copytree(PROJECT / "data", project / "data")
+    project = copy_project(tmp_path / "project")
     brief_path = project / BRIEF_YAML
     good = brief_path.read_text(encoding="utf-8")
-    lines = good.splitlines(keepends=True)
-    broken_line = next(n for n, line in enumerate(lines, 1) if line.strip() == "level: partially_verified")
-    port = free_port()
+    broken_line = next(n for n, line in enumerate(good.splitlines(), 1) if line.strip() == "level: partially_verified")
     log = tmp_path / "serve.log"
-    with log.open("w", encoding="utf-8") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=project,
-            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            home, section = f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port}/inference/5/"
-            wait_for(section, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "the site did not come up")
-            brief_path.write_text(
-                good.replace("level: partially_verified", "level: half_verified", 1), encoding="utf-8"
-            )
-            banner = 'class="digest-serve-errors"'
-            page = wait_for(home, server, log, lambda p: banner in p, "no error banner appeared")
-            assert f"{BRIEF_YAML}:{broken_line}:" in page and "half_verified" in page
-            page = wait_for(section, server, log, lambda p: banner in p, "the banner is not on every page")
-            assert f'data-digest-item="{ITEM_ID}"' in page  # the last good version, still served
-            assert f"{BRIEF_YAML}:{broken_line}:" in log_of(log)  # the terminal says the same
-            brief_path.write_text(good, encoding="utf-8")
-            wait_for(section, server, log, lambda p: banner not in p, "the banner did not clear once fixed")
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=15)
+    with serving(project, log) as (server, port):
+        home, section = f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port}/inference/5/"
+        wait_for(section, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "the site did not come up")
+        brief_path.write_text(good.replace("level: partially_verified", "level: half_verified", 1), encoding="utf-8")
+        banner = 'class="digest-serve-errors"'
+        page = wait_for(home, server, log, lambda p: banner in p, "no error banner appeared")
+        assert f"{BRIEF_YAML}:{broken_line}:" in page and "half_verified" in page
+        page = wait_for(section, server, log, lambda p: banner in p, "the banner is not on every page")
+        assert f'data-digest-item="{ITEM_ID}"' in page  # the last good version, still served
+        assert f"{BRIEF_YAML}:{broken_line}:" in log_of(log)  # the terminal says the same
+        brief_path.write_text(good, encoding="utf-8")
+        wait_for(section, server, log, lambda p: banner not in p, "the banner did not clear once fixed")
