@@ -24,6 +24,8 @@ from .merge import LivingDoc
 
 SPACE = re.compile(r"\s+")
 TAG = re.compile(r"<[^>]*>")
+SEARCH_INDEXES = frozenset({"search_index.json", "search.json"})
+"""Material's (lunr) and Zensical's search index files."""
 OWN_ATTRIBUTES = frozenset({"data-withheld-quote", "data-digest-contradiction", "data-withheld-by"})
 """Attributes whose values are ids the checker itself relies on, never text."""
 
@@ -152,9 +154,14 @@ class LeakCheck:
         return sorted(found)
 
     def search_index(self, file: str, raw: str) -> list[Leak]:
-        """Leaks in a Material (lunr) search index: the title and text of every entry."""
+        """Leaks in a search index: the title and text of every entry (Material's ``docs``,
+        Zensical's ``items``)."""
         found: set[Leak] = set()
-        for entry in json.loads(raw).get("docs", []):
+        index = json.loads(raw)
+        entries = (index.get("docs") or index.get("items") or []) if isinstance(index, dict) else []
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict):
+                continue
             for key in ("title", "text"):
                 value = entry.get(key)
                 if isinstance(value, str):
@@ -174,7 +181,7 @@ class LeakCheck:
                 leaks += self.html(name, path.read_text(encoding="utf-8", errors="replace"))
             elif path.suffix == ".xml" and path.name != "sitemap.xml":
                 leaks += self.feed(name, path.read_text(encoding="utf-8", errors="replace"))
-            elif path.name == "search_index.json":
+            elif path.name in SEARCH_INDEXES:
                 leaks += self.search_index(name, path.read_text(encoding="utf-8", errors="replace"))
         return leaks
 

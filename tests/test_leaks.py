@@ -115,6 +115,16 @@ def test_feeds_and_the_search_index_are_read_too(check):
     assert (leak.file, leak.pattern, leak.where) == ("search/search_index.json", SPELLINGS[0], "search index")
 
 
+def test_zensicals_search_index_is_read_too(check, tmp_path):
+    """Zensical writes its own index (``search.json``, entries under ``items``)."""
+    index = json.dumps({"config": {}, "items": [{"location": "inference/1/", "title": "§1", "text": SPELLINGS[1]}]})
+    assert [leak.pattern for leak in check.search_index("search.json", index)] == [SPELLINGS[1]]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "search.json").write_text(index, encoding="utf-8")
+    assert [(leak.file, leak.where) for leak in check.site(site)] == [("search.json", "search index")]
+
+
 def test_a_whole_site_is_read(shipped, tmp_path):
     site = tmp_path / "site"
     (site / "inference" / "1").mkdir(parents=True)

@@ -873,3 +873,17 @@ def test_invalid_rules_in_mkdocs_yml_are_reported_plainly(tmp_path):
     )
     out = mkdocs_build(project)
     assert out.returncode != 0 and "citation_count_factr" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_every_host_publishes_no_withheld_claim(site, tmp_path):
+    """`digest verify` reads each host's finished site (Zensical's too, which runs no plugin and
+    so no build-time check): no withheld claim in any page, attribute, feed or search index."""
+    out = subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "verify", str(site.root), "--data", str(site.project / "data")],
+        cwd=site.project,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "ok: no withheld claim" in out.stdout
