@@ -27,6 +27,7 @@ from ruamel.yaml import YAML
 
 from .diff import diff_docs
 from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
+from .files import FileError, create
 from .findings import DataError
 from .importer import import_brief
 from .leaks import find_leaks
@@ -35,7 +36,7 @@ from .model import Brief, EvidenceLevel, Outline, Rules
 from .pages import write_pages
 from .pipeline import Result, analyse
 from .report import format_json, format_text
-from .scaffold import new_brief
+from .scaffold import brief_path, new_brief
 
 
 def _settings(config: Path | None) -> dict[str, Any]:
@@ -93,6 +94,19 @@ EDITS: dict[str, Callable[[argparse.Namespace], str]] = {
 }
 
 
+def _cannot(target: Path, exc: OSError) -> int:
+    """A file that could not be read or written, as one line (``TARGET: error: cannot write …: why``); exit 1.
+
+    The writing commands write whole files or nothing, so nothing was written when this is said."""
+    if isinstance(exc, FileError):
+        why = str(exc)
+    else:
+        where = exc.filename if exc.filename is not None else target
+        why = f"cannot write {where}: {exc.strerror or exc}"
+    print(f"{target}: error: {why}", file=sys.stderr)
+    return 1
+
+
 def _edit(args: argparse.Namespace) -> int:
     """Run one editing command; on refusal print why (compiler style) and write nothing."""
     if not args.brief.is_file():
@@ -105,7 +119,22 @@ def _edit(args: argparse.Namespace) -> int:
         if exc.findings:
             print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
         return 1
+    except OSError as exc:  # read-only folder, full disk, busy folder…: one line, nothing written
+        return _cannot(args.brief, exc)
     print(f"{args.brief}: updated")
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    """Scaffold a day's brief; never overwrite one; a file that cannot be written is one line, not a traceback."""
+    try:
+        path = new_brief(args.data, args.topic, args.date, args.round)
+    except FileExistsError as exc:
+        print(f"digest new: {exc}; edit it instead", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        return _cannot(brief_path(args.data, args.topic, args.date, args.round), exc)
+    print(path)
     return 0
 
 
@@ -151,11 +180,13 @@ def _import(args: argparse.Namespace) -> int:
         return 0
     brief_id = re.search(r'^id: "([^"]+)"', text, re.M)
     out = args.output or args.data / "briefs" / f"{brief_id.group(1) if brief_id else args.markdown.stem}.yml"
-    if out.exists():
+    try:
+        create(out, text)  # whole or nothing, never over an existing file
+    except FileExistsError:
         print(f"{out}: error: already exists; use -o to write elsewhere", file=sys.stderr)
         return 1
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return _cannot(out, exc)
     print(out)
     return 0
 
@@ -282,13 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "import":
         return _import(args)
     if args.command == "new":
-        try:
-            path = new_brief(args.data, args.topic, args.date, args.round)
-        except FileExistsError as exc:
-            print(f"digest new: {exc}; edit it instead", file=sys.stderr)
-            return 1
-        print(path)
-        return 0
+        return _new(args)
     if args.command in EDITS:
         return _edit(args)
     try:

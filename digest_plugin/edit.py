@@ -3,15 +3,16 @@
 Every edit goes through ruamel.yaml's round-trip mode (comments, key order, quoting and blank
 lines survive), is checked against the whole data folder before anything is written (an edit
 that would not validate is refused), and is written atomically (a temporary file in the same
-folder, then a rename), so a crash never leaves half a brief behind.
+folder, then a rename), so a crash never leaves half a brief behind.  The brief's folder is
+locked from reading to writing, so two edits at the same time both land, one after the other
+(see :mod:`.files`: the lock, the temporary files, the scratch view the check reads, and what
+removes them when a command is killed).
 """
 
 from __future__ import annotations
 
 import io
-import os
-import shutil
-import tempfile
+import os  # noqa: F401 - tests patch edit.os.replace to simulate a failing disk
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
+from . import files
 from .findings import Finding
 from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap
 from .pipeline import analyse
@@ -50,43 +52,42 @@ def q(text: str) -> DoubleQuotedScalarString:
 def edit_brief(path: Path, change: Callable[[CommentedMap], None], *, data_dir: Path | None = None) -> str:
     """Apply ``change`` to the brief at ``path``; validate the whole data folder; write atomically.
 
-    Returns the new text.  Raises EditError (writing nothing) when the result has any error."""
+    The brief's folder is locked from reading to writing (a concurrent edit waits for this one).
+    Returns the new text.  Raises EditError (writing nothing) when the result has any error, and
+    :class:`.files.FileError` (an ``OSError``, writing nothing) when a file cannot be read or written."""
     path = Path(path)
     data_dir = Path(data_dir) if data_dir else path.parent.parent
-    yaml = _yaml()
-    tree = yaml.load(path.read_text(encoding="utf-8"))
-    change(tree)
-    out = io.StringIO()
-    yaml.dump(tree, out)
-    text = out.getvalue()
-    _validate(text, path, data_dir)
-    _write_atomically(path, text)
+    with files.locked(path.parent):
+        with files.failing("read", path):
+            source = path.read_text(encoding="utf-8")
+        yaml = _yaml()
+        tree = yaml.load(source)
+        change(tree)
+        out = io.StringIO()
+        yaml.dump(tree, out)
+        text = out.getvalue()
+        with files.staged(path, text) as staged:
+            _validate(staged, path, data_dir)
+            files.commit(staged, path)
     return text
 
 
-def _validate(text: str, path: Path, data_dir: Path) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "data"
-        shutil.copytree(data_dir, copy)
-        target = copy / path.resolve().relative_to(data_dir.resolve())
-        target.write_text(text, encoding="utf-8")
-        result = analyse(copy, relative_to=Path(tmp))
+def _validate(staged: Path, path: Path, data_dir: Path) -> None:
+    """Check the data folder as it would be with ``staged`` in place of ``path``.
+
+    The check reads a view of the data folder made of symbolic links (nothing is copied) in a
+    scratch folder that is removed afterwards, or by the next edit if this one is killed."""
+    try:
+        path.resolve().relative_to(data_dir.resolve())
+    except ValueError:
+        raise EditError(f"{path} is not inside the data folder {data_dir}; nothing was written") from None
+    with files.scratch() as tmp:
+        view = tmp / (data_dir.resolve().name or "data")
+        files.mirror(data_dir, view, path, staged)
+        files.pause("validating")
+        result = analyse(view, relative_to=tmp)
     if result.errors:
         raise EditError("the edited brief would not validate; nothing was written", result.errors)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _list(tree: CommentedMap, key: str) -> CommentedSeq:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from . import files
 from .findings import DataError
 from .load import load_data
 
@@ -60,11 +61,20 @@ def _free(prefix: str, taken: set[str]) -> str:
     return f"{prefix}-{n}"
 
 
+def brief_path(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> Path:
+    """Where ``digest new`` writes the brief of a day: ``briefs/<date>-<topic>-<round>.yml``."""
+    return Path(data_dir) / "briefs" / f"{date.isoformat()}-{topic}-{round_}.yml"
+
+
 def new_brief(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> Path:
-    """Write ``briefs/<date>-<topic>-<round>.yml`` and return its path; never overwrite a brief."""
-    brief_id = f"{date.isoformat()}-{topic}-{round_}"
-    path = Path(data_dir) / "briefs" / f"{brief_id}.yml"
+    """Write ``briefs/<date>-<topic>-<round>.yml`` and return its path; never overwrite a brief.
+
+    The file appears whole or not at all (see :func:`.files.create`): ``FileExistsError`` if the
+    brief exists, :class:`.files.FileError` (an ``OSError``) if it cannot be written."""
+    path = brief_path(data_dir, topic, date, round_)
+    brief_id = path.stem
     if path.exists():
+        files.tidy(path.parent)
         raise FileExistsError(f"{path} already exists")
     try:
         briefs = load_data(Path(data_dir)).briefs
@@ -85,7 +95,5 @@ def new_brief(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> 
         contradiction_id=_free(f"{stem}-c", taken),
         follow_up_id=_free(f"{stem}-f", taken),
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "x", encoding="utf-8") as handle:
-        handle.write(text)
+    files.create(path, text)
     return path

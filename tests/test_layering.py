@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
 LAYERS: list[set[str]] = [
     {"arxiv", "labels", "findings"},  # 0: plain data and patterns
     {"model"},  # 1: the shapes of a brief and an outline, and their vocabularies
-    {"fastyaml", "workers"},  # 2: reading YAML fast, running a pure function in a fork
+    {"fastyaml", "workers", "files"},  # 2: reading YAML fast; a pure function in a fork; safe file writing
     {"load"},  # 3: files → validated models, every problem located
     {"check", "rules"},  # 4: references across files; editorial rules
     {"merge"},  # 5: briefs + outline → the frozen living doc
