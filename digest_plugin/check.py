@@ -54,6 +54,7 @@ def check_references(dataset: Dataset) -> list[Finding]:
                     )
                 )
             seen.setdefault(value, f"{brief.id}:{loc}")
+        findings += _numbers(dataset, brief)
 
     citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
     contradictions = {c.id for b in dataset.briefs for c in b.contradictions}
@@ -159,6 +160,34 @@ def _ids(
         yield ("contradictions", i, "id"), "contradiction", c.id, contradictions
     for i, f in enumerate(brief.follow_ups):
         yield ("follow_ups", i, "id"), "follow-up", f.id, follow_ups
+
+
+def _numbers(dataset: Dataset, brief: Brief) -> list[Finding]:
+    """The numbers of a brief's items, contradictions and follow-ups are unique within each list.
+
+    Readers and the site refer to them by number ("条目 2", "矛盾 3", the importer's ids): two with
+    one number make such a reference point at either."""
+    found = []
+    lists: list[tuple[str, str, list[tuple[str, int]]]] = [
+        ("items", "item", [(x.id, x.number) for x in brief.items]),
+        ("contradictions", "contradiction", [(x.id, x.number) for x in brief.contradictions]),
+        ("follow_ups", "follow-up", [(x.id, x.number) for x in brief.follow_ups]),
+    ]
+    for key, kind, entries in lists:
+        first: dict[int, str] = {}
+        for i, (ident, number) in enumerate(entries):
+            if number in first:
+                found.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        (key, i, "number"),
+                        f"{kind} number {number} is also the number of {kind} '{first[number]}'",
+                        hint=f"number the {kind}s of a brief 1, 2, 3… without repeats",
+                    )
+                )
+            first.setdefault(number, ident)
+    return found
 
 
 class _Known:

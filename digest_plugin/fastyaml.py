@@ -137,13 +137,13 @@ def _value(node: Node, seen: set[int], escapes: bool) -> Any:
 
     Refuses what the locating loader reports or treats differently: aliases, tags, duplicate and
     merge (``<<``) keys, keys that are not plain values, and (when the text has ``\\`` escapes)
-    control characters."""
+    the characters of :data:`FORBIDDEN` (written as they are, :data:`STEP_ASIDE` finds them)."""
     cls = node.__class__
     if cls is ScalarNode:
         text = node.value
         if node.tag == _STR:
-            if escapes and CONTROL.search(text):
-                raise Refused("control character")
+            if escapes and FORBIDDEN.search(text):
+                raise Refused("control, bidirectional control or lone surrogate character")
             return text
         convert = _SCALARS.get(node.tag)
         if convert is None:
@@ -174,11 +174,20 @@ def _value(node: Node, seen: set[int], escapes: bool) -> Any:
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Characters no brief text may hold (line breaks and tabs excepted)."""
+BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+"""Bidirectional embeddings, overrides and isolates: they make text display in another order than
+it is stored ("Trojan Source"), so a figure "+571" can read as "+175" on the page."""
+SURROGATE = re.compile(r"[\ud800-\udfff]")
+"""Lone UTF-16 halves (only a ``\\uD800``-style escape makes one): no UTF-8 file, page or feed can
+hold them, so writing the site would crash on the first one."""
+FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+""":data:`CONTROL`, :data:`BIDI` and :data:`SURROGATE` in one pass."""
 ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,:-])(?:&[^\s]|!)")
-STEP_ASIDE = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]|^%|[|>][-+0-9]*#", re.M)
+STEP_ASIDE = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]|^%|[|>][-+0-9]*#", re.M)
 """Control characters and tabs, ``%YAML`` directives and ``|#`` block headers: ruamel.yaml reads
 these differently from libyaml (or refuses them), so such files go to the locating loader, which
-says what it makes of them.  One pass over the text; a match inside a string only costs speed."""
+says what it makes of them; bidirectional controls, which briefs may not hold, go there too, to be
+located.  One pass over the text; a match inside a string (or a comment) only costs speed."""
 RUAMEL_DIFFERS = re.compile(r"[-+]?[0-9][0-9_]*_[0-9_.eE+-]*|[-+]?0b[01_]+|[-+]0[xo][0-9a-fA-F_]+|[-+]?\.[0-9]+[eE].*")
 """Plain scalars ruamel.yaml reads as other numbers (or as text) than YAML 1.2's core schema does:
 digit separators (``1_000``), binary (``0b101``), signed hex/octal (``-0x1F``), ``.5e3``."""
@@ -187,7 +196,7 @@ digit separators (``1_000``), binary (``0b101``), signed hex/octal (``-0x1F``), 
 def read(text: str) -> Any:
     """The data of a YAML text, or raise Refused (or a YAML error) for the caller to fall back."""
     if (("&" in text or "!" in text) and ANCHOR_OR_TAG.search(text)) or STEP_ASIDE.search(text):
-        raise Refused("anchor, tag, control character, tab, directive or block-scalar comment")
+        raise Refused("anchor, tag, control or bidi character, tab, directive or block-scalar comment")
     loader = _FastLoader(text)
     try:
         node = loader.get_single_node()

@@ -6,7 +6,9 @@ hint.  Nothing here raises a bare exception at a user: :func:`load_data` collect
 of all files and raises one :class:`DataError`.
 
 The round-trip loader of ruamel.yaml is used because it keeps the position of every key and
-value (YAML 1.2: ``no`` stays a string, ``22:20`` stays a string).
+value (YAML 1.2: ``no`` stays a string, ``22:20`` stays a string).  What could only fail later —
+a merge key whose keys have no position, a lone surrogate that cannot be written to a page, a
+bidi control that makes text read otherwise than it is stored — is refused here, located.
 """
 
 from __future__ import annotations
@@ -83,16 +85,40 @@ def _yaml() -> YAML:
     located 'invalid date' finding instead of a crash, and every loader gives the same values."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
-    yaml.Constructor = _DatesAsText
+    yaml.Constructor = _BriefConstructor
     return yaml
 
 
-class _DatesAsText(RoundTripConstructor):
-    """Round-trip constructor that leaves timestamps as the text written (a subclass, so that
-    other YAML instances in the process — the editing commands — keep real dates)."""
+class _NotInBriefs(YAMLError):
+    """YAML that parses but that briefs may not use, refused where it is written."""
+
+    def __init__(self, message: str, hint: str, mark: Any) -> None:
+        super().__init__(message)
+        self.message, self.hint, self.mark = message, hint, mark
 
 
-_DatesAsText.add_constructor(
+class _BriefConstructor(RoundTripConstructor):
+    """Round-trip constructor that leaves timestamps as the text written and refuses merge keys
+    (a subclass, so that other YAML instances in the process — the editing commands — keep real
+    dates)."""
+
+    def flatten_mapping(self, node: Any) -> Any:
+        """Refuse ``<<: *name`` at the ``<<``.
+
+        ruamel.yaml copies the keys of a merged mapping into the mapping that merges it: the merged
+        mapping never appears twice in the tree (so the alias check does not see it) and its keys
+        have no position there (so locating an error in one of them failed with a KeyError)."""
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise _NotInBriefs(
+                    "merge keys (<<: *name) are not allowed in briefs",
+                    "write the keys out in full",
+                    key_node.start_mark,
+                )
+        return super().flatten_mapping(node)
+
+
+_BriefConstructor.add_constructor(
     "tag:yaml.org,2002:timestamp", lambda constructor, node: constructor.construct_scalar(node)
 )
 
@@ -128,6 +154,9 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
         return None, [Finding(display, 1, 1, "file is empty", hint="a brief starts with `schema: 1`")]
     try:
         tree = _yaml().load(io.StringIO(text))
+    except _NotInBriefs as exc:
+        line, col = (exc.mark.line + 1, exc.mark.column + 1) if exc.mark else (1, 1)
+        return None, [Finding(display, line, col, exc.message, hint=exc.hint)]
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -176,33 +205,56 @@ def _unclosed_quote(text: str, error_line: int) -> tuple[tuple[int, int], str] |
     return None
 
 
+_ALIAS = "anchors and aliases (&name, *name) are not allowed in briefs", "write the value out in full"
+
+
 def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
-    """The first alias or explicit tag in the tree, located; briefs need neither.
+    """The first alias, explicit tag or forbidden character in the tree, located; briefs need none.
 
     Refusing aliases keeps an alias bomb from expanding during validation; refusing tags keeps
-    ``!!python/…`` and other typed values out of what is plain data."""
+    ``!!python/…`` and other typed values out of what is plain data.  A shared mapping or list is
+    found by meeting it twice; a shared string or number by its anchor, which ruamel.yaml keeps
+    on the value (it is not an object of its own to meet twice).  Keys are read like values."""
     seen: set[int] = set()
     stack: list[tuple[Any, tuple[int, int]]] = [(tree, (1, 1))]
     while stack:
         node, where = stack.pop()
         if isinstance(node, TaggedScalar) or getattr(getattr(node, "tag", None), "value", None):
             return where, f"YAML tags ({_tag(node)}) are not allowed in briefs", "remove the tag; write plain text"
-        if isinstance(node, str) and (bad := CONTROL.search(node)):
-            return (
-                where,
-                f"control character U+{ord(bad.group()):04X} in text",
-                "remove it (only line breaks and tabs are allowed)",
-            )
+        if isinstance(node, str) and (problem := _bad_character(node)):
+            return where, *problem
         if not isinstance(node, (CommentedMap, CommentedSeq)):
+            if getattr(getattr(node, "anchor", None), "value", None):
+                return where, *_ALIAS
             continue
         if id(node) in seen:
-            return where, "anchors and aliases (&name, *name) are not allowed in briefs", "write the value out in full"
+            return where, *_ALIAS
         seen.add(id(node))
         if isinstance(node, CommentedMap):
             stack.extend((v, _pos(node.lc.value(k) if k in node.lc.data else None, where)) for k, v in node.items())
+            stack.extend((k, _pos(node.lc.key(k) if k in node.lc.data else None, where)) for k in node)
         else:
             stack.extend((v, _pos(node.lc.item(i) if i in node.lc.data else None, where)) for i, v in enumerate(node))
     return None
+
+
+def _bad_character(text: str) -> tuple[str, str] | None:
+    """(message, hint) for the first character of ``text`` no brief may hold, or None."""
+    bad = fastyaml.FORBIDDEN.search(text)
+    if bad is None:
+        return None
+    code = ord(bad.group())
+    if fastyaml.SURROGATE.match(bad.group()):
+        return (
+            f"lone surrogate U+{code:04X} in text (half of a UTF-16 pair: no page or feed can hold it)",
+            "write the character itself, or escape it whole as \\U0001F600",
+        )
+    if fastyaml.BIDI.match(bad.group()):
+        return (
+            f"bidirectional control character U+{code:04X} in text (it makes text display otherwise than it reads)",
+            "remove it",
+        )
+    return f"control character U+{code:04X} in text", "remove it (only line breaks and tabs are allowed)"
 
 
 def _tag(node: Any) -> str:
@@ -230,8 +282,16 @@ def _message(error: ErrorDetails, model: type[BaseModel]) -> tuple[str, str | No
     if kind == "enum":
         expected = error.get("ctx", {}).get("expected", "")
         return f"{where}: {error['input']!r} is not allowed here", f"use one of {expected}"
+    if kind == "bool_type":
+        return (
+            f"{where}: {error['input']!r} is not true or false",
+            "write true or false (YAML 1.2 reads yes/no as text)",
+        )
+    if kind == "int_type":
+        return f"{where}: {error['input']!r} is not a whole number", "write the number in digits, without quotes"
     msg = error["msg"].removeprefix("Value error, ")
-    return f"{where}: {msg}", None
+    hint = (error.get("ctx") or {}).get("hint") if kind == "digest" else None
+    return f"{where}: {msg}", hint
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -365,7 +425,8 @@ class DiskCache:
     first use), and read back only if the signature is this machine's.  A pickle, a script, a
     symlink or an entry written anywhere else is ignored: the file is parsed as if never cached."""
 
-    FORMAT = "2"
+    FORMAT = "3"
+    """Bumped whenever the fast reader refuses more: an entry parsed before would skip the refusal."""
     MAX_ENTRY = 20 * MAX_BYTES
 
     def __init__(self, folder: Path | None, key: bytes | None = None) -> None:

@@ -12,12 +12,26 @@ Closed vocabularies are ``Enum``s whose values are the English codes used in YAM
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Callable
 from enum import Enum
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from . import arxiv
 
@@ -186,11 +200,56 @@ _LABELS: dict[type, dict[str, str]] = {
 }
 
 # --------------------------------------------------------------------------- checked strings
+#
+# Every constraint on a single value is written once, as a pattern or a bound, and goes both into
+# the check (the validators below) and into the JSON Schema editors validate against (the
+# ``json_schema_extra`` of each type), so an editor's squiggle and ``digest check`` agree.  The
+# patterns are written in the subset of regular expressions Python and ECMA-262 (what JSON Schema
+# tools use) read alike: ``[0-9]``, not ``\d``, which in Python also matches full-width digits.
 
 SLUG = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
 SECTION = re.compile(r"^[1-9][0-9]?(?:\.[1-9][0-9]?)?$")
 ROUND = re.compile(r"^E[1-9]$")
-BRIEF_ID = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*-E[1-9]$")
+BRIEF_ID = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9]+(?:-[a-z0-9]+)*-E[1-9]$")
+DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+_MONTH = r"(?:0[1-9]|1[0-2])"
+ARXIV = re.compile(
+    r"^(?:"
+    rf"(?:0[0-9]|1[0-4]){_MONTH}\.[0-9]{{4}}"  # YYMM.NNNN before 2015
+    rf"|(?:1[5-9]|[2-9][0-9]){_MONTH}\.[0-9]{{5}}"  # YYMM.NNNNN from 2015
+    r"|[a-z-]+(?:\.[A-Z]{2})?/[0-9]{7}"  # archive(.SUBJ)/YYMMNNN before April 2007
+    r")(?:v[1-9][0-9]*)?$"
+)
+"""What :func:`arxiv.digits_problem` and :data:`arxiv.ID` accept together, as one pattern (for the
+schema), in ASCII digits only: ``arxiv.ID`` uses ``\\d``, which lets ``１６０５.０８８０３`` through in
+Python, and such an id would be linked and numbered as another paper than 1605.08803."""
+
+MAX_URL = 2000
+"""Longer than any source link a brief needs (browsers and servers start refusing around 2,000)."""
+NETLOC_LOOKALIKES = (
+    r"\u2047\u2048\u2049\u2100\u2101\u2105\u2106\u2a74\ufe13\ufe16"
+    r"\ufe55\ufe56\ufe5f\ufe6b\uff03\uff0f\uff1a\uff1f\uff20"
+)
+"""The characters NFKC turns into one of ``/?#@:`` (``／`` ``：`` …): ``urlsplit`` refuses them in a
+host, since a browser would read them as the ASCII ones (a test recomputes the list)."""
+_URL_HOST = rf"""(?:\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]|[^\s<>"'`/?#@\[\]\\:{NETLOC_LOOKALIKES}]+)"""
+_URL_PORT = r"(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?)?"
+HTTP_URL = re.compile(rf"""^https?://(?![^/?#]*@){_URL_HOST}{_URL_PORT}(?:[/?#][^\s<>"'`]*)?$""")
+"""An absolute http(s) URL the renderer can read: a host (a name or a bracketed IPv6 address, no
+credentials, no backslash), a port up to 65535, then anything but spaces, quotes and ``<>``."""
+
+MATERIAL_PATH = re.compile(r"^(?![A-Za-z]:)(?![/\\])(?!(?:.*/)?\.\.(?:/|$))[^\\\x00-\x1f]+$")
+"""A relative path in the team's store, written with ``/``: no leading ``/``, no ``..`` segment, no
+drive letter (``C:``), no backslash (a Windows path names no file on the build machine)."""
+
+YEAR_FROM = 1990
+"""arXiv opened in 1991: a citation year before 1990 is a typo (or not an arXiv paper)."""
+
+
+def refuse(message: str, hint: str | None = None) -> PydanticCustomError:
+    """A validation error whose finding carries ``hint`` (see ``load._message``)."""
+    return PydanticCustomError("digest", message, {"hint": hint} if hint else None)
 
 
 def _matches(pattern: re.Pattern[str], what: str, example: str) -> Callable[[str], str]:
@@ -204,34 +263,114 @@ def _matches(pattern: re.Pattern[str], what: str, example: str) -> Callable[[str
     return check
 
 
+def _schema(pattern: re.Pattern[str], **more: Any) -> Any:
+    """``pattern`` (and any other keywords) for the JSON Schema of a type, to put in ``Annotated``."""
+    return Field(json_schema_extra={"pattern": pattern.pattern, **more})
+
+
 def _http_url(value: str) -> str:
-    """Only absolute http(s) links reach the page: no javascript:, data: or relative URLs."""
+    """Only absolute http(s) links that the renderer can read reach the page.
+
+    The renderer reads a source URL with ``urlsplit`` (``.hostname``, ``.port``); whatever makes
+    that raise (``http://[::1``, a port past 65535) is refused here rather than at render time.
+    Credentials are refused too: the site never shows them, so they only leak through the data."""
+    if len(value) > MAX_URL:
+        raise refuse(
+            f"URL is {len(value):,} characters long; a source URL has at most {MAX_URL:,}",
+            "link the page itself, not a search or tracking URL",
+        )
     if not re.fullmatch(r"https?://[^\s<>\"'`]+", value):
         raise ValueError(f"{value!r} is not an http(s) URL; only links starting with http:// or https:// are allowed")
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+        _ = parts.port
+    except ValueError as exc:
+        raise refuse(f"{value!r} cannot be read as a URL ({exc})", "check the brackets and the port") from None
+    if "@" in parts.netloc:
+        raise refuse(f"{value!r} carries credentials (user:password@)", "remove them: link the public page")
+    if not host:
+        raise refuse(f"{value!r} names no host", "write the full link, https://host/path")
+    if not host.isascii():
+        try:
+            host.encode("idna")
+        except UnicodeError:
+            raise refuse(f"host {host!r} cannot be written in punycode", "check the host name") from None
+    if not HTTP_URL.fullmatch(value):
+        raise refuse(f"{value!r} cannot be read as a URL", "write it as https://host[:port]/path")
     return value
 
 
 def _material_path(value: str) -> str:
-    """Material paths name files in the team's store; they must not climb out of it."""
-    if value.startswith(("/", "\\")) or ".." in re.split(r"[\\/]", value) or re.search(r"[\x00-\x1f]", value):
+    """Material paths name files in the team's store; they must not climb out of it, and must name
+    the same file on every machine (a Windows path does not)."""
+    if not value:
+        raise refuse("material path is empty", "write the path of the file in the store, e.g. inbox/jay/brief.md")
+    if "\\" in value or re.match(r"[A-Za-z]:", value):
+        raise refuse(
+            f"{value!r} is a Windows path",
+            "write the path inside the store with '/' and no drive letter, e.g. inbox/jay/brief.md",
+        )
+    if not MATERIAL_PATH.fullmatch(value):
         raise ValueError(f"{value!r} is not a relative material path inside the store (no leading '/', no '..')")
     return value
 
 
-Slug = Annotated[str, AfterValidator(_matches(SLUG, "id", "llm-d-1-0"))]
-BriefId = Annotated[str, AfterValidator(_matches(BRIEF_ID, "brief id", "2026-10-21-inference-E1"))]
-SectionNo = Annotated[str, AfterValidator(_matches(SECTION, "section number", "3.1"))]
+def _iso_date(value: Any) -> Any:
+    """Dates are written YYYY-MM-DD: pydantic alone would also read ``0`` as 1970-01-01 (a Unix
+    time) and ``2026-10-21T00:00:00`` as a date, which the schema (and a reader) would not."""
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value  # (a date made in Python: the importer's drafts)
+    if isinstance(value, str) and DATE.fullmatch(value):
+        return value
+    raise refuse(f"{value!r} is not a date", "write it as YYYY-MM-DD, e.g. 2026-10-21")
+
+
+def _figure_value(value: Any) -> Any:
+    """A figure is a number or a short text; never a list, a map, true/false or NaN/infinity (which
+    a chart cannot place and JSON cannot hold)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise refuse(f"{value!r} is not a number or a text", "write a number (155) or a short text")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise refuse(f"{value!r} is not a finite number", "write the number itself")
+    return value
+
+
+def _year(value: int) -> int:
+    if value < YEAR_FROM:
+        raise refuse(f"year {value} is before {YEAR_FROM} (arXiv opened in 1991)", "write the year the paper appeared")
+    return value
+
+
+Slug = Annotated[str, AfterValidator(_matches(SLUG, "id", "llm-d-1-0")), _schema(SLUG)]
+BriefId = Annotated[str, AfterValidator(_matches(BRIEF_ID, "brief id", "2026-10-21-inference-E1")), _schema(BRIEF_ID)]
+SectionNo = Annotated[str, AfterValidator(_matches(SECTION, "section number", "3.1")), _schema(SECTION)]
 
 
 def _arxiv_digits(value: str) -> str:
     if problem := arxiv.digits_problem(value):
         raise ValueError(problem)
+    if not ARXIV.fullmatch(value):  # full-width digits, which arxiv.ID (\d) lets through
+        raise ValueError(f"{value!r} is not a valid arXiv id (write it in ASCII digits, like '1605.08803')")
     return value
 
 
-ArxivId = Annotated[str, AfterValidator(_matches(arxiv.ID, "arXiv id", "1605.08803")), AfterValidator(_arxiv_digits)]
-HttpUrl = Annotated[str, AfterValidator(_http_url)]
-MaterialPath = Annotated[str, AfterValidator(_material_path)]
+ArxivId = Annotated[
+    str,
+    AfterValidator(_matches(arxiv.ID, "arXiv id", "1605.08803")),
+    AfterValidator(_arxiv_digits),
+    _schema(ARXIV),
+]
+HttpUrl = Annotated[str, AfterValidator(_http_url), _schema(HTTP_URL, maxLength=MAX_URL)]
+MaterialPath = Annotated[str, AfterValidator(_material_path), _schema(MATERIAL_PATH)]
+Date = Annotated[dt.date, BeforeValidator(_iso_date), _schema(DATE)]
+# Numbers and booleans are strict (StrictInt, StrictBool): YAML 1.2 reads ``"155"`` and ``yes`` as
+# text, and the schema (``integer``, ``boolean``) refuses them; lax validation would quietly turn
+# them into 155 and True here, and ``digest check`` would pass what an editor's schema refuses.
+Count = Annotated[StrictInt, Field(ge=0)]
+Number = Annotated[StrictInt, Field(ge=1)]
+Year = Annotated[StrictInt, AfterValidator(_year), Field(json_schema_extra={"minimum": YEAR_FROM})]
+FigureValue = Annotated[StrictInt | StrictFloat | StrictStr, BeforeValidator(_figure_value)]
 
 
 def _not_empty(value: str) -> str:
@@ -255,6 +394,14 @@ def inner_model(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
+def _requires_when(key: str, value: str, needed: str) -> dict[str, Any]:
+    """The JSON Schema of a model validator: when ``key`` is ``value``, ``needed`` must be given."""
+    return {
+        "if": {"properties": {key: {"const": value}}, "required": [key]},
+        "then": {"properties": {needed: {"type": "string"}}, "required": [needed]},
+    }
+
+
 class Model(BaseModel):
     """Strict base: unknown keys are errors, so a typo in a key never silently loses data."""
 
@@ -269,8 +416,8 @@ class MaterialRef(Model):
 
     path: MaterialPath
     anchor: str | None = None
-    first_collected: dt.date | None = None
-    last_collected: dt.date | None = None
+    first_collected: Date | None = None
+    last_collected: Date | None = None
 
 
 class Sources(Model):
@@ -292,9 +439,9 @@ class Figure(Model):
 
     key: Slug
     label: Text
-    value: int | float | str
+    value: FigureValue
     unit: str | None = None
-    as_of: dt.date | None = None
+    as_of: Date | None = None
     note: str | None = None
     """Why a count went down, or how it was counted (口径); required when a count drops."""
 
@@ -320,9 +467,11 @@ class Placement(Model):
     after: Slug | None = None
     alternatives: list[Alternative] = Field(default_factory=list)
     cross_refs: list[CrossRef] = Field(default_factory=list)
-    as_conclusion: bool = False
+    as_conclusion: StrictBool = False
     """The brief asks to write this as a conclusion (定论), not as a lead; evidence rules apply."""
     text: Text
+
+    model_config = ConfigDict(json_schema_extra=_requires_when("action", "update_in_place", "entry"))
 
     @model_validator(mode="after")
     def _update_names_entry(self) -> Placement:
@@ -335,7 +484,7 @@ class Item(Model):
     """One of the day's increments (条目)."""
 
     id: Slug
-    number: int = Field(ge=1)
+    number: Number
     title: Text
     value: list[ValueRating] = Field(min_length=1)
     sources: Sources
@@ -373,7 +522,7 @@ class Contradiction(Model):
     """An entry of the brief's contradiction list (值得警惕的矛盾与待核实说法)."""
 
     id: Slug
-    number: int = Field(ge=1)
+    number: Number
     title: Text
     text: Text
     touches: Touches = Field(default_factory=Touches)
@@ -386,8 +535,8 @@ class Contradiction(Model):
 
 class CitedBy(Model):
     source: CitationSource
-    count: int = Field(ge=0)
-    as_of: dt.date | None = None
+    count: Count
+    as_of: Date | None = None
 
 
 class Citation(Model):
@@ -395,22 +544,24 @@ class Citation(Model):
 
     arxiv: ArxivId
     title: Text
-    year: int | None = None
+    year: Year | None = None
     card: MaterialPath | None = None
     card_topic: str | None = None
     cited_by: list[CitedBy] = Field(default_factory=list)
     openalex_id: str | None = None
     doi: str | None = None
     oa_status: str | None = None
-    verified: bool = False
+    verified: StrictBool = False
+    """Only ``true`` or ``false``: YAML 1.2 reads ``yes``/``no`` as text, and a lax bool would turn
+    ``no`` into False and ``"yes"`` into True behind the editor's back."""
     use_note: str | None = None
     down_weighted_by: Slug | None = None
 
 
 class FollowUp(Model):
     id: Slug
-    number: int = Field(ge=1)
-    round: Annotated[str, AfterValidator(_matches(ROUND, "round", "E2"))]
+    number: Number
+    round: Annotated[str, AfterValidator(_matches(ROUND, "round", "E2")), _schema(ROUND)]
     text: Text
     items: list[Slug] = Field(default_factory=list)
     status: FollowUpStatus = FollowUpStatus.open
@@ -423,6 +574,8 @@ class ContradictionUpdate(Model):
     change: ContradictionChange
     text: Text
     superseded_by: Slug | None = None
+
+    model_config = ConfigDict(json_schema_extra=_requires_when("change", "superseded", "superseded_by"))
 
     @model_validator(mode="after")
     def _superseded_names_successor(self) -> ContradictionUpdate:
@@ -437,6 +590,10 @@ class FollowUpUpdate(Model):
     follow_up: Slug
     status: FollowUpStatus
     note: str | None = None
+
+    model_config = ConfigDict(
+        json_schema_extra={"if": {"properties": {"status": {"const": "open"}}, "required": ["status"]}, "then": False}
+    )
 
     @model_validator(mode="after")
     def _closes(self) -> FollowUpUpdate:
@@ -473,23 +630,23 @@ class DocRef(Model):
 
     path: MaterialPath
     version: str | None = None
-    reference_count: int | None = Field(default=None, ge=0)
+    reference_count: Count | None = None
 
 
 class Brief(Model):
     """A day's brief, as the team writes it."""
 
-    schema_: int = Field(1, alias="schema", ge=1, le=1)
+    schema_: StrictInt = Field(1, alias="schema", ge=1, le=1)
     id: BriefId
     topic: Slug
-    round: Annotated[str, AfterValidator(_matches(ROUND, "round", "E1"))]
+    round: Annotated[str, AfterValidator(_matches(ROUND, "round", "E1")), _schema(ROUND)]
     round_label: str | None = None
     title: Text
-    date: dt.date
+    date: Date
     written_at: str | None = None
     author: str | None = None
     job: Job = Field(default_factory=Job)
-    materials_read: int | None = Field(default=None, ge=0)
+    materials_read: Count | None = None
     materials_note: str | None = None
     materials: list[MaterialRef] = Field(default_factory=list)
     living_doc: DocRef | None = None
@@ -535,7 +692,7 @@ class Entry(Model):
 class Outline(Model):
     """The skeleton of one topic's living doc: sections, and the entries briefs refer to."""
 
-    schema_: int = Field(1, alias="schema", ge=1, le=1)
+    schema_: StrictInt = Field(1, alias="schema", ge=1, le=1)
     topic: Slug
     title: Text
     doc: DocRef

@@ -3,8 +3,11 @@
 Two kinds, both configurable (``rules:`` of the digest plugin in mkdocs.yml):
 
 * consistency of a brief's own numbers — a weekly gain larger than the total (Kapitsa
-  "+175 > 155"), a count that drops without a note, a date after the brief's own date,
-  citation counts from two sources that disagree by more than a factor;
+  "+175 > 155"), a count that drops without a note, a date after the brief's own date (or a
+  first collection after the last), a citation year after it, citation counts from two sources
+  that disagree by more than a factor (or a 0 beside a large count);
+* what the site cannot link — a source URL on no public host (a private or loopback address,
+  ``localhost``) or whose host is not ASCII (a look-alike of another name);
 * evidence rules — lead-level, unverified or vendor-self-reported items may not be placed as a
   conclusion, and a down-weighted citation never supports one.
 
@@ -15,13 +18,17 @@ is not reported again: the rule is there to catch what nobody noticed.
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
+import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .model import Brief, Figure, PlacementAction, Rules, Status
+from .model import Brief, Figure, MaterialRef, PlacementAction, Rules, Status
 
 
 def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:
@@ -36,6 +43,9 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
     for brief in dataset.briefs:  # date order: "went down" compares with the latest earlier value
         at = _Locator(dataset, brief.id)
         findings += _dates(brief, at, today, rules.allow_future_dates)
+        findings += _collected(brief, at)
+        findings += _hosts(brief, at)
+        findings += _typed_numbers(brief, rules, at)
         findings += _gains(brief, rules, at)
         findings += _drops(brief, current, at)
         findings += _citation_counts(brief, rules, at)
@@ -67,20 +77,38 @@ def _dates(brief: Brief, at: _Locator, today: dt.date | None, allow_future: bool
                     "a brief can only report what was known on its date",
                 )
             )
+    for i, c in enumerate(brief.citations):
+        if c.year is not None and c.year > brief.date.year:
+            found.append(
+                at(
+                    ("citations", i, "year"),
+                    f"year {c.year} of arXiv:{c.arxiv} is after the brief's own date {brief.date}",
+                    "write the year the paper appeared",
+                )
+            )
     return found
+
+
+def _materials(brief: Brief) -> Iterator[tuple[tuple[str | int, ...], MaterialRef]]:
+    """(location, material) of every material the brief names: its own, its items', its contradictions'."""
+    for i, m in enumerate(brief.materials):
+        yield ("materials", i), m
+    for i, item in enumerate(brief.items):
+        for j, m in enumerate(item.sources.materials):
+            yield ("items", i, "sources", "materials", j), m
+    for i, c in enumerate(brief.contradictions):
+        for j, m in enumerate(c.materials):
+            yield ("contradictions", i, "materials", j), m
 
 
 def _dated(brief: Brief) -> Iterator[tuple[tuple[str | int, ...], dt.date]]:
     """(location, date) of every date the brief gives for something it reports."""
-    for i, m in enumerate(brief.materials):
-        yield from (
-            (("materials", i, k), getattr(m, k)) for k in ("first_collected", "last_collected") if getattr(m, k)
-        )
+    for loc, m in _materials(brief):
+        if m.first_collected:
+            yield loc + ("first_collected",), m.first_collected
+        if m.last_collected:
+            yield loc + ("last_collected",), m.last_collected
     for i, item in enumerate(brief.items):
-        for j, m in enumerate(item.sources.materials):
-            for k in ("first_collected", "last_collected"):
-                if getattr(m, k):
-                    yield ("items", i, "sources", "materials", j, k), getattr(m, k)
         for j, f in enumerate(item.figures):
             if f.as_of:
                 yield ("items", i, "figures", j, "as_of"), f.as_of
@@ -88,6 +116,110 @@ def _dated(brief: Brief) -> Iterator[tuple[tuple[str | int, ...], dt.date]]:
         for j, x in enumerate(c.cited_by):
             if x.as_of:
                 yield ("citations", i, "cited_by", j, "as_of"), x.as_of
+
+
+def _collected(brief: Brief, at: _Locator) -> list[Finding]:
+    """A material cannot have been first collected after it was last collected."""
+    return [
+        at(
+            loc + ("first_collected",),
+            f"first_collected {m.first_collected} is after last_collected {m.last_collected}",
+            "swap the two dates, or fix the wrong one",
+        )
+        for loc, m in _materials(brief)
+        if m.first_collected and m.last_collected and m.first_collected > m.last_collected
+    ]
+
+
+def _hosts(brief: Brief, at: _Locator) -> list[Finding]:
+    """Warnings for source URLs the site shows but does not link (see ``render.outbound``).
+
+    The model already refused what cannot be read; what is left is well-formed but names a
+    machine no reader can reach (an intranet, loopback or cloud-metadata address, ``localhost``),
+    or a host in non-ASCII letters, which can imitate another name (``еxample.com`` with a
+    Cyrillic е).  Either may be right (an internal tool the team does read): a warning asks."""
+    found = []
+    for i, item in enumerate(brief.items):
+        for j, url in enumerate(item.sources.urls):
+            host = urlsplit(url).hostname or ""
+            loc = ("items", i, "sources", "urls", j)
+            if (why := _not_public(host)) is not None:
+                found.append(
+                    at(
+                        loc,
+                        f"source URL host {host} is not a public address ({why})",
+                        "link the public source; the site shows this URL without a link",
+                        severity="warning",
+                    )
+                )
+            elif not host.isascii():
+                found.append(
+                    at(
+                        loc,
+                        f"source URL host {host} has non-ASCII letters, which can imitate another host",
+                        f"write it in punycode: {host.encode('idna').decode('ascii')}",
+                        severity="warning",
+                    )
+                )
+    return found
+
+
+def _not_public(host: str) -> str | None:
+    """Why ``host`` is no public address (the renderer's test: ``ipaddress``'s ``is_global``), or None."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return "this machine"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if address.is_global:
+        return None
+    for kind in ("loopback", "link_local", "private"):
+        if getattr(address, f"is_{kind}"):
+            return kind.replace("_", "-")
+    return "reserved"
+
+
+NUMERIC_TEXT = re.compile(r"^[+-]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?$")
+"""A number written as text, once full-width digits and signs are read as ASCII (NFKC)."""
+
+
+def _typed_numbers(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
+    """Figures a rule compares as numbers (a gain and its total) must be written as numbers.
+
+    ``"155"`` or ``１５５`` used to make the gain rule skip the figure without a word.  They are
+    refused, with the number to write, rather than read as numbers: the site shows a figure as
+    written, so a normalised value would be compared while another is shown; YAML 1.2 says a
+    quoted 155 is text, and the project reads it so everywhere else (``verified: yes`` is not
+    true); and a number in quotes or full-width is usually pasted from prose, where a person
+    should look at it once.  Text that is no number at all (``约 150``) cannot be compared
+    either: that is a warning, so the rule is never skipped in silence."""
+    keys = set(rules.gain_totals) | set(rules.gain_totals.values())
+    found = []
+    for i, item in enumerate(brief.items):
+        for j, figure in enumerate(item.figures):
+            if figure.key not in keys or not isinstance(figure.value, str):
+                continue
+            loc = ("items", i, "figures", j, "value")
+            plain = unicodedata.normalize("NFKC", figure.value).strip()
+            if NUMERIC_TEXT.fullmatch(plain):
+                found.append(
+                    at(
+                        loc,
+                        f"{figure.label} {figure.value!r} is a number written as text",
+                        f"write it as a number, without quotes: value: {plain.replace(',', '')}",
+                    )
+                )
+            else:
+                found.append(
+                    at(
+                        loc,
+                        f"{figure.label} {figure.value!r} is not a number, so a gain cannot be checked against its total",
+                        "write the number alone (value: 150) and the basis (口径) in note:",
+                        severity="warning",
+                    )
+                )
+    return found
 
 
 def _number(value: object) -> float | None:
@@ -148,9 +280,26 @@ def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -
     return found
 
 
+ZERO_BESIDE = 20
+"""A cited-by count of 0 beside this many or more from another source is a lookup that failed (an
+index that did not match the paper), not lag: a new paper can have a few citations in one index
+and none yet in the other, twenty cannot."""
+
+
 def _citation_counts(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
     found = []
     for i, c in enumerate(brief.citations):
+        top = max(c.cited_by, key=lambda x: x.count, default=None)
+        for j, x in enumerate(c.cited_by):
+            if top is not None and x.count == 0 and top.count >= ZERO_BESIDE:
+                found.append(
+                    at(
+                        ("citations", i, "cited_by", j, "count"),
+                        f"arXiv:{c.arxiv} is cited 0 times in {x.source.value} but {top.count} times in {top.source.value}",
+                        f"a 0 means {x.source.value} did not find the paper: check it there, or leave that count out",
+                        severity="warning",
+                    )
+                )
         counts = [x.count for x in c.cited_by if x.count > 0]
         if len(counts) >= 2 and max(counts) > rules.citation_count_factor * min(counts):
             found.append(
