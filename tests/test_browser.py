@@ -844,8 +844,8 @@ def test_no_request_leaves_localhost_and_every_resource_loads(site, open_page, b
         page.on("response", lambda r: r.status >= 400 and failures.append(f"{path}: {r.url}: HTTP {r.status}"))
         page.on("pageerror", lambda e: errors.append(f"{path}: {e}"))
 
-    for path in pages:
-        open_page(path, before=functools.partial(listen, path=path), wait="networkidle")
+    for path in pages:  # "load": every resource of the page; later requests are still heard (contexts stay open)
+        open_page(path, before=functools.partial(listen, path=path), wait="load")
     # the search worker and its index, in light and dark
     for dark in (False, True):
         page = open_page(HOME, dark=dark, before=functools.partial(listen, path="search"), wait="networkidle")
