@@ -172,18 +172,20 @@ def _value(node: Node, seen: set[int], escapes: bool) -> Any:
     return out
 
 
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-"""Characters no brief text may hold (line breaks and tabs excepted)."""
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")
+"""Characters no brief text may hold (line breaks and tabs excepted).  U+2028 and U+2029, the Unicode
+line and paragraph separators, are among them: libyaml reads them as line breaks and ruamel does not,
+and a heading shows one as a space."""
 BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 """Bidirectional embeddings, overrides and isolates: they make text display in another order than
 it is stored ("Trojan Source"), so a figure "+571" can read as "+175" on the page."""
 SURROGATE = re.compile(r"[\ud800-\udfff]")
 """Lone UTF-16 halves (only a ``\\uD800``-style escape makes one): no UTF-8 file, page or feed can
 hold them, so writing the site would crash on the first one."""
-FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 """:data:`CONTROL`, :data:`BIDI` and :data:`SURROGATE` in one pass."""
 ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,:-])(?:&[^\s]|!)")
-STEP_ASIDE = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]|^%|[|>][-+0-9]*#", re.M)
+STEP_ASIDE = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]|^%|[|>][-+0-9]*#", re.M)
 """Control characters and tabs, ``%YAML`` directives and ``|#`` block headers: ruamel.yaml reads
 these differently from libyaml (or refuses them), so such files go to the locating loader, which
 says what it makes of them; bidirectional controls, which briefs may not hold, go there too, to be
