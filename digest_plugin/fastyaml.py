@@ -185,7 +185,9 @@ hold them, so writing the site would crash on the first one."""
 FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 """:data:`CONTROL`, :data:`BIDI` and :data:`SURROGATE` in one pass."""
 ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,:-])(?:&[^\s]|!)")
-STEP_ASIDE = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]|^%|[|>][-+0-9]*#", re.M)
+STEP_ASIDE = re.compile(
+    r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]|^%|[|>][-+0-9]*#", re.M
+)
 """Control characters and tabs, ``%YAML`` directives and ``|#`` block headers: ruamel.yaml reads
 these differently from libyaml (or refuses them), so such files go to the locating loader, which
 says what it makes of them; bidirectional controls, which briefs may not hold, go there too, to be
