@@ -242,3 +242,39 @@ def test_text_that_looks_like_an_entity_stays_as_written_in_headings_and_the_toc
     assert unescape(re.sub(r"<[^>]+>", "", heading)).startswith("一、&lt;script&gt; 与 &amp; 条目")
     start = page.index('href="#items"')
     assert "&lt;script&gt;" in unescape(re.sub(r"<[^>]+>", "", page[start : page.index("</a>", start)]))
+
+
+# --------------------------------------------------------------------------- what a published site and its log carry
+
+
+def test_the_published_site_has_a_sitemap_and_canonical_links(shipped_project):
+    site = shipped_project / "site"
+    config = (shipped_project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "site_url:" in config
+    locations = [e.text for e in ET.parse(site / "sitemap.xml").getroot().iter() if e.tag.endswith("loc")]
+    assert len(locations) >= 10 and all(loc and loc.startswith("http") for loc in locations)
+    assert '<link rel="canonical" href="http' in (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_site_url_can_be_set_where_the_site_is_built(tmp_path):
+    root = project(tmp_path / "project")
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**ENV, "DIGEST_SITE_URL": "https://docs.example.org/living/"},
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    page = (root / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://docs.example.org/living/">' in page
+
+
+def test_a_build_log_shows_what_an_editor_acts_on_and_no_chatter(tmp_path):
+    out = build(project(tmp_path / "project"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    log = out.stdout + out.stderr
+    for chatter in ("[macros]", "Building prefix dict", "Loading model", "end of life"):
+        assert chatter not in log, chatter
+    assert "Documentation built" in log
