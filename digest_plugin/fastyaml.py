@@ -179,14 +179,21 @@ and a heading shows one as a space."""
 BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 """Bidirectional embeddings, overrides and isolates: they make text display in another order than
 it is stored ("Trojan Source"), so a figure "+571" can read as "+175" on the page."""
+INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\ufff9-\ufffb]")
+"""Format characters that show nothing (soft hyphen, zero-width space and non-joiner, word joiner,
+marks, a byte-order mark inside text): one hidden inside a word makes a withheld claim pass the
+match unseen while the reader sees it whole.  U+200D (zero-width joiner) stays: emoji need it."""
 SURROGATE = re.compile(r"[\ud800-\udfff]")
 """Lone UTF-16 halves (only a ``\\uD800``-style escape makes one): no UTF-8 file, page or feed can
 hold them, so writing the site would crash on the first one."""
-FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-""":data:`CONTROL`, :data:`BIDI` and :data:`SURROGATE` in one pass."""
+FORBIDDEN = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\u00ad\u061c\u180e\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\ufff9-\ufffb]"
+)
+""":data:`CONTROL`, :data:`BIDI`, :data:`INVISIBLE` and :data:`SURROGATE` in one pass."""
 ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,:-])(?:&[^\s]|!)")
 STEP_ASIDE = re.compile(
-    r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]|^%|[|>][-+0-9]*#", re.M
+    r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069\u00ad\u061c\u180e\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\ufff9-\ufffb]|^%|[|>][-+0-9]*#",
+    re.M,
 )
 """Control characters and tabs, ``%YAML`` directives and ``|#`` block headers: ruamel.yaml reads
 these differently from libyaml (or refuses them), so such files go to the locating loader, which

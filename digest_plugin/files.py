@@ -313,6 +313,11 @@ def remove_stale_scratch(base: Path | None = None) -> list[str]:
     return [Path(path).name for path in candidates if _remove_if_stale(path)]
 
 
+def remove_if_stale(path: str) -> bool:
+    """Remove the folder at ``path`` if it is this user's and no live process holds its lock."""
+    return _remove_if_stale(path)
+
+
 def _remove_if_stale(path: str) -> bool:
     try:
         fd = _open_folder(Path(path), nofollow=True)  # a file or a symbolic link of that name is left alone

@@ -11,8 +11,10 @@ any host's output as ``digest verify SITE_DIR`` (Zensical included).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +26,9 @@ from .merge import LivingDoc
 
 SPACE = re.compile(r"\s+")
 TAG = re.compile(r"<[^>]*>")
+FULL_WIDTH = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff0b\uff0d\uff05]")
+"""Full-width digits, Latin letters, + - %: a figure written with them reads as the same claim."""
+ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
 SEARCH_INDEXES = frozenset({"search_index.json", "search.json"})
 """Material's (lunr) and Zensical's search index files."""
 OWN_ATTRIBUTES = frozenset({"data-withheld-quote", "data-digest-contradiction", "data-withheld-by"})
@@ -31,7 +36,29 @@ OWN_ATTRIBUTES = frozenset({"data-withheld-quote", "data-digest-contradiction", 
 
 
 def _norm(text: str) -> str:
+    """Text as a reader perceives it: compatibility forms folded (NFKC: full-width, ligatures),
+    invisible format characters dropped (a zero-width space inside a word, the separators jieba
+    writes into the search index), white space collapsed."""
+    if text.isascii():
+        return SPACE.sub(" ", text).strip()
+    if FULL_WIDTH.search(text):  # full-width digits and letters (not the punctuation Chinese uses)
+        text = unicodedata.normalize("NFKC", text)
+    basic, astral = _format_characters()
+    if basic.search(text):
+        text = basic.sub("", text)
+    if ASTRAL.search(text):  # the rare text beyond the BMP: the slower class
+        text = astral.sub("", text)
     return SPACE.sub(" ", text).strip()
+
+
+@functools.cache
+def _format_characters() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The characters of Unicode category Cf (format: invisible), as two classes: those of the
+    Basic Multilingual Plane (a bitmap, fast) and the few beyond it."""
+    found = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"]
+    basic = "".join(re.escape(ch) for ch in found if ord(ch) <= 0xFFFF)
+    astral = "".join(re.escape(ch) for ch in found if ord(ch) > 0xFFFF)
+    return re.compile(f"[{basic}]"), re.compile(f"[{astral}]")
 
 
 @dataclass(frozen=True, order=True)
@@ -106,8 +133,6 @@ class LeakCheck:
             for pattern, view in doc.withheld.items():
                 if _norm(pattern):
                     self.spellings.setdefault(_norm(pattern), view.id)
-        self.words = {max(spelling.split(" "), key=len) for spelling in self.spellings}
-        """The longest word of each spelling, for the cheap first pass over a page."""
 
     def _find(self, file: str, where: str, text: str) -> Iterator[Leak]:
         haystack = _norm(text)
@@ -116,15 +141,11 @@ class LeakCheck:
                 yield Leak(file, spelling, contradiction, where)
 
     def _may_hold(self, page: str) -> bool:
-        """Whether any spelling could be in the page at all, in cheap passes (the longest word of a
-        spelling in the decoded source; then the spelling in the text with tags dropped, as a
-        reader reads it, or kept, for attribute values), so that the full parse runs only for the
-        few pages that mention a withheld claim (in its callout, mostly).  It assumes no markup
-        inside a word, which neither the renderer nor a Markdown host writes."""
-        decoded = unescape(page)
-        if not any(word in decoded for word in self.words):
-            return False
-        for haystack in (_norm(unescape(TAG.sub("", page))), _norm(decoded)):  # as text is read; attributes
+        """Whether any spelling could be in the page at all, in two cheap passes — the text with
+        tags dropped, as a reader reads it; the source with tags kept, for attribute values — so
+        that the full parse runs only for the few pages that mention a withheld claim (in its
+        callout, mostly)."""
+        for haystack in (_norm(unescape(TAG.sub("", page))), _norm(unescape(page))):
             if any(spelling in haystack for spelling in self.spellings):
                 return True
         return False
@@ -144,7 +165,11 @@ class LeakCheck:
     def feed(self, file: str, xml: str) -> list[Leak]:
         """Leaks in an Atom feed: every element's text and attributes, and the HTML of its entries."""
         found: set[Leak] = set()
-        for element in ET.fromstring(xml).iter():
+        try:
+            root = ET.fromstring(xml)
+        except ET.ParseError:  # not well-formed (a hand-written file): read it as text, never give up
+            return self.html(file, xml)
+        for element in root.iter():
             if element.get("type") == "html" and element.text:
                 found.update(self.html(file, element.text))
                 continue

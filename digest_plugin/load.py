@@ -254,6 +254,11 @@ def _bad_character(text: str) -> tuple[str, str] | None:
             f"bidirectional control character U+{code:04X} in text (it makes text display otherwise than it reads)",
             "remove it",
         )
+    if fastyaml.INVISIBLE.match(bad.group()):
+        return (
+            f"invisible character U+{code:04X} in text (it can hide inside a word, and a withheld claim with it)",
+            "remove it",
+        )
     if code in (0x2028, 0x2029):
         return f"line separator U+{code:04X} in text", "write an ordinary line break, or nothing"
     return f"control character U+{code:04X} in text", "remove it (only line breaks and tabs are allowed)"
@@ -427,7 +432,7 @@ class DiskCache:
     first use), and read back only if the signature is this machine's.  A pickle, a script, a
     symlink or an entry written anywhere else is ignored: the file is parsed as if never cached."""
 
-    FORMAT = "4"
+    FORMAT = "5"
     """Bumped whenever the fast reader refuses more: an entry parsed before would skip the refusal."""
     MAX_ENTRY = 20 * MAX_BYTES
 

@@ -322,10 +322,22 @@ class LivingDoc:
 
     @cached_property
     def withheld_pattern(self) -> re.Pattern[str] | None:
-        """One alternation of every withheld spelling, longest first, over plain (unescaped) text."""
+        """One alternation of every withheld spelling, longest first, over plain (unescaped) text.
+
+        Spaces in a spelling match any run of white space (two spaces, a no-break space), so a
+        claim typed a little differently is withheld all the same; :meth:`withheld_by` finds
+        who withholds what was matched."""
         if not self.withheld:
             return None
-        return re.compile("|".join(re.escape(p) for p in self.withheld))
+        return re.compile("|".join(r"\s+".join(map(re.escape, p.split())) for p in self.withheld))
+
+    @cached_property
+    def _withheld_by_words(self) -> dict[str, ContradictionView]:
+        return {" ".join(p.split()): view for p, view in reversed(self.withheld.items())}
+
+    def withheld_by(self, matched: str) -> ContradictionView:
+        """The contradiction that withholds a spelling :attr:`withheld_pattern` matched."""
+        return self._withheld_by_words[" ".join(matched.split())]
 
     def open_follow_ups(self) -> list[FollowUpView]:
         return [f for f in self.follow_ups if f.pending]
@@ -576,8 +588,11 @@ class _State:
                 continue
             for number in view.sections:
                 on_pages[number].append(view)
+            touches = view.contradiction.touches
+            # the entries it names, and the entries of the items it names (the rules read it so too)
+            touched = [*touches.entries, *(self.items[i].entry_id for i in touches.items if i in self.items)]
             for claim in view.contradiction.withheld if view.is_open else ():
-                for entry_id in view.contradiction.touches.entries:
+                for entry_id in dict.fromkeys(touched):
                     for fig in self.entries[entry_id].figures if entry_id in self.entries else []:
                         if claim.figure == fig.key:
                             fig.withheld_by = view.contradiction

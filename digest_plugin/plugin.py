@@ -8,6 +8,7 @@ living doc says, so the core can move to another host when MkDocs goes.
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import html
 import importlib.util
 import logging
@@ -27,7 +28,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 from pydantic import ValidationError
 
-from . import labels
+from . import files, labels
 from .extension import DigestExtension, PageContext
 from .findings import Finding
 from .layout import Layout, layouts
@@ -198,8 +199,11 @@ class SiteSwap:
 
     MkDocs writes pages into ``site_dir`` one by one; a build that fails half-way (a crash, or a
     ``--strict`` warning found at the end) would leave a site half old, half new.  The fresh
-    folder is a hidden sibling (same file system, so the swap is two renames); folders left by a
-    killed build are removed by the next one."""
+    folder is a hidden sibling (same file system, so the swap is two renames), locked while its
+    build runs: a folder left by a killed build (its lock free) is removed by the next one, one
+    that another build is still writing is left alone, and two swaps never interleave.  Hidden
+    entries of the old site (``.git`` of a gh-pages clone, ``.well-known``), which MkDocs' own
+    cleaning keeps, move into the new one."""
 
     def __init__(self) -> None:
         self.warnings = CountHandler()
@@ -207,12 +211,16 @@ class SiteSwap:
         logging.getLogger("mkdocs").addHandler(self.warnings)
         self.final: Path | None = None
         self.fresh: Path | None = None
+        self._lock: int | None = None
 
     def begin(self, site_dir: Path) -> Path:
         self.final = site_dir.resolve()
-        for stale in self.final.parent.glob(f".{self.final.name}.digest-*"):
-            shutil.rmtree(stale, ignore_errors=True)
+        for stale in sorted(self.final.parent.glob(f".{self.final.name}.digest-*")):
+            files.remove_if_stale(str(stale))
         self.fresh = self.final.parent / f".{self.final.name}.digest-build-{os.getpid()}"
+        self.fresh.mkdir(parents=True, exist_ok=True)
+        self._lock = os.open(self.fresh, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fcntl.flock(self._lock, fcntl.LOCK_EX)  # MkDocs empties the folder, it keeps the inode: the lock holds
         return self.fresh
 
     def finish(self, *, strict: bool) -> Path:
@@ -222,18 +230,33 @@ class SiteSwap:
             log.error(f"the site in {self.final} is left as it was: this build is not published")
             self.abandon()
             return self.final
-        old = self.final.parent / f".{self.final.name}.digest-old-{os.getpid()}"
-        if self.final.exists():
-            os.rename(self.final, old)
-        os.rename(self.fresh, self.final)
-        shutil.rmtree(old, ignore_errors=True)
+        parent = os.open(self.final.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            fcntl.flock(parent, fcntl.LOCK_EX)  # one swap at a time in this folder
+            old = self.final.parent / f".{self.final.name}.digest-old-{os.getpid()}"
+            if self.final.is_dir():
+                for entry in os.scandir(self.final):
+                    if entry.name.startswith(".") and not (self.fresh / entry.name).exists():
+                        os.rename(entry.path, self.fresh / entry.name)
+                os.rename(self.final, old)
+            os.rename(self.fresh, self.final)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            os.close(parent)
         self.fresh = None
+        self._unlock()
         return self.final
 
     def abandon(self) -> None:
         if self.fresh is not None:
             shutil.rmtree(self.fresh, ignore_errors=True)
             self.fresh = None
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def close(self) -> None:
         logging.getLogger("mkdocs").removeHandler(self.warnings)

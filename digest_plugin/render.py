@@ -136,7 +136,7 @@ class Renderer:
         for m in pattern.finditer(value):
             if m.start() > last:
                 pieces.append((value[last : m.start()], None))
-            pieces.append((m.group(0), self.doc.withheld[m.group(0)]))
+            pieces.append((m.group(0), self.doc.withheld_by(m.group(0))))
             last = m.end()
         pieces.append((value[last:], None))
         return pieces
@@ -248,6 +248,14 @@ class Renderer:
             + f'<span class="digest-badge__tip" role="tooltip">{self.text(ev.boundary)}</span></span>'
         )
 
+    def material(self, path: str, anchor: str | None = None) -> str:
+        """A material path (as code) and the place inside it.  Both are brief text: withheld like
+        any other, and read together, so a claim cannot hide across the two."""
+        joined = f"{path} {anchor}" if anchor else path
+        if self.plain(joined) != joined:  # a withheld spelling in the path, the anchor, or across them
+            return self.text(joined, links=False)
+        return f"<code>{self.text(path, links=False)}</code>" + (f" {self.text(anchor)}" if anchor else "")
+
     def sources(self, item: Item) -> str:
         parts = []
         for m in item.sources.materials:
@@ -257,8 +265,7 @@ class Renderer:
             if m.last_collected:
                 extra.append(labels.MATERIAL_LAST_COLLECTED.format(date=m.last_collected))
             note = labels.MATERIAL_NOTE.format(notes=labels.COMMA.join(extra)) if extra else ""
-            anchor = f" {self.text(m.anchor)}" if m.anchor else ""
-            parts.append(f'<span class="digest-material"><code>{esc(m.path)}</code>{anchor}{note}</span>')
+            parts.append(f'<span class="digest-material">{self.material(m.path, m.anchor)}{note}</span>')
         for url in item.sources.urls:
             shown = outbound(url)
             if shown is None:  # not a public web address: named, never linked
@@ -341,7 +348,7 @@ class Renderer:
             if withheld_by is not None:
                 value = self.withheld(withheld_by)
             else:
-                value = self.text(str(f.current.value)) + (f" {self.text(f.current.unit)}" if f.current.unit else "")
+                value = self.text(f"{f.current.value} {f.current.unit}" if f.current.unit else str(f.current.value))
             as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
             older = f.history[-FIGURE_VALUES:]
             hidden = len(f.history) - len(older)
@@ -351,8 +358,8 @@ class Renderer:
                 if f.withheld_by is not None
                 else skipped
                 + labels.CLAUSE_SEP.join(
-                    f'<span class="digest-figure__old">{self.text(str(old.value))}'
-                    f"{' ' + self.text(old.unit) if old.unit else ''}"
+                    f'<span class="digest-figure__old">'
+                    f"{self.text(f'{old.value} {old.unit}' if old.unit else str(old.value))}"
                     f"{'（' + str(old.as_of) + '）' if old.as_of else ''}</span>"
                     for old, _ in older
                 )
@@ -712,7 +719,7 @@ class Renderer:
             meta.append(labels.REFERENCE_OA.format(status=self.text(c.oa_status)))
         if c.card:
             meta.append(
-                labels.REFERENCE_CARD.format(path=f"<code>{esc(c.card)}</code>")
+                labels.REFERENCE_CARD.format(path=self.material(c.card))
                 + (labels.REFERENCE_CARD_TOPIC.format(topic=self.text(c.card_topic)) if c.card_topic else "")
             )
         meta.append(labels.REFERENCE_VERIFIED if c.verified else labels.REFERENCE_UNVERIFIED)
@@ -924,10 +931,7 @@ class Renderer:
                 )
             )
         if brief.materials or brief.materials_note:
-            mats = "".join(
-                f"<li><code>{esc(m.path)}</code>{(' ' + self.text(m.anchor)) if m.anchor else ''}</li>"
-                for m in brief.materials
-            )
+            mats = "".join(f"<li>{self.material(m.path, m.anchor)}</li>" for m in brief.materials)
             rows.append(
                 (
                     head["materials"],
@@ -942,7 +946,7 @@ class Renderer:
                     labels.BRIEF_REF_COUNT.format(count=ref.reference_count) if ref.reference_count is not None else ""
                 )
                 extra = f"（{version}{count}）" if version or count else ""
-                rows.append((label, f"<code>{esc(ref.path)}</code>{extra}"))
+                rows.append((label, f"{self.material(ref.path)}{extra}"))
         if brief.scope:
             rows.append((head["scope"], self.text(brief.scope)))
         body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)

@@ -164,3 +164,27 @@ def test_the_rendered_pages_of_the_shipped_data_do_not_leak(shipped, check):
         assert check.html(page, rendered) == [], page
         quotes += rendered.count(f'data-withheld-quote="{ID}"')
     assert quotes > 0  # the claim is quoted in its callouts, so the check above had something to let through
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "周\u00ad增 +175",  # a soft hyphen inside the word
+        "周增\u200b +175",  # a zero-width space
+        "周增 ＋１７５",  # full-width digits
+        "周增 +17<span>5</span>",  # markup inside the word
+        "周增&nbsp;+175",  # a no-break space
+    ],
+)
+def test_a_claim_a_reader_sees_whole_is_found_however_it_is_written(check, written):
+    assert [leak.pattern for leak in check.html(PAGE, f"<p>{written}</p>")] == ["周增 +175"]
+
+
+def test_the_separators_material_writes_into_the_search_index_hide_nothing(check):
+    """Material's search segments Chinese with jieba and joins the words with U+200B."""
+    index = json.dumps({"docs": [{"location": "x/", "title": "x", "text": "<p>周增\u200b +175</p>"}]})
+    assert [leak.pattern for leak in check.search_index("search/search_index.json", index)] == ["周增 +175"]
+
+
+def test_a_file_that_is_not_well_formed_xml_is_still_read(check):
+    assert [leak.pattern for leak in check.feed("inference/feed.xml", "<feed><title>周增 +175</feed>")] == ["周增 +175"]

@@ -196,3 +196,18 @@ def test_the_mappings_are_read_only_and_the_lists_are_tuples(later):
         later.changes["2026-10-23-inference-E1"].entries_added,
     ):
         assert isinstance(sequence, tuple)
+
+
+def test_a_withheld_figure_is_withheld_whether_the_contradiction_names_the_entry_or_its_item(shipped):
+    """Contradiction 1 withholds the weekly gain (figure ``weekly-gain``) of Kapitsa; naming only the
+    item that updated the entry must withhold it too, as the rules read it (they skip the gain
+    check for such a figure)."""
+    brief = shipped.briefs[0]
+    first = brief.contradictions[0]
+    assert first.withheld[0].figure == "weekly-gain" and first.touches.items
+    only_items = first.model_copy(update={"touches": first.touches.model_copy(update={"entries": []})})
+    changed = brief.model_copy(update={"contradictions": [only_items, *brief.contradictions[1:]]})
+    doc = merge(shipped.outlines["inference"], [changed])
+    entry = next(e for e in doc.entries.values() if any(f.key == "weekly-gain" for f in e.figures))
+    gain = next(f for f in entry.figures if f.key == "weekly-gain")
+    assert gain.withheld_by is not None and gain.withheld_by.id == first.id

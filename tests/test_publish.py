@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from html import unescape
 from pathlib import Path
@@ -278,3 +279,38 @@ def test_a_build_log_shows_what_an_editor_acts_on_and_no_chatter(tmp_path):
     for chatter in ("[macros]", "Building prefix dict", "Loading model", "end of life"):
         assert chatter not in log, chatter
     assert "Documentation built" in log
+
+
+def test_the_hidden_entries_of_the_old_site_stay_as_mkdocs_keeps_them(published):
+    """MkDocs' own cleaning keeps dot-entries in site/ (the .git of a gh-pages clone)."""
+    (published / "site" / ".git").mkdir()
+    (published / "site" / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n", encoding="utf-8")
+    (published / "site" / ".well-known").mkdir()
+    out = build(published)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert (published / "site" / ".git" / "HEAD").read_text(encoding="utf-8") == "ref: refs/heads/gh-pages\n"
+    assert (published / "site" / ".well-known").is_dir()
+
+
+def test_two_builds_at_once_publish_a_whole_site(published):
+    """A second build must not remove the folder the first is still writing, nor swap into it."""
+    (published / "slow.py").write_text(
+        "import os, time\n"
+        "def on_page_markdown(markdown, page, **kw):\n"
+        "    if os.environ.get('SLOW_BUILD') and page.file.src_uri == 'inference/5.md':\n"
+        "        time.sleep(4)\n"
+        "    return markdown\n",
+        encoding="utf-8",
+    )
+    config = published / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - slow.py\n", encoding="utf-8")
+    command = [sys.executable, "-m", "mkdocs", "build"]
+    slow = subprocess.Popen(command, cwd=published, env={**ENV, "SLOW_BUILD": "1"}, stderr=subprocess.PIPE)
+    time.sleep(2)  # the slow build is writing its fresh folder now
+    fast = build(published)
+    assert fast.returncode == 0, fast.stderr[-2000:]
+    assert slow.wait(timeout=300) == 0
+    site = published / "site"
+    for needed in ("index.html", "sitemap.xml", "assets", "inference/5/index.html", "search/search_index.json"):
+        assert (site / needed).exists(), needed
+    assert leftovers(published) == []

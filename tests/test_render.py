@@ -148,3 +148,15 @@ def test_every_outbound_link_on_a_page_has_noopener_and_noreferrer(doc):
     links = re.findall(r'<a [^>]*href="https?://[^"]*"[^>]*>', page)
     assert len(links) >= 9  # the sources of the seven items and the arXiv citation
     assert [a for a in links if not re.search(r'rel="[^"]*\bnoopener\b[^"]*\bnoreferrer\b', a)] == []
+
+
+@pytest.mark.parametrize("written", ["周增  +175", "周增\u00a0+175", "周增\n+175"])
+def test_a_claim_typed_with_other_white_space_is_withheld_too(doc, written):
+    html = renderer(doc, "inference/1.md").text(f"据说{written}。")
+    assert "175" not in html and 'data-withheld-by="kapitsa-weekly-gain"' in html
+
+
+def test_a_claim_split_between_a_value_and_its_unit_or_a_path_and_its_anchor_is_withheld(doc):
+    r = renderer(doc, "inference/1.md")
+    assert "175" not in r.material("inbox/周增", "+175")
+    assert r.material("inbox/a.md", "第 1 条") == "<code>inbox/a.md</code> 第 1 条"
