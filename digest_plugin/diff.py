@@ -70,6 +70,10 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     was = old.entries if old else {}
     entries = sorted(new.entries.values(), key=_section_order)
     sections.append(("Entries added", [_entry_line(e) for e in entries if e.id not in was]))
+    gone = sorted((e for e in was.values() if e.id not in new.entries), key=_section_order)
+    sections.append(
+        ("⚠ Entries removed (a brief that placed them was deleted or changed)", [_entry_line(e) for e in gone])
+    )
     sections.append(
         ("Entries updated", [_entry_line(e) for e in entries if e.id in was and new_entries[e.id] != old_entries[e.id]])
     )
@@ -107,6 +111,9 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
             else:
                 superseded.append(c)
     sections.append(("Contradictions opened", [_contradiction_line(c) for c in opened]))
+    now = {c.id for c in new.contradictions}
+    removed_c = [c for c in old_c.values() if c.id not in now]
+    sections.append(("⚠ Contradictions removed", [_contradiction_line(c) for c in removed_c]))
     sections.append(("Contradictions resolved", [_contradiction_line(c, _settled_by(c)) for c in resolved]))
     sections.append(("Contradictions re-opened", [_contradiction_line(c, _settled_by(c)) for c in reopened]))
     sections.append(("Contradictions superseded", [_contradiction_line(c, _settled_by(c)) for c in superseded]))
@@ -137,6 +144,13 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     added = sorted((v for k, v in new.citations.items() if k not in old_refs), key=lambda v: v.number)
     sections.append(
         ("Citations added", [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in added])
+    )
+    dropped = sorted((v for k, v in old_refs.items() if k not in new.citations), key=lambda v: v.number)
+    sections.append(
+        (
+            "⚠ Citations removed (their numbers would be given again)",
+            [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in dropped],
+        )
     )
     sections.append(
         (
@@ -169,6 +183,10 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
         )
 
     sections.append(("Follow-ups opened", [follow_up_line(f) for f in opened_f]))
+    still = {f.follow_up.id for f in new.follow_ups}
+    sections.append(
+        ("⚠ Follow-ups removed", [follow_up_line(f) for f in old_f.values() if f.follow_up.id not in still])
+    )
     sections.append(("Follow-ups closed", [follow_up_line(f) for f in closed_f]))
     sections.append(("Follow-ups carried over", [follow_up_line(f) for f in carried_f]))
 

@@ -501,8 +501,11 @@ def _cache_key() -> bytes | None:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         except FileExistsError:
+            stat = path.lstat()
+            if path.is_symlink() or stat.st_uid != os.getuid() or stat.st_mode & 0o077:
+                return None  # not a key this user made for itself (a file checked out, or shared): no cache
             key = path.read_bytes()
-            return key if len(key) >= 32 and not path.is_symlink() else None
+            return key if len(key) >= 32 else None
         with os.fdopen(fd, "wb") as out:
             key = secrets.token_bytes(32)
             out.write(key)

@@ -147,3 +147,34 @@ def test_a_reopened_contradiction_withholds_its_claim_again(tmp_path, digest_dif
     assert "“周增 +175”" in section(text, "Claims withheld")
     closed = section(text, "Follow-ups closed")
     assert "付费墙无法绕过，放弃" in closed and closed.count("\n- ") == 2
+
+
+def test_what_a_change_removes_is_shown_too(tmp_path, digest_diff):
+    """Deleting a follow-up, a citation and a contradiction from a brief still checks clean: the
+    comment must say what disappears from the doc (and that a citation number would be reused)."""
+    from ruamel.yaml import YAML
+
+    repo = committed_data(tmp_path)
+    path = repo / "data" / BRIEF
+    yaml = YAML()
+    data = yaml.load(path.read_text(encoding="utf-8"))
+    follow_up, citation = data["follow_ups"][0], data["citations"][0]
+    contradiction = next(c for c in data["contradictions"] if c["id"] == "recsys-paywall")
+    del data["follow_ups"][0]
+    del data["citations"][0]
+    data["contradictions"].remove(contradiction)
+
+    def drop_references(node) -> None:  # the lists that name the paper (touches, supported_by)
+        for value in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+            if isinstance(value, list) and citation["arxiv"] in value:
+                value.remove(citation["arxiv"])
+            drop_references(value)
+
+    drop_references(data)
+    with path.open("w", encoding="utf-8") as out:
+        yaml.dump(data, out)
+    code, text, err = digest_diff(repo, "HEAD")
+    assert code == 0, err
+    assert follow_up["text"][:10] in section(text, "⚠ Follow-ups removed")
+    assert f"arXiv:{citation['arxiv']}" in section(text, "⚠ Citations removed")
+    assert contradiction["title"][:6] in section(text, "⚠ Contradictions removed")

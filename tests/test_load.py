@@ -255,3 +255,19 @@ def test_an_entry_signed_with_another_key_is_ignored(data_copy, tmp_path, monkey
     DiskCache(tmp_path / "c", key=b"a" * 32).put(digest, {"title": "x"})
     assert DiskCache(tmp_path / "c", key=b"a" * 32).get(digest) == {"title": "x"}
     assert DiskCache(tmp_path / "c", key=b"b" * 32).get(digest) is None
+
+
+def test_a_key_that_anyone_else_could_have_written_turns_the_cache_off(data_copy, tmp_path, monkeypatch):
+    """A key file checked out with the work tree (mode 0644, e.g. when XDG_CACHE_HOME points into
+    the checkout) is not this machine's secret: entries signed with it are not trusted."""
+    from digest_plugin.load import DiskCache
+
+    home = tmp_path / "home-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    key = home / "digest-plugin" / "cache-key"
+    key.parent.mkdir(parents=True)
+    key.write_bytes(b"p" * 32)
+    key.chmod(0o644)
+    assert DiskCache(tmp_path / "cache").folder is None
+    key.chmod(0o600)
+    assert DiskCache(tmp_path / "cache").folder is not None
