@@ -26,7 +26,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from .diff import diff_docs
-from .edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
+from .edit import Checks, EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
 from .files import FileError, create
 from .findings import DataError
 from .importer import import_brief
@@ -82,15 +82,17 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
     return into / rel
 
 
-EDITS: dict[str, Callable[[argparse.Namespace], str]] = {
-    "resolve": lambda a: resolve_contradiction(
-        a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by
+EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
+    "resolve": lambda a, c: resolve_contradiction(
+        a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by, checks=c
     ),
-    "close-follow-up": lambda a: close_follow_up(a.brief, a.follow_up, a.status, a.note),
-    "set-evidence": lambda a: set_evidence(
-        a.brief, a.item, a.level, boundary=a.boundary, gaps=a.gaps, follow_up=a.follow_up
+    "close-follow-up": lambda a, c: close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
+    "set-evidence": lambda a, c: set_evidence(
+        a.brief, a.item, a.level, boundary=a.boundary, gaps=a.gaps, follow_up=a.follow_up, checks=c
     ),
-    "cite": lambda a: add_citation(a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note),
+    "cite": lambda a, c: add_citation(
+        a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note, checks=c
+    ),
 }
 
 
@@ -113,7 +115,12 @@ def _edit(args: argparse.Namespace) -> int:
         print(f"{args.brief}: error: no such brief file", file=sys.stderr)
         return 2
     try:
-        EDITS[args.command](args)
+        checks = Checks(_rules(args.config), dt.date.today())  # the same rules and day as `digest check`
+    except Exception as exc:  # noqa: BLE001 - a broken mkdocs.yml is the user's to fix, not a traceback
+        print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    try:
+        EDITS[args.command](args, checks)
     except EditError as exc:
         print(f"{args.brief}: error: {exc}", file=sys.stderr)
         if exc.findings:
@@ -122,6 +129,8 @@ def _edit(args: argparse.Namespace) -> int:
     except OSError as exc:  # read-only folder, full disk, busy folder…: one line, nothing written
         return _cannot(args.brief, exc)
     print(f"{args.brief}: updated")
+    if checks.warnings:  # written, but `digest check` (and a strict build) will say this
+        print(format_text(checks.warnings, Path.cwd()), file=sys.stderr)
     return 0
 
 
@@ -268,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
 
     resolve = sub.add_parser("resolve", help="record in BRIEF that an earlier contradiction is resolved")
     resolve.add_argument("brief", type=Path)
+    resolve.add_argument(
+        "--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply"
+    )
     resolve.add_argument("contradiction")
     resolve.add_argument("--text", required=True, help="the resolution, in the brief's words")
     resolve.add_argument("--change", default="resolved", choices=["resolved", "reopened", "superseded"])
@@ -275,12 +287,16 @@ def main(argv: list[str] | None = None) -> int:
 
     close = sub.add_parser("close-follow-up", help="record in BRIEF that an earlier follow-up is closed")
     close.add_argument("brief", type=Path)
+    close.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
     close.add_argument("follow_up")
     close.add_argument("--status", default="done", choices=["done", "dropped", "carried_over"])
     close.add_argument("--note")
 
     evidence = sub.add_parser("set-evidence", help="set an item's evidence level (in place, or as an update)")
     evidence.add_argument("brief", type=Path)
+    evidence.add_argument(
+        "--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply"
+    )
     evidence.add_argument("item")
     evidence.add_argument("--level", required=True, choices=[e.value for e in EvidenceLevel])
     evidence.add_argument("--boundary")
@@ -289,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cite = sub.add_parser("cite", help="add an arXiv citation to BRIEF")
     cite.add_argument("brief", type=Path)
+    cite.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
     cite.add_argument("arxiv")
     cite.add_argument("--title", required=True)
     cite.add_argument("--s2", type=int)

@@ -11,9 +11,11 @@ removes them when a command is killed).
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os  # noqa: F401 - tests patch edit.os.replace to simulate a failing disk
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from . import files
 from .findings import Finding
-from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap
+from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap, Rules
 from .pipeline import analyse
 
 
@@ -49,7 +51,20 @@ def q(text: str) -> DoubleQuotedScalarString:
     return quoted
 
 
-def edit_brief(path: Path, change: Callable[[CommentedMap], None], *, data_dir: Path | None = None) -> str:
+@dataclass(frozen=True)
+class Checks:
+    """What an edit is validated with: the site's editorial rules (``mkdocs.yml``) and today's date,
+    so an edit is refused exactly when ``digest check`` would then fail."""
+
+    rules: Rules | None = None
+    today: dt.date | None = None
+    warnings: list[Finding] = field(default_factory=list)
+    """Filled by the edit: what ``digest check`` will warn about once it is written."""
+
+
+def edit_brief(
+    path: Path, change: Callable[[CommentedMap], None], *, data_dir: Path | None = None, checks: Checks | None = None
+) -> str:
     """Apply ``change`` to the brief at ``path``; validate the whole data folder; write atomically.
 
     The brief's folder is locked from reading to writing (a concurrent edit waits for this one).
@@ -67,12 +82,12 @@ def edit_brief(path: Path, change: Callable[[CommentedMap], None], *, data_dir: 
         yaml.dump(tree, out)
         text = out.getvalue()
         with files.staged(path, text) as staged:
-            _validate(staged, path, data_dir)
+            _validate(staged, path, data_dir, checks or Checks())
             files.commit(staged, path)
     return text
 
 
-def _validate(staged: Path, path: Path, data_dir: Path) -> None:
+def _validate(staged: Path, path: Path, data_dir: Path, checks: Checks) -> None:
     """Check the data folder as it would be with ``staged`` in place of ``path``.
 
     The check reads a view of the data folder made of symbolic links (nothing is copied) in a
@@ -85,9 +100,10 @@ def _validate(staged: Path, path: Path, data_dir: Path) -> None:
         view = tmp / (data_dir.resolve().name or "data")
         files.mirror(data_dir, view, path, staged)
         files.pause("validating")
-        result = analyse(view, relative_to=tmp)
+        result = analyse(view, rules=checks.rules, relative_to=tmp, today=checks.today)
     if result.errors:
         raise EditError("the edited brief would not validate; nothing was written", result.errors)
+    checks.warnings[:] = result.warnings
 
 
 def _list(tree: CommentedMap, key: str) -> CommentedSeq:
@@ -123,6 +139,7 @@ def resolve_contradiction(
     change: str = "resolved",
     superseded_by: str | None = None,
     data_dir: Path | None = None,
+    checks: Checks | None = None,
 ) -> str:
     """Record in this brief that an earlier contradiction is resolved (or re-opened, or superseded)."""
     ContradictionChange(change)
@@ -132,11 +149,18 @@ def resolve_contradiction(
             _entry(contradiction=contradiction, change=change, text=text, superseded_by=superseded_by)
         ),
         data_dir=data_dir,
+        checks=checks,
     )
 
 
 def close_follow_up(
-    path: Path, follow_up: str, status: str = "done", note: str | None = None, *, data_dir: Path | None = None
+    path: Path,
+    follow_up: str,
+    status: str = "done",
+    note: str | None = None,
+    *,
+    data_dir: Path | None = None,
+    checks: Checks | None = None,
 ) -> str:
     """Record in this brief that an earlier follow-up is done, dropped or carried over."""
     FollowUpStatus(status)
@@ -144,6 +168,7 @@ def close_follow_up(
         path,
         lambda t: _list(t, "follow_up_updates").append(_entry(follow_up=follow_up, status=status, note=note)),
         data_dir=data_dir,
+        checks=checks,
     )
 
 
@@ -156,6 +181,7 @@ def set_evidence(
     gaps: list[str] | None = None,
     follow_up: str | None = None,
     data_dir: Path | None = None,
+    checks: Checks | None = None,
 ) -> str:
     """Set an item's evidence level: in place if the item is in this brief, else as an evidence update."""
     EvidenceLevel(level)
@@ -179,7 +205,7 @@ def set_evidence(
         evidence["boundary"] = q(boundary)
         _list(tree, "evidence_updates").append(_entry(item=item, follow_up=follow_up, evidence=evidence))
 
-    return edit_brief(path, change, data_dir=data_dir)
+    return edit_brief(path, change, data_dir=data_dir, checks=checks)
 
 
 def add_citation(
@@ -191,6 +217,7 @@ def add_citation(
     openalex: int | None = None,
     use_note: str | None = None,
     data_dir: Path | None = None,
+    checks: Checks | None = None,
 ) -> str:
     """Add an arXiv citation to this brief (numbered at build time after the existing ones)."""
     cited_by = CommentedSeq()
@@ -200,7 +227,7 @@ def add_citation(
     entry = _entry(arxiv=q(arxiv), title=title, use_note=use_note)
     if cited_by:
         entry.insert(2, "cited_by", cited_by)
-    return edit_brief(path, lambda t: _list(t, "citations").append(entry), data_dir=data_dir)
+    return edit_brief(path, lambda t: _list(t, "citations").append(entry), data_dir=data_dir, checks=checks)
 
 
 def _flow(values: list[str]) -> CommentedSeq:

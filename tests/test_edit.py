@@ -139,3 +139,21 @@ def test_cli_import_writes_a_brief_that_checks(tmp_path, capsys, monkeypatch):
     assert run("check", "data", "--config", "none")[0] == 0
     code, _, err = run("import", str(markdown))
     assert code == 1 and "already exists" in err
+
+
+def test_an_edit_is_checked_with_the_sites_own_rules(data_copy, capsys, monkeypatch):
+    """`digest cite` with cited-by counts 2.5× apart: the default rules (factor 3) say nothing; a
+    site whose mkdocs.yml sets the factor to 2 hears about it from the edit, as from `digest check`."""
+
+    root = data_copy.parent
+    brief = f"data/{BRIEF}"
+    args = ("cite", brief, "2309.06180", "--title", "PagedAttention", "--s2", "1000", "--openalex", "400")
+    (root / "mkdocs.yml").write_text("plugins:\n  - digest:\n      rules: {citation_count_factor: 2}\n", "utf-8")
+    code, out, err = run_cli(*args, cwd=root, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0 and "updated" in out
+    assert "2309.06180" in err and "warning" in err
+    (root / "mkdocs.yml").write_text("plugins:\n  - digest\n", "utf-8")
+    code, out, err = run_cli(
+        *(a if a != "2309.06180" else "2309.06181" for a in args), cwd=root, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert code == 0 and "warning" not in err
