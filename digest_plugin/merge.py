@@ -18,6 +18,8 @@ renderer, a host adapter, a ``serve`` rebuild — can change what the merge deci
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -170,6 +172,34 @@ class CitationView:
     citation: Citation
     number: int
     brief: Brief
+    counts: tuple[CitedByCount, ...] = ()
+    """Every cited-by count any brief gave for the paper, oldest first."""
+
+    @property
+    def latest_counts(self) -> list[CitedByCount]:
+        """The newest count of each source (what the bibliography shows), in the order sources came."""
+        latest: dict[str, CitedByCount] = {}
+        for count in self.counts:
+            latest[count.source] = count
+        return list(latest.values())
+
+    @property
+    def earlier_counts(self) -> list[CitedByCount]:
+        """The counts a later brief refreshed, oldest first (kept as history)."""
+        shown = {id(c) for c in self.latest_counts}
+        return [c for c in self.counts if id(c) not in shown]
+
+
+class CitedByCount(NamedTuple):
+    """A cited-by count as one brief gave it, dated (the brief's date when it gave none)."""
+
+    source: str
+    """The source's code (``S2``, ``OpenAlex``)."""
+    label: str
+    value: int
+    """How many times the source counts the paper cited."""
+    as_of: dt.date
+    brief: str
 
 
 @dataclass(frozen=True)
@@ -498,10 +528,17 @@ class _State:
             (changes.contradictions_opened if c.status is Status.open else changes.contradictions_resolved).append(c.id)
         for citation in brief.citations:
             key = arxiv_key(citation.arxiv)
-            if key not in self.citations:  # a paper cited again (even as vN) keeps its first number
-                self.citations[key] = CitationView(citation, self.next_citation, brief)
+            counts = tuple(
+                CitedByCount(x.source.value, x.source.label, x.count, x.as_of or brief.date, brief.id)
+                for x in citation.cited_by
+            )
+            known = self.citations.get(key)
+            if known is None:
+                self.citations[key] = CitationView(citation, self.next_citation, brief, counts)
                 changes.citations_added.append(self.next_citation)
                 self.next_citation += 1
+            elif counts:  # cited again (even as vN): same number, refreshed counts, the old ones kept
+                self.citations[key] = dataclasses.replace(known, counts=known.counts + counts)
         for f in sorted(brief.follow_ups, key=lambda f: f.number):
             self.follow_ups[f.id] = _FollowUpDraft(f, brief, f.status)
             changes.follow_ups_opened.append(f.id)

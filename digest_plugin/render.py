@@ -196,7 +196,7 @@ class Renderer:
     def cite(self, view: CitationView, label: str | None = None, *, number: bool = True, anchor: str = "") -> str:
         c = view.citation
         counts = labels.COUNT_SEP.join(
-            labels.CITED_BY_COUNT.format(count=x.count, source=x.source.label) for x in c.cited_by
+            labels.CITED_BY_COUNT.format(count=x.value, source=x.label) for x in view.latest_counts
         )
         tip = c.title + (labels.CITED_BY.format(counts=counts) if counts else "")
         label = label or f"arXiv:{c.arxiv}"
@@ -707,9 +707,9 @@ class Renderer:
         meta = []
         if c.year:
             meta.append(f"{c.year}")
-        for x in c.cited_by:
-            as_of = labels.REFERENCE_AS_OF.format(date=x.as_of) if x.as_of else ""
-            meta.append(labels.REFERENCE_CITED_BY.format(count=x.count, source=esc(x.source.label), as_of=as_of))
+        for x in view.latest_counts:
+            as_of = labels.REFERENCE_AS_OF.format(date=x.as_of)
+            meta.append(labels.REFERENCE_CITED_BY.format(count=x.value, source=esc(x.label), as_of=as_of))
         if c.openalex_id:
             meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
         if c.doi:
@@ -728,6 +728,15 @@ class Renderer:
             if c.use_note
             else ""
         )
+        if view.earlier_counts:  # refreshed by a later brief: the earlier counts stay, as history
+            earlier = labels.CLAUSE_SEP.join(
+                labels.REFERENCE_CITED_BY.format(
+                    count=x.value, source=esc(x.label), as_of=labels.REFERENCE_AS_OF.format(date=x.as_of)
+                )
+                for x in view.earlier_counts
+            )
+            note += f'<p class="digest-ref__history" data-earlier-counts="{len(view.earlier_counts)}">{labels.FIGURE_EARLIER}{earlier}</p>'
+
         if c.down_weighted_by:
             dw = self.doc.contradiction(c.down_weighted_by)
             if dw:

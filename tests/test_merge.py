@@ -211,3 +211,28 @@ def test_a_withheld_figure_is_withheld_whether_the_contradiction_names_the_entry
     entry = next(e for e in doc.entries.values() if any(f.key == "weekly-gain" for f in e.figures))
     gain = next(f for f in entry.figures if f.key == "weekly-gain")
     assert gain.withheld_by is not None and gain.withheld_by.id == first.id
+
+
+def test_a_paper_cited_again_keeps_its_number_and_its_counts_are_refreshed(shipped):
+    """The 10-21 brief gives Real NVP (arXiv 1605.08803) S2 4677 and OpenAlex 2066 without a date; a
+    later brief cites it again as v2 with a new S2 count: the number stays, the S2 count is the new
+    one dated by that brief, and the earlier counts are kept."""
+    first = next(c for c in shipped.briefs[0].citations if c.arxiv.startswith("1605.08803"))
+    assert [(x.source.value, x.count) for x in first.cited_by] == [("S2", 4677), ("OpenAlex", 2066)]
+    later = later_brief(
+        citations=[
+            {
+                "arxiv": "1605.08803v2",
+                "title": "Density Estimation Using Real NVP",
+                "cited_by": [{"source": "S2", "count": 4702}],
+            }
+        ]
+    )
+    before = merge(shipped.outlines["inference"], shipped.briefs)
+    doc = merge(shipped.outlines["inference"], [*shipped.briefs, later])
+    view = doc.citations["1605.08803"]
+    assert view.number == before.citations["1605.08803"].number
+    latest = {x.source: (x.value, x.as_of.isoformat()) for x in view.latest_counts}
+    assert latest == {"S2": (4702, "2026-10-22"), "OpenAlex": (2066, "2026-10-21")}
+    assert [(x.source, x.value, x.as_of.isoformat()) for x in view.earlier_counts] == [("S2", 4677, "2026-10-21")]
+    assert view.number not in doc.changes[later.id].citations_added

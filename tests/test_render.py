@@ -160,3 +160,22 @@ def test_a_claim_split_between_a_value_and_its_unit_or_a_path_and_its_anchor_is_
     r = renderer(doc, "inference/1.md")
     assert "175" not in r.material("inbox/周增", "+175")
     assert r.material("inbox/a.md", "第 1 条") == "<code>inbox/a.md</code> 第 1 条"
+
+
+def test_the_bibliography_shows_refreshed_counts_and_keeps_the_earlier_ones(shipped):
+    later = later_brief(
+        citations=[
+            {
+                "arxiv": "1605.08803v2",
+                "title": "Density Estimation Using Real NVP",
+                "cited_by": [{"source": "S2", "count": 4702, "as_of": "2026-10-22"}],
+            }
+        ]
+    )
+    doc = merge(shipped.outlines["inference"], [*shipped.briefs, later])
+    page = "".join(b.html for b in renderer(doc, "inference/bibliography.md").bibliography() if isinstance(b, Raw))
+    entry = page[page.index('data-arxiv="1605.08803"') :]
+    entry = entry[: entry.index("</div>")]
+    assert "4702" in entry and "2026-10-22" in entry  # the refreshed count, dated
+    history = re.search(r'class="digest-ref__history"[^>]*>(.*?)</p>', entry)
+    assert history and "4677" in history.group(1) and "2066" not in history.group(1)
