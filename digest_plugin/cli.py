@@ -84,7 +84,14 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
 
 EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
     "resolve": lambda a, c: resolve_contradiction(
-        a.brief, a.contradiction, a.text, change=a.change, superseded_by=a.superseded_by, checks=c
+        a.brief,
+        a.contradiction,
+        a.text,
+        change=a.change,
+        superseded_by=a.superseded_by,
+        outcome=a.outcome,
+        corrections=[tuple(x) for x in a.correct or []],
+        checks=c,
     ),
     "close-follow-up": lambda a, c: close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
     "set-evidence": lambda a, c: set_evidence(
@@ -284,6 +291,18 @@ def main(argv: list[str] | None = None) -> int:
     resolve.add_argument("--text", required=True, help="the resolution, in the brief's words")
     resolve.add_argument("--change", default="resolved", choices=["resolved", "reopened", "superseded"])
     resolve.add_argument("--superseded-by")
+    resolve.add_argument(
+        "--outcome",
+        choices=["confirmed", "corrected"],
+        help="how a resolution settled it: the claim held, or was wrong",
+    )
+    resolve.add_argument(
+        "--correct",
+        nargs=4,
+        action="append",
+        metavar=("FIGURE", "WRONG", "RIGHT", "REASON"),
+        help="with --outcome corrected: the figure key, its wrong and right values, and why (repeatable)",
+    )
 
     close = sub.add_parser("close-follow-up", help="record in BRIEF that an earlier follow-up is closed")
     close.add_argument("brief", type=Path)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os  # noqa: F401 - tests patch edit.os.replace to simulate a failing disk
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from . import files
 from .findings import Finding
-from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap, Rules
+from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap, Outcome, Rules
 from .pipeline import analyse
 
 
@@ -122,7 +122,18 @@ def _entry(**fields: Any) -> CommentedMap:
                 q(value)
                 if isinstance(value, str)
                 and key
-                not in {"contradiction", "follow_up", "item", "change", "status", "superseded_by", "level", "arxiv"}
+                not in {
+                    "contradiction",
+                    "follow_up",
+                    "item",
+                    "change",
+                    "status",
+                    "superseded_by",
+                    "level",
+                    "arxiv",
+                    "outcome",
+                    "key",
+                }
                 else value
             )
     return entry
@@ -138,19 +149,41 @@ def resolve_contradiction(
     *,
     change: str = "resolved",
     superseded_by: str | None = None,
+    outcome: str | None = None,
+    corrections: Sequence[tuple[str, str, str, str]] = (),
     data_dir: Path | None = None,
     checks: Checks | None = None,
 ) -> str:
-    """Record in this brief that an earlier contradiction is resolved (or re-opened, or superseded)."""
+    """Record in this brief that an earlier contradiction is resolved (or re-opened, or superseded).
+
+    ``outcome`` says how a resolution settled it (``confirmed`` / ``corrected``); each correction
+    is (figure key, wrong value, right value, reason), values written as in YAML."""
     ContradictionChange(change)
-    return edit_brief(
-        path,
-        lambda t: _list(t, "contradiction_updates").append(
-            _entry(contradiction=contradiction, change=change, text=text, superseded_by=superseded_by)
-        ),
-        data_dir=data_dir,
-        checks=checks,
-    )
+    if outcome is not None:
+        Outcome(outcome)
+
+    def add(tree: CommentedMap) -> None:
+        entry = _entry(
+            contradiction=contradiction, change=change, text=text, superseded_by=superseded_by, outcome=outcome
+        )
+        if corrections:
+            fixes = CommentedSeq()
+            for key, old, new, reason in corrections:
+                fixes.append(_entry(key=key, old=_number(old), new=_number(new), reason=reason))
+            entry["corrections"] = fixes
+        _list(tree, "contradiction_updates").append(entry)
+
+    return edit_brief(path, add, data_dir=data_dir, checks=checks)
+
+
+def _number(value: str) -> int | float | str:
+    """A value typed on the command line, as YAML would read it: a number if it is one."""
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            continue
+    return value
 
 
 def close_follow_up(

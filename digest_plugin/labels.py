@@ -68,7 +68,17 @@ FIGURE_SKIPPED: Final = "更早 {count} 个数值略；"
 FIGURE_EARLIER: Final = "此前："
 HISTORY: Final = "历史"
 HISTORY_BASELINE: Final = "活文档 {version}（据 {source}）："
-HISTORY_KINDS: Final = {"placed": "归入", "updated": "原地更新", "evidence": "证据变更", "retracted": "撤回"}
+HISTORY_KINDS: Final = {
+    "placed": "归入",
+    "updated": "原地更新",
+    "evidence": "证据变更",
+    "retracted": "撤回",
+    "corrected": "更正",
+}
+CORRECTION: Final = "{label}{old} → {new}（{reason}）"
+"""A figure a contradiction showed wrong: the wrong value, the right one, why."""
+OUTCOME: Final = " · {outcome}"
+"""After a resolved contradiction's status: how it was settled (证实 / 更正)."""
 HISTORY_GAP: Final = "…… 其间 {hidden} 次变动，见当时的简报页（{first} 起）"
 FOOTNOTE: Final = "（小注）"
 RETRACTED: Final = "已撤回（{brief}）：{reason}{successor}"

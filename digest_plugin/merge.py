@@ -35,6 +35,7 @@ from .model import (
     Contradiction,
     ContradictionChange,
     ContradictionUpdate,
+    Correction,
     Disposition,
     Entry,
     Evidence,
@@ -44,6 +45,7 @@ from .model import (
     FollowUpStatus,
     FollowUpUpdate,
     Item,
+    Outcome,
     Outline,
     PlacementAction,
     Retraction,
@@ -70,6 +72,8 @@ class FigureValue(NamedTuple):
 
     figure: Figure
     stated_in: str
+    corrected_by: str | None = None
+    """The contradiction that showed this value wrong: it is never shown as a value again."""
 
 
 @dataclass(frozen=True)
@@ -85,19 +89,25 @@ class FigureState:
     """The open contradiction that forbids stating the current value as fact."""
 
     def series(self) -> list[Figure]:
-        """Every dated value, oldest first (for the chart)."""
-        return [v.figure for v in self.history] + [self.current]
+        """Every dated value, oldest first (for the chart); a value shown wrong is no data point."""
+        return [v.figure for v in self.history if v.corrected_by is None] + [self.current]
+
+    @property
+    def earlier(self) -> list[FigureValue]:
+        """The earlier values a reader may see (not those a correction showed wrong)."""
+        return [v for v in self.history if v.corrected_by is None]
 
 
 @dataclass(frozen=True)
 class Update:
     """One dated change to an entry: which brief (or the baseline doc) did what."""
 
-    kind: str  # baseline | placed | updated | evidence | retracted
+    kind: str  # baseline | placed | updated | evidence | retracted | corrected
     brief: Brief | None
     item: Item | None
     text: str
     evidence: Evidence | None = None
+    correction: Correction | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +175,11 @@ class ContradictionView:
     def settled(self) -> ContradictionEvent | None:
         """The brief and update that resolved or superseded it, if it is no longer open."""
         return self.history[-1] if self.history and not self.is_open else None
+
+    @property
+    def corrected(self) -> bool:
+        """Resolved because the withheld claim was wrong: it never becomes publishable."""
+        return self.settled is not None and self.settled.update.outcome is Outcome.corrected
 
 
 @dataclass(frozen=True)
@@ -341,11 +356,12 @@ class LivingDoc:
     def withheld(self) -> dict[str, ContradictionView]:
         """Spellings of claims that must not appear as fact, longest first (so the longest match wins).
 
-        Only open contradictions withhold; once resolved, the claim is publishable again.  A
-        spelling named by two open contradictions is withheld by the earlier one."""
+        Open contradictions withhold, and so do those resolved as *corrected* (the claim was
+        wrong, so it never becomes a fact); once confirmed, the claim is publishable.  A spelling
+        named by two contradictions is withheld by the earlier one."""
         found: dict[str, ContradictionView] = {}
         for c in self.contradictions:
-            for claim in c.contradiction.withheld if c.is_open else ():
+            for claim in c.contradiction.withheld if c.is_open or c.corrected else ():
                 for pattern in claim.patterns:
                     found.setdefault(pattern, c)
         return dict(sorted(found.items(), key=lambda pc: (-len(pc[0]), pc[0])))
@@ -571,12 +587,45 @@ class _State:
         if update.change is ContradictionChange.resolved:
             draft.status = Status.resolved
             changes.contradictions_resolved.append(draft.contradiction.id)
+            for correction in update.corrections:
+                self._correct(draft.contradiction, correction, brief, changes)
         elif update.change is ContradictionChange.reopened:
             draft.status = Status.open
             changes.contradictions_reopened.append(draft.contradiction.id)
         else:
             draft.status = Status.superseded
             changes.contradictions_superseded.append(draft.contradiction.id)
+
+    def _correct(
+        self, contradiction: Contradiction, correction: Correction, brief: Brief, changes: _ChangesDraft
+    ) -> None:
+        """A figure shown wrong: its wrong value leaves the values and the chart, the right one is
+        current from this brief, and the entry's history says what was corrected and why."""
+        touches = contradiction.touches
+        if correction.entry:
+            candidates = [correction.entry]
+        elif correction.item and correction.item in self.items:
+            candidates = [self.items[correction.item].entry_id]
+        else:
+            candidates = [*touches.entries, *(self.items[i].entry_id for i in touches.items if i in self.items)]
+        for entry_id in dict.fromkeys(candidates):
+            draft = self.entries.get(entry_id)
+            figure = next((f for f in draft.figures if f.key == correction.key), None) if draft else None
+            if draft is None or figure is None:
+                continue
+            figure.history = [
+                v._replace(corrected_by=contradiction.id) if v.figure.value == correction.old else v
+                for v in figure.history
+            ]
+            right = figure.current.model_copy(
+                update={"value": correction.new, "unit": correction.unit or figure.current.unit, "as_of": brief.date}
+            )
+            if figure.current.value == correction.old:  # else a later value stands: only the history changes
+                figure.history.append(FigureValue(figure.current, figure.current_from, contradiction.id))
+                figure.current, figure.current_from = right, brief.id
+            draft.history.append(Update("corrected", brief, None, correction.reason, correction=correction))
+            changes.entries_updated.append(draft.id)
+            return
 
     def _place(self, item: Item, brief: Brief, changes: _ChangesDraft) -> None:
         placement = item.placement

@@ -127,6 +127,13 @@ class ContradictionChange(Vocabulary):
     superseded = "superseded"
 
 
+class Outcome(Vocabulary):
+    """How a resolved contradiction was settled: the withheld claim held up, or it was wrong."""
+
+    confirmed = "confirmed"
+    corrected = "corrected"
+
+
 class FollowUpStatus(Vocabulary):
     open = "open"
     done = "done"
@@ -195,6 +202,7 @@ _LABELS: dict[type, dict[str, str]] = {
     },
     Status: {"open": "未解决", "resolved": "已解决", "superseded": "已被取代"},
     ContradictionChange: {"resolved": "解决", "reopened": "重新打开", "superseded": "取代"},
+    Outcome: {"confirmed": "证实", "corrected": "更正"},
     FollowUpStatus: {"open": "待跟进", "done": "已完成", "dropped": "已放弃", "carried_over": "顺延"},
     CitationSource: {"S2": "S2", "OpenAlex": "OpenAlex"},
 }
@@ -567,13 +575,35 @@ class FollowUp(Model):
     status: FollowUpStatus = FollowUpStatus.open
 
 
+class Correction(Model):
+    """A figure a contradiction showed to be wrong: the wrong value, the right one, and why."""
+
+    key: Slug
+    """The figure (``figures[].key``) the correction is about."""
+    old: FigureValue
+    new: FigureValue
+    reason: Text
+    label: str | None = None
+    unit: str | None = None
+    item: Slug | None = None
+    """The item that stated the wrong value, where the contradiction touches several."""
+    entry: Slug | None = None
+    """The living-doc entry that holds the figure, where the contradiction touches several."""
+
+
 class ContradictionUpdate(Model):
-    """A later brief resolves, re-opens or supersedes a contradiction of an earlier one."""
+    """A later brief resolves, re-opens or supersedes a contradiction of an earlier one.
+
+    A resolution says how it was settled (``outcome``): the withheld claim was *confirmed* (it may
+    now be published) or *corrected* (it never may: ``corrections`` name the wrong figure and the
+    right one, and the wrong value disappears from the entry's values and chart)."""
 
     contradiction: Slug
     change: ContradictionChange
     text: Text
     superseded_by: Slug | None = None
+    outcome: Outcome | None = None
+    corrections: list[Correction] = Field(default_factory=list)
 
     model_config = ConfigDict(json_schema_extra=_requires_when("change", "superseded", "superseded_by"))
 
@@ -581,6 +611,12 @@ class ContradictionUpdate(Model):
     def _superseded_names_successor(self) -> ContradictionUpdate:
         if self.change is ContradictionChange.superseded and not self.superseded_by:
             raise ValueError("a superseded contradiction must name its successor (superseded_by: <contradiction id>)")
+        if self.outcome is not None and self.change is not ContradictionChange.resolved:
+            raise ValueError("an outcome says how a resolved contradiction was settled: use it with change: resolved")
+        if self.outcome is Outcome.corrected and not self.corrections:
+            raise ValueError("a corrected contradiction names what it corrects (corrections: - key, old, new, reason)")
+        if self.corrections and self.outcome is not Outcome.corrected:
+            raise ValueError("corrections belong to a contradiction resolved with outcome: corrected")
         return self
 
 

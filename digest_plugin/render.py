@@ -350,8 +350,9 @@ class Renderer:
             else:
                 value = self.text(f"{f.current.value} {f.current.unit}" if f.current.unit else str(f.current.value))
             as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
-            older = f.history[-FIGURE_VALUES:]
-            hidden = len(f.history) - len(older)
+            earlier = f.earlier  # a value a correction showed wrong is never shown as a value
+            older = earlier[-FIGURE_VALUES:]
+            hidden = len(earlier) - len(older)
             skipped = labels.FIGURE_SKIPPED.format(count=hidden) if hidden else ""
             before = (
                 ""
@@ -361,7 +362,7 @@ class Renderer:
                     f'<span class="digest-figure__old">'
                     f"{self.text(f'{old.value} {old.unit}' if old.unit else str(old.value))}"
                     f"{'（' + str(old.as_of) + '）' if old.as_of else ''}</span>"
-                    for old, _ in older
+                    for old in (v.figure for v in older)
                 )
             )
             chart = sparkline(self.plain(f.label), f.series()) if f.withheld_by is None else ""
@@ -404,6 +405,15 @@ class Renderer:
             if u.kind == "evidence" and u.evidence is not None:
                 change = f"{esc(level.label)} → {esc(u.evidence.level.label)}" if level else esc(u.evidence.level.label)
                 text = f"{change}：{self.text(u.evidence.boundary)}" + (f"（{text}）" if text else "")
+            if u.kind == "corrected" and u.correction is not None:
+                c = u.correction
+                unit = f" {c.unit}" if c.unit else ""
+                text = labels.CORRECTION.format(
+                    label=self.text(f"{c.label} " if c.label else ""),
+                    old=self.text(f"{c.old}{unit}"),
+                    new=self.text(f"{c.new}{unit}"),
+                    reason=self.text(c.reason),
+                )
             if u.evidence is not None:
                 level = u.evidence.level
             assert u.brief is not None, "every change after the baseline comes from a brief"
@@ -531,6 +541,8 @@ class Renderer:
         if settled:
             brief, update = settled
             when = f"（{brief.date.isoformat()}）"
+            if update.outcome is not None:
+                when = labels.OUTCOME.format(outcome=esc(update.outcome.label)) + when
         summary = (
             f"<summary>{self.contradiction_name(view)} · {self.text(c.title, quote=view, links=False)}"
             f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(view.status.label)}{when}</span></summary>'
@@ -576,9 +588,23 @@ class Renderer:
             for brief, update in view.history:
                 successor = self.doc.contradiction(update.superseded_by) if update.superseded_by else None
                 then = labels.SUPERSEDED_BY.format(successor=self.contradiction_link(successor)) if successor else ""
+                outcome = labels.OUTCOME.format(outcome=esc(update.outcome.label)) if update.outcome else ""
+                corrections = "".join(
+                    f'<br><span class="digest-correction" data-figure="{esc(x.key)}">'
+                    + labels.CORRECTION.format(
+                        label=self.text(f"{x.label} " if x.label else ""),
+                        old=self.text(f"{x.old} {x.unit}" if x.unit else str(x.old), quote=view),
+                        new=self.text(f"{x.new} {x.unit}" if x.unit else str(x.new)),
+                        reason=self.text(x.reason, quote=view),
+                    )
+                    + "</span>"
+                    for x in update.corrections
+                )
                 rows.append(
-                    f'<li data-change="{update.change.value}">{self.brief_link(brief)} · {esc(update.change.label)}：'
-                    f"{self.text(update.text, quote=view)}{then}</li>"
+                    f'<li data-change="{update.change.value}"'
+                    + (f' data-outcome="{update.outcome.value}"' if update.outcome else "")
+                    + f">{self.brief_link(brief)} · {esc(update.change.label)}{outcome}："
+                    f"{self.text(update.text, quote=view)}{then}{corrections}</li>"
                 )
             story = '<ol class="digest-contradiction__history">' + "".join(rows) + "</ol>"
         return (

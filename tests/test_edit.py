@@ -157,3 +157,26 @@ def test_an_edit_is_checked_with_the_sites_own_rules(data_copy, capsys, monkeypa
         *(a if a != "2309.06180" else "2309.06181" for a in args), cwd=root, capsys=capsys, monkeypatch=monkeypatch
     )
     assert code == 0 and "warning" not in err
+
+
+def test_resolve_records_how_a_contradiction_was_settled(data_copy, capsys, monkeypatch):
+    """`digest resolve --outcome corrected --correct FIGURE WRONG RIGHT REASON` on tonight's brief:
+    the merged doc then never publishes the wrong value."""
+    from digest_plugin.pipeline import living_docs
+
+    root = data_copy.parent
+    code, out, err = run_cli(
+        "new", "--topic", "inference", "--date", "2026-10-22", cwd=root, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert code == 0, err
+    brief = out.strip()
+    args = ("resolve", brief, "kapitsa-weekly-gain", "--text", "采集器口径已查明。", "--outcome", "corrected")
+    code, out, err = run_cli(*args, cwd=root, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 1 and "names what it corrects" in err  # a correction must say what it corrects
+    args += ("--correct", "weekly-gain", "175", "58", "采集器把整个组织的周增算进来了")
+    code, out, err = run_cli(*args, cwd=root, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0, err
+    text = (root / brief).read_text(encoding="utf-8")
+    assert "outcome: corrected" in text and "old: 175" in text and "new: 58" in text
+    doc = living_docs(data_copy)["inference"]
+    assert doc.contradiction("kapitsa-weekly-gain").corrected and "周增 +175" in doc.withheld

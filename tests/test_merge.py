@@ -31,7 +31,7 @@ def test_kapitsa_is_updated_in_place_with_its_history(doc):
     assert kapitsa.section == "1.1" and kapitsa.item.number == 5
     stars = next(f for f in kapitsa.figures if f.key == "stars")
     assert (stars.current.value, str(stars.current.as_of)) == (155, "2026-10-21")
-    assert [(old.value, str(old.as_of)) for old, _ in stars.history] == [(105, "2026-10-19")]
+    assert [(old.value, str(old.as_of)) for old, *_ in stars.history] == [(105, "2026-10-19")]
     weekly = next(f for f in kapitsa.figures if f.key == "weekly-gain")
     assert weekly.withheld_by.number == 1
     # one entry for one object: the update did not add a second Kapitsa entry
@@ -236,3 +236,60 @@ def test_a_paper_cited_again_keeps_its_number_and_its_counts_are_refreshed(shipp
     assert latest == {"S2": (4702, "2026-10-22"), "OpenAlex": (2066, "2026-10-21")}
     assert [(x.source, x.value, x.as_of.isoformat()) for x in view.earlier_counts] == [("S2", 4677, "2026-10-21")]
     assert view.number not in doc.changes[later.id].citations_added
+
+
+def corrected_gain(outcome: str = "corrected"):
+    """The day after: contradiction 1 (Kapitsa's weekly gain, withheld as 周增 +175) is settled."""
+    update = {
+        "contradiction": "kapitsa-weekly-gain",
+        "change": "resolved",
+        "text": "采集器口径已查明。",
+        "outcome": outcome,
+    }
+    if outcome == "corrected":
+        update["corrections"] = [
+            {"key": "weekly-gain", "old": 175, "new": 58, "reason": "采集器把整个组织的周增算进来了"}
+        ]
+    return later_brief(citations=[], contradiction_updates=[update])
+
+
+def test_a_claim_corrected_stays_withheld_and_its_wrong_value_leaves_the_figure(shipped):
+    doc = merge(shipped.outlines["inference"], [*shipped.briefs, corrected_gain()])
+    view = doc.contradiction("kapitsa-weekly-gain")
+    assert view is not None and view.status is Status.resolved and view.corrected
+    assert doc.withheld.get("周增 +175") is view  # a wrong claim never becomes publishable
+    entry = next(e for e in doc.entries.values() if any(f.key == "weekly-gain" for f in e.figures))
+    gain = next(f for f in entry.figures if f.key == "weekly-gain")
+    assert (gain.current.value, gain.current.as_of.isoformat()) == (58, "2026-10-22")
+    assert gain.withheld_by is None  # the right value is published
+    assert [v.figure.value for v in gain.history if v.corrected_by == view.id] == [175]
+    assert 175 not in [f.value for f in gain.series()] and gain.earlier == [
+        v for v in gain.history if v.corrected_by is None
+    ]
+    assert entry.history[-1].kind == "corrected" and entry.history[-1].correction.new == 58
+
+
+def test_a_claim_confirmed_is_published(shipped):
+    doc = merge(shipped.outlines["inference"], [*shipped.briefs, corrected_gain("confirmed")])
+    view = doc.contradiction("kapitsa-weekly-gain")
+    assert view is not None and not view.corrected and "周增 +175" not in doc.withheld
+
+
+@pytest.mark.parametrize(
+    ("update", "says"),
+    [
+        ({"change": "reopened", "outcome": "confirmed"}, "use it with change: resolved"),
+        ({"change": "resolved", "outcome": "corrected"}, "names what it corrects"),
+        (
+            {"change": "resolved", "corrections": [{"key": "weekly-gain", "old": 1, "new": 2, "reason": "x"}]},
+            "outcome: corrected",
+        ),
+    ],
+)
+def test_an_outcome_and_its_corrections_go_together(update, says):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=says):
+        later_brief(
+            citations=[], contradiction_updates=[{"contradiction": "kapitsa-weekly-gain", "text": "x", **update}]
+        )

@@ -179,3 +179,23 @@ def test_the_bibliography_shows_refreshed_counts_and_keeps_the_earlier_ones(ship
     assert "4702" in entry and "2026-10-22" in entry  # the refreshed count, dated
     history = re.search(r'class="digest-ref__history"[^>]*>(.*?)</p>', entry)
     assert history and "4677" in history.group(1) and "2066" not in history.group(1)
+
+
+def test_a_corrected_figure_shows_the_right_value_and_the_correction_never_the_wrong_one_as_a_value(shipped):
+    update = {
+        "contradiction": "kapitsa-weekly-gain",
+        "change": "resolved",
+        "text": "采集器口径已查明。",
+        "outcome": "corrected",
+        "corrections": [{"key": "weekly-gain", "old": 175, "new": 58, "reason": "采集器把整个组织的周增算进来了"}],
+    }
+    doc = merge(
+        shipped.outlines["inference"], [*shipped.briefs, later_brief(citations=[], contradiction_updates=[update])]
+    )
+    page = html_of(renderer(doc, "inference/1.md").section("1"))
+    row = re.search(r'<tr data-figure="weekly-gain">.*?</tr>', page, re.S).group(0)
+    assert re.search(r'digest-figure__now">58<', row)
+    assert "175" not in row  # not as the value, not as an earlier value, not as a chart point
+    assert re.search(r"更正：175 → 58（采集器把整个组织的周增算进来了）", page)
+    register = html_of(renderer(doc, "inference/register.md").register())
+    assert 'data-outcome="corrected"' in register and "175 → 58" in register
