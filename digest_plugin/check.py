@@ -80,7 +80,35 @@ def check_references(dataset: Dataset) -> list[Finding]:
             continue
         findings += _check_brief(dataset, brief, known[brief.topic])
     findings += _check_lifecycle(dataset)
+    findings += _check_corrections(dataset)
     return findings
+
+
+def _check_corrections(dataset: Dataset) -> list[Finding]:
+    """A correction names a figure the living doc holds (a figure key of an outline entry or of an
+    item of the same topic); else it would correct nothing, silently."""
+    found: list[Finding] = []
+    figures: dict[str, set[str]] = {}
+    for topic, outline in dataset.outlines.items():
+        figures[topic] = {f.key for e in outline.entries for f in e.figures}
+    for brief in dataset.briefs:
+        figures.setdefault(brief.topic, set()).update(f.key for i in brief.items for f in i.figures)
+    for brief in dataset.briefs:
+        known = figures.get(brief.topic, set())
+        for i, update in enumerate(brief.contradiction_updates):
+            for j, correction in enumerate(update.corrections):
+                if correction.key not in known:
+                    found.append(
+                        _at(
+                            dataset,
+                            brief.id,
+                            ("contradiction_updates", i, "corrections", j, "key"),
+                            f"correction of figure '{correction.key}', which no entry or item has",
+                            hint=_suggest(correction.key, sorted(known))
+                            or "name the figure key the wrong value was given under",
+                        )
+                    )
+    return found
 
 
 def _check_lifecycle(dataset: Dataset) -> list[Finding]:

@@ -80,3 +80,21 @@ def test_a_brief_refers_only_to_its_own_topic(data_copy):
     replace_in(brief, "after: fsdp-baseline", "after: llm-d-v0-8")
     (f,) = check(data_copy)
     assert f.message == "unknown entry 'llm-d-v0-8'" and f.line == line_of(brief, "after: llm-d-v0-8")
+
+
+def test_a_correction_names_a_figure_the_doc_holds(data_copy):
+    """A corrected contradiction's correction of a figure key no entry or item has would do nothing."""
+    from digest_plugin.load import load_data
+
+    (data_copy / "briefs" / "2026-10-22-inference-E1.yml").write_text(
+        "schema: 1\nid: 2026-10-22-inference-E1\ntopic: inference\nround: E1\n"
+        'title: "inference · E1 预消化简报（2026-10-22）"\ndate: 2026-10-22\n'
+        "contradiction_updates:\n"
+        "  - contradiction: kapitsa-weekly-gain\n    change: resolved\n    outcome: corrected\n"
+        '    text: "口径已查明。"\n    corrections:\n'
+        '      - {key: weekly-gian, old: 175, new: 58, reason: "采集口径错了"}\n',
+        encoding="utf-8",
+    )
+    (finding,) = check_references(load_data(data_copy))
+    assert (finding.line, finding.col) == (13, 15)  # the key's value: "      - {key: " is 14 characters
+    assert "weekly-gian" in finding.message and finding.hint == "did you mean weekly-gain?"
