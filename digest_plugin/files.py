@@ -108,7 +108,7 @@ def pause(point: str) -> None:
         time.sleep(60)
 
 
-def _open_folder(folder: Path, *, nofollow: bool = False) -> int:
+def open_folder(folder: Path, *, nofollow: bool = False) -> int:
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
     return os.open(folder, flags | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0))
 
@@ -119,7 +119,7 @@ def locked(folder: Path, timeout: float | None = None) -> Iterator[None]:
     folder = Path(folder)
     timeout = LOCK_TIMEOUT if timeout is None else timeout
     with failing("lock", folder):
-        fd = _open_folder(folder)
+        fd = open_folder(folder)
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -200,7 +200,7 @@ def staged(path: Path, text: str) -> Iterator[Path]:
 def _sync_folder(folder: Path) -> None:
     """Make a rename in ``folder`` durable (best effort: the rename itself has happened)."""
     with contextlib.suppress(OSError):
-        fd = _open_folder(folder)
+        fd = open_folder(folder)
         try:
             os.fsync(fd)
         finally:
@@ -284,7 +284,7 @@ def scratch() -> Iterator[Path]:
     with failing("write", base / f"{SCRATCH_PREFIX}*"):
         while True:
             folder = tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=base)
-            fd = _open_folder(Path(folder))
+            fd = open_folder(Path(folder))
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)  # held while alive; a cleaner only removes unlocked ones
                 if os.stat(folder).st_ino == os.fstat(fd).st_ino:
@@ -310,17 +310,13 @@ def remove_stale_scratch(base: Path | None = None) -> list[str]:
         candidates = sorted(e.path for e in os.scandir(base) if e.name.startswith(SCRATCH_PREFIX))
     except OSError:
         return []
-    return [Path(path).name for path in candidates if _remove_if_stale(path)]
+    return [Path(path).name for path in candidates if remove_if_stale(path)]
 
 
 def remove_if_stale(path: str) -> bool:
     """Remove the folder at ``path`` if it is this user's and no live process holds its lock."""
-    return _remove_if_stale(path)
-
-
-def _remove_if_stale(path: str) -> bool:
     try:
-        fd = _open_folder(Path(path), nofollow=True)  # a file or a symbolic link of that name is left alone
+        fd = open_folder(Path(path), nofollow=True)  # a file or a symbolic link of that name is left alone
     except OSError:
         return False
     try:

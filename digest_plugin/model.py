@@ -12,6 +12,7 @@ Closed vocabularies are ``Enum``s whose values are the English codes used in YAM
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import math
 import re
 from collections.abc import Callable
@@ -307,6 +308,24 @@ def _http_url(value: str) -> str:
     if not HTTP_URL.fullmatch(value):
         raise refuse(f"{value!r} cannot be read as a URL", "write it as https://host[:port]/path")
     return value
+
+
+def not_public(host: str) -> str | None:
+    """Why ``host`` names no public address (``localhost``, or an IP address that is not global:
+    loopback, link-local, private, reserved), or None.  The one test: the rules warn about such a
+    source URL and the renderer names it without a link."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return "this machine"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if address.is_global:
+        return None
+    for kind in ("loopback", "link_local", "private"):
+        if getattr(address, f"is_{kind}"):
+            return kind.replace("_", "-")
+    return "reserved"
 
 
 def _material_path(value: str) -> str:

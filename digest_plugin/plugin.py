@@ -219,7 +219,7 @@ class SiteSwap:
             files.remove_if_stale(str(stale))
         self.fresh = self.final.parent / f".{self.final.name}.digest-build-{os.getpid()}"
         self.fresh.mkdir(parents=True, exist_ok=True)
-        self._lock = os.open(self.fresh, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        self._lock = files.open_folder(self.fresh)
         fcntl.flock(self._lock, fcntl.LOCK_EX)  # MkDocs empties the folder, it keeps the inode: the lock holds
         return self.fresh
 
@@ -230,7 +230,7 @@ class SiteSwap:
             log.error(f"the site in {self.final} is left as it was: this build is not published")
             self.abandon()
             return self.final
-        parent = os.open(self.final.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        parent = files.open_folder(self.final.parent)
         try:
             fcntl.flock(parent, fcntl.LOCK_EX)  # one swap at a time in this folder
             old = self.final.parent / f".{self.final.name}.digest-old-{os.getpid()}"

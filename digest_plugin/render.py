@@ -12,7 +12,6 @@ contents) and :class:`Raw` HTML.
 from __future__ import annotations
 
 import html
-import ipaddress
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -46,7 +45,7 @@ from .merge import (
     Stub,
     Update,
 )
-from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status
+from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status, not_public
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
@@ -88,19 +87,14 @@ def outbound(url: str) -> tuple[str, str] | None:
         port = parts.port
     except ValueError:
         return None
-    if parts.scheme not in ("http", "https") or not host or host == "localhost" or host.endswith(".localhost"):
-        return None
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        address = None
-    if address is not None and not address.is_global:
+    if parts.scheme not in ("http", "https") or not host or not_public(host) is not None:
         return None
     try:
         shown = host.encode("idna").decode("ascii") if not host.isascii() else host
     except UnicodeError:
         return None
-    netloc = (f"[{shown}]" if address is not None and address.version == 6 else shown) + (f":{port}" if port else "")
+    bracketed = f"[{shown}]" if ":" in shown else shown  # an IPv6 literal is written in brackets
+    netloc = bracketed + (f":{port}" if port else "")
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), shown
 
 

@@ -18,7 +18,6 @@ is not reported again: the rule is there to catch what nobody noticed.
 from __future__ import annotations
 
 import datetime as dt
-import ipaddress
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -28,7 +27,7 @@ from urllib.parse import urlsplit
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .model import Brief, Figure, MaterialRef, PlacementAction, Rules, Status
+from .model import Brief, Figure, MaterialRef, PlacementAction, Rules, Status, not_public
 
 
 def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:
@@ -143,7 +142,7 @@ def _hosts(brief: Brief, at: _Locator) -> list[Finding]:
         for j, url in enumerate(item.sources.urls):
             host = urlsplit(url).hostname or ""
             loc = ("items", i, "sources", "urls", j)
-            if (why := _not_public(host)) is not None:
+            if (why := not_public(host)) is not None:
                 found.append(
                     at(
                         loc,
@@ -162,22 +161,6 @@ def _hosts(brief: Brief, at: _Locator) -> list[Finding]:
                     )
                 )
     return found
-
-
-def _not_public(host: str) -> str | None:
-    """Why ``host`` is no public address (the renderer's test: ``ipaddress``'s ``is_global``), or None."""
-    if host == "localhost" or host.endswith(".localhost"):
-        return "this machine"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return None
-    if address.is_global:
-        return None
-    for kind in ("loopback", "link_local", "private"):
-        if getattr(address, f"is_{kind}"):
-            return kind.replace("_", "-")
-    return "reserved"
 
 
 NUMERIC_TEXT = re.compile(r"^[+-]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?$")
