@@ -14,14 +14,15 @@ from collections.abc import Iterator
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .model import Brief, Outline, PlacementAction
+from .model import VOCABULARIES, Brief, Evidence, Outline, PlacementAction
+from .vocabulary import FILE as VOCABULARY_FILE
 
 _Loc = tuple[str | int, ...]
 """Where in a brief's YAML a finding points: keys and list indexes, as pydantic locates errors."""
 
 
-def _suggest(value: str, known: list[str], prefix: str = "") -> str | None:
-    close = difflib.get_close_matches(value, known, n=1, cutoff=0.5)
+def _suggest(value: str, known: list[str], prefix: str = "", cutoff: float = 0.5) -> str | None:
+    close = difflib.get_close_matches(value, known, n=1, cutoff=cutoff)
     return f"did you mean {prefix}{close[0]}?" if close else None
 
 
@@ -81,7 +82,61 @@ def check_references(dataset: Dataset) -> list[Finding]:
         findings += _check_brief(dataset, brief, known[brief.topic])
     findings += _check_lifecycle(dataset)
     findings += _check_corrections(dataset)
+    findings += check_words(dataset)
     return findings
+
+
+def _path(loc: _Loc) -> str:
+    """``items[0].evidence.gaps[1]``: a location as the schema's messages write it."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def _words_used(brief: Brief) -> Iterator[tuple[_Loc, str, str]]:
+    """(location, vocabulary, code) for every word of an open vocabulary the brief uses."""
+
+    def evidence(at: _Loc, ev: Evidence) -> Iterator[tuple[_Loc, str, str]]:
+        yield at + ("level",), "evidence_levels", ev.level
+        for j, kind in enumerate(ev.source_kinds):
+            yield at + ("source_kinds", j), "source_kinds", kind
+        for j, gap in enumerate(ev.gaps):
+            yield at + ("gaps", j), "gaps", gap
+
+    for i, item in enumerate(brief.items):
+        for j, value in enumerate(item.value):
+            yield ("items", i, "value", j), "value_ratings", value
+        yield from evidence(("items", i, "evidence"), item.evidence)
+    for i, c in enumerate(brief.contradictions):
+        yield ("contradictions", i, "disposition"), "dispositions", c.disposition
+    for i, cu in enumerate(brief.contradiction_updates):
+        if cu.disposition is not None:
+            yield ("contradiction_updates", i, "disposition"), "dispositions", cu.disposition
+    for i, eu in enumerate(brief.evidence_updates):
+        yield from evidence(("evidence_updates", i, "evidence"), eu.evidence)
+
+
+def check_words(dataset: Dataset) -> list[Finding]:
+    """Every value rating, source kind, gap, evidence level and disposition a brief uses is a word
+    of its topic's vocabulary (``data/vocabulary.yml`` and the outline's additions)."""
+    found: list[Finding] = []
+    where = dataset.sources.get("vocabulary", f"data/{VOCABULARY_FILE}")
+    for brief in dataset.briefs:
+        vocabulary = dataset.vocabulary(brief.topic)
+        for loc, kind, code in _words_used(brief):
+            if (kind, code) in vocabulary:
+                continue
+            words = list(vocabulary.words(kind))
+            close = _suggest(code, words, cutoff=0.7)  # a new word is likelier than a typo
+            found.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    loc,
+                    f"{_path(loc)}: '{code}' is not {VOCABULARIES[kind]} in {where} (its words: {', '.join(words)})",
+                    hint=(f"{close} If it is a new word, " if close else "")
+                    + f"add `{code}: <中文标签>` under {kind}: in {where}",
+                )
+            )
+    return found
 
 
 def _check_corrections(dataset: Dataset) -> list[Finding]:

@@ -31,12 +31,13 @@ from .files import FileError, create
 from .findings import DataError
 from .importer import import_brief
 from .leaks import find_leaks
-from .load import load_data
-from .model import Brief, EvidenceLevel, Outline, Rules
+from .load import load_data, site_vocabulary
+from .model import Rules
 from .pages import write_pages
 from .pipeline import Result, analyse
 from .report import format_json, format_text
 from .scaffold import brief_path, new_brief
+from .vocabulary import schema_of
 
 
 def _settings(config: Path | None) -> dict[str, Any]:
@@ -238,6 +239,17 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace) -> int:
+    """The schema editors validate against, listing the site's words in each vocabulary field."""
+    try:
+        words = site_vocabulary(args.data)
+    except DataError as exc:
+        print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
+        return 1
+    print(json.dumps(schema_of(args.what, words), ensure_ascii=False, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``digest`` command line; returns the exit code (0 clean, 1 problems, 2 bad usage)."""
     parser = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
@@ -317,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
         "--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply"
     )
     evidence.add_argument("item")
-    evidence.add_argument("--level", required=True, choices=[e.value for e in EvidenceLevel])
+    evidence.add_argument(
+        "--level", required=True, help="a word of evidence_levels in data/vocabulary.yml (partially_verified …)"
+    )
     evidence.add_argument("--boundary")
     evidence.add_argument("--gaps", type=lambda v: [g for g in v.split(",") if g], help="comma-separated gap codes")
     evidence.add_argument("--follow-up")
@@ -331,14 +345,17 @@ def main(argv: list[str] | None = None) -> int:
     cite.add_argument("--openalex", type=int)
     cite.add_argument("--use-note")
 
-    schema = sub.add_parser("schema", help="print the JSON Schema of a brief (or of an outline)")
-    schema.add_argument("what", nargs="?", choices=["brief", "outline"], default="brief")
+    schema = sub.add_parser(
+        "schema", help="print the JSON Schema of a brief (or of an outline, or of the vocabulary file)"
+    )
+    schema.add_argument("what", nargs="?", choices=["brief", "outline", "vocabulary"], default="brief")
+    schema.add_argument(
+        "--data", default=Path("data"), type=Path, help="the data folder whose vocabulary.yml the schema lists"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "schema":
-        model = Brief if args.what == "brief" else Outline
-        print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
-        return 0
+        return _schema(args)
 
     if args.command == "diff":
         return _diff(args)

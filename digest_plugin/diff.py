@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from .merge import ContradictionView, EntryView, FollowUpView, LivingDoc
 from .model import FollowUpStatus, Status
+from .vocabulary import Vocabulary
 
 
 def md(text: str) -> str:
@@ -51,9 +52,9 @@ def _entry_line(e: EntryView, extra: str = "") -> str:
     return f"- §{e.section} {md(e.title)}{via}{extra}"
 
 
-def _contradiction_line(c: ContradictionView, extra: str = "") -> str:
+def _contradiction_line(words: Vocabulary, c: ContradictionView, extra: str = "") -> str:
     name = f"{c.brief.date.isoformat()} 矛盾 {c.contradiction.number}"
-    return f"- {name} {md(c.contradiction.title)} ({c.contradiction.disposition.label}){extra}"
+    return f"- {name} {md(c.contradiction.title)} ({md(words.label('dispositions', c.disposition))}){extra}"
 
 
 def _settled_by(c: ContradictionView) -> str:
@@ -90,8 +91,11 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     levels = []
     for e in entries:
         before = was[e.id].evidence if e.id in was else None
-        if before is not None and e.evidence is not None and before.level is not e.evidence.level:
-            levels.append(_entry_line(e, f": {before.level.label} → {e.evidence.level.label}"))
+        if before is not None and e.evidence is not None and before.level != e.evidence.level:
+            was_level, now_level = (
+                new.vocabulary.label("evidence_levels", x) for x in (before.level, e.evidence.level)
+            )
+            levels.append(_entry_line(e, f": {md(was_level)} → {md(now_level)}"))
     sections.append(("Evidence changed", levels))
 
     old_c = {c.id: c for c in old.contradictions} if old else {}
@@ -99,8 +103,11 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     resolved: list[ContradictionView] = []
     reopened: list[ContradictionView] = []
     superseded: list[ContradictionView] = []
+    redisposed: list[ContradictionView] = []
     for c in new.contradictions:
         before_c = old_c.get(c.id)
+        if before_c is not None and before_c.disposition != c.disposition:
+            redisposed.append(c)
         if before_c is None:
             (opened if c.is_open else resolved if c.status is Status.resolved else superseded).append(c)
         elif before_c.status is not c.status:
@@ -110,13 +117,22 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
                 resolved.append(c)
             else:
                 superseded.append(c)
-    sections.append(("Contradictions opened", [_contradiction_line(c) for c in opened]))
+    sections.append(("Contradictions opened", [_contradiction_line(new.vocabulary, c) for c in opened]))
     now = {c.id for c in new.contradictions}
     removed_c = [c for c in old_c.values() if c.id not in now]
-    sections.append(("⚠ Contradictions removed", [_contradiction_line(c) for c in removed_c]))
-    sections.append(("Contradictions resolved", [_contradiction_line(c, _settled_by(c)) for c in resolved]))
-    sections.append(("Contradictions re-opened", [_contradiction_line(c, _settled_by(c)) for c in reopened]))
-    sections.append(("Contradictions superseded", [_contradiction_line(c, _settled_by(c)) for c in superseded]))
+    sections.append(("⚠ Contradictions removed", [_contradiction_line(new.vocabulary, c) for c in removed_c]))
+    sections.append(
+        ("Contradictions resolved", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in resolved])
+    )
+    sections.append(
+        ("Contradictions re-opened", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in reopened])
+    )
+    sections.append(
+        ("Contradictions superseded", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in superseded])
+    )
+    sections.append(
+        ("Contradictions re-judged", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in redisposed])
+    )
 
     old_w = old.withheld if old else {}
     sections.append(

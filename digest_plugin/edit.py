@@ -25,7 +25,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from . import files
 from .findings import Finding
-from .model import ContradictionChange, EvidenceLevel, FollowUpStatus, Gap, Outcome, Rules
+from .model import ContradictionChange, FollowUpStatus, Outcome, Rules
 from .pipeline import analyse
 
 
@@ -217,9 +217,6 @@ def set_evidence(
     checks: Checks | None = None,
 ) -> str:
     """Set an item's evidence level: in place if the item is in this brief, else as an evidence update."""
-    EvidenceLevel(level)
-    for gap in gaps or []:
-        Gap(gap)
 
     def change(tree: CommentedMap) -> None:
         own = next((i for i in tree.get("items") or [] if i.get("id") == item), None)

@@ -132,24 +132,24 @@ LEADING_CONJUNCTION = re.compile(r"^(?:并且|并|且|同时|而且|另外|但)\
 
 # --- evidence
 LEVEL_STATED: list[tuple[EvidenceLevel, re.Pattern[str]]] = [
-    (EvidenceLevel.partially_verified, re.compile(r"已部分核查|部分核查")),
-    (EvidenceLevel.lead, re.compile(r"线索级")),
-    (EvidenceLevel.discard, re.compile(r"丢弃级")),
+    ("partially_verified", re.compile(r"已部分核查|部分核查")),
+    ("lead", re.compile(r"线索级")),
+    ("discard", re.compile(r"丢弃级")),
 ]
 SUMMARY_ONLY = re.compile(r"仅读(?:搜索)?摘要|仅搜索摘要")
 CHECKED_SOMETHING = re.compile(r"已核查|已核对|已核实|核实目录")
 NOT_VERIFIED = re.compile(r"未验证|未核实|未经[^，。；]{0,6}验证|待核查|未披露")
 GAP_WORDS: list[tuple[Gap, re.Pattern[str]]] = [
-    (Gap.truncated, re.compile(r"截断")),
-    (Gap.summary_only, SUMMARY_ONLY),
-    (Gap.paywall, re.compile(r"付费墙")),
-    (Gap.login_wall, re.compile(r"登录")),
-    (Gap.vendor_self_report, re.compile(r"厂商自述")),
-    (Gap.financial_media, re.compile(r"财经媒体")),
-    (Gap.auto_collected, re.compile(r"自动采集")),
-    (Gap.no_version, re.compile(r"未标(?:注)?版本|版本(?:号)?未(?:标|知)|无[^，。；,;]{0,8}版本号|缺版本")),
-    (Gap.no_issue_link, re.compile(r"(?:未给|无|缺)[^，。；,;]{0,8}(?:PR|issue)")),
-    (Gap.status_unconfirmed, re.compile(r"状态[^，。；,;]{0,8}待确认")),
+    ("truncated", re.compile(r"截断")),
+    ("summary_only", SUMMARY_ONLY),
+    ("paywall", re.compile(r"付费墙")),
+    ("login_wall", re.compile(r"登录")),
+    ("vendor_self_report", re.compile(r"厂商自述")),
+    ("financial_media", re.compile(r"财经媒体")),
+    ("auto_collected", re.compile(r"自动采集")),
+    ("no_version", re.compile(r"未标(?:注)?版本|版本(?:号)?未(?:标|知)|无[^，。；,;]{0,8}版本号|缺版本")),
+    ("no_issue_link", re.compile(r"(?:未给|无|缺)[^，。；,;]{0,8}(?:PR|issue)")),
+    ("status_unconfirmed", re.compile(r"状态[^，。；,;]{0,8}待确认")),
 ]
 """Gaps are read from the 证据边界 only, and listed in the order the boundary names them."""
 COMMUNITY_HOSTS = (
@@ -198,23 +198,23 @@ COUNTED_AS_OF_COLLECTION = {"stars", "weekly-gain"}
 # --- value ratings
 VALUE_WORDS = re.compile(r"高价值但待回溯|高价值|原地刷新|中等价值|补白")
 VALUE_CODES = {
-    "高价值但待回溯": ValueRating.high_pending,
-    "高价值": ValueRating.high,
-    "原地刷新": ValueRating.refresh,
-    "中等价值": ValueRating.medium,
-    "补白": ValueRating.filler,
+    "高价值但待回溯": "high_pending",
+    "高价值": "high",
+    "原地刷新": "refresh",
+    "中等价值": "medium",
+    "补白": "filler",
 }
 ITEM_NUMBERS = re.compile(r"条目\s*(?P<numbers>\d+(?:\s*[/、,，和与]\s*\d+)*)")
 TRAILING_BRACKET = re.compile(r"[（(](?P<inner>[^（()）]*)[）)]\s*$")
 
 # --- contradictions
 DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
-    (Disposition.discarded, re.compile(r"丢弃级")),
-    (Disposition.down_weighted, re.compile(r"降权")),
-    (Disposition.pending_login, re.compile(r"待登录核查")),
-    (Disposition.kept_out, re.compile(r"不入活文档|不建议进活文档")),
-    (Disposition.blocked, re.compile(r"在修正前不要|修正前不")),
-    (Disposition.with_label, re.compile(r"必须带|必须标|不得据")),
+    ("discarded", re.compile(r"丢弃级")),
+    ("down_weighted", re.compile(r"降权")),
+    ("pending_login", re.compile(r"待登录核查")),
+    ("kept_out", re.compile(r"不入活文档|不建议进活文档")),
+    ("blocked", re.compile(r"在修正前不要|修正前不")),
+    ("with_label", re.compile(r"必须带|必须标|不得据")),
 ]
 """First rule that matches wins; otherwise ``pending_check`` (待确认), the safest reading."""
 STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
@@ -845,7 +845,7 @@ def _read_evidence(
     points_text = "\n".join(item["points"] + [item.get("points_note", "")])
     level = _evidence_level(boundary, points_text)
     if level is None:
-        level = EvidenceLevel.unverified
+        level = "unverified"
         draft.warn(
             f.line if f else line,
             f"条目 {number}: the 证据边界 says nothing about how far it was checked; level set to unverified",
@@ -869,11 +869,11 @@ def _evidence_level(boundary: str, points: str) -> EvidenceLevel | None:
         if words.search(boundary) or words.search(points):
             return level
     if SUMMARY_ONLY.search(boundary):
-        return EvidenceLevel.lead
+        return "lead"
     if CHECKED_SOMETHING.search(points) or CHECKED_SOMETHING.search(boundary):
-        return EvidenceLevel.partially_verified
+        return "partially_verified"
     if NOT_VERIFIED.search(boundary):
-        return EvidenceLevel.unverified
+        return "unverified"
     return None
 
 
@@ -897,17 +897,17 @@ def _source_kinds(
             kinds.append(kind)
     for material in sources.get("materials", []):
         kind = (
-            SourceKind.repo_card
+            "repo_card"
             if "repo_cards/" in material["path"]
-            else SourceKind.paper_card
+            else "paper_card"
             if "paper_cards/" in material["path"]
             else None
         )
         if kind and kind not in kinds:
             kinds.append(kind)
     for gap, kind in (
-        (Gap.vendor_self_report, SourceKind.vendor_self_report),
-        (Gap.financial_media, SourceKind.financial_media),
+        ("vendor_self_report", "vendor_self_report"),
+        ("financial_media", "financial_media"),
     ):
         if gap in gaps and kind not in kinds:
             kinds.append(kind)
@@ -924,21 +924,21 @@ def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:
     parsed = urlparse(url)
     host, path = (parsed.hostname or "").lower(), parsed.path.lower()
     if host.endswith(PERSONAL_HOSTS):
-        if Gap.paywall in gaps:
-            return SourceKind.paywalled_newsletter
-        if Gap.financial_media in gaps:
-            return SourceKind.financial_media
-        return SourceKind.personal_blog
+        if "paywall" in gaps:
+            return "paywalled_newsletter"
+        if "financial_media" in gaps:
+            return "financial_media"
+        return "personal_blog"
     if host.endswith(COMMUNITY_HOSTS):
-        return SourceKind.community_post
+        return "community_post"
     if (
         host.startswith("docs.")
         or "readthedocs" in host
         or (host in ("github.com", "gitlab.com") and ("/docs/" in path or path.endswith((".md", ".rst"))))
     ):
-        return SourceKind.project_docs
+        return "project_docs"
     if "blog" in host or path.startswith("/blog") or "/blog/" in path:
-        return SourceKind.official_blog
+        return "official_blog"
     return None
 
 
@@ -1159,7 +1159,7 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
         c["required_label"] = m["label"]
     disposition = next((d for d, words in DISPOSITION_RULES if words.search(whole)), None)
     if disposition is None:
-        disposition = Disposition.pending_check
+        disposition = "pending_check"
         if not STILL_TO_CHECK.search(whole):
             draft.warn(
                 line,
@@ -1383,8 +1383,8 @@ def _apply_ratings(
             if item["value"] and said and set(said) != set(item["value"]):
                 draft.warn(
                     line,
-                    f"条目 {item['number']}: the title rates it {item['value'][0].label}, the conclusions "
-                    f"{'/'.join(r.label for r in said)}; both kept",
+                    f"条目 {item['number']}: the title rates it {item['value'][0]}, the conclusions "
+                    f"{'/'.join(said)}; both kept",
                     ("items", i, "value"),
                 )
         item["value"] = list(dict.fromkeys(item["value"] + said))
@@ -1524,7 +1524,7 @@ def _withheld_figure(c: dict[str, Any], items: list[dict[str, Any]]) -> None:
 def _citation_links(citation: dict[str, Any], contradictions: list[dict[str, Any]], draft: _Draft, at: _At) -> None:
     """The contradiction that down-weights a paper; its year and card topic if only that prose gives them."""
     about = [c for c in contradictions if citation["arxiv"] in c.get("touches", {}).get("citations", [])]
-    down = _unique([c["id"] for c in about if c["disposition"] is Disposition.down_weighted])
+    down = _unique([c["id"] for c in about if c["disposition"] == "down_weighted"])
     if down:
         citation["down_weighted_by"] = _Code(down)
     line = draft.origins.get(at, 1)

@@ -47,6 +47,8 @@ COUNT_SEP: Final = " / "
 
 LEVEL_GLYPHS: Final = {"verified": "✔", "partially_verified": "◐", "unverified": "？", "lead": "○", "discard": "✕"}
 """The glyph drawn before each evidence level's label in a badge."""
+LEVEL_GLYPH_OTHER: Final = "•"
+"""The glyph of an evidence level a site added to its vocabulary."""
 
 ITEM_REF: Final = "{brief} 条目 {number}"
 MATERIAL_FIRST_COLLECTED: Final = "首次采集 {date}"
@@ -142,6 +144,7 @@ CHANGE_KINDS: Final = {
     "contradictions_resolved": "解决矛盾",
     "contradictions_reopened": "重开矛盾",
     "contradictions_superseded": "取代矛盾",
+    "contradictions_redisposed": "改判矛盾",
     "citations_added": "新增引用",
     "follow_ups_opened": "新开跟进",
     "follow_ups_closed": "关闭跟进",

@@ -38,7 +38,9 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from . import fastyaml
 from .findings import DataError, Finding, locate
-from .model import Brief, Outline, inner_model
+from .model import Brief, Outline, VocabularyFile, inner_model
+from .vocabulary import FILE as VOCABULARY_FILE
+from .vocabulary import Vocabulary, default_file
 from .workers import Worker
 
 CONTROL = fastyaml.CONTROL
@@ -56,7 +58,15 @@ class Dataset:
     """Display path (as in error messages) per brief id / ``outline:<topic>``."""
     paths: dict[str, Path] = field(default_factory=dict)
     trees: dict[str, Any] = field(default_factory=dict)
-    """Located YAML per brief id / ``outline:<topic>``, read on demand (see :meth:`tree`)."""
+    """Located YAML per brief id / ``outline:<topic>`` / ``vocabulary``, read on demand (see :meth:`tree`)."""
+    words: VocabularyFile | None = None
+    """The site's ``vocabulary.yml``; None when the site has none (the package's words apply)."""
+
+    def vocabulary(self, topic: str) -> Vocabulary:
+        """The words a brief of ``topic`` may use: the site's, plus what its outline adds."""
+        outline = self.outlines.get(topic)
+        extra = [outline.vocabulary] if outline and outline.vocabulary else []
+        return Vocabulary(self.words or default_file(), *extra)
 
     def tree(self, key: str) -> Any:
         """The round-trip tree of a file, for pointing a later finding at its line.
@@ -524,6 +534,30 @@ def _package_version() -> str:
 _VERSION = _package_version()
 
 
+def site_vocabulary(data_dir: Path) -> Vocabulary:
+    """The words of a data folder (its ``vocabulary.yml``, else the package's) with every topic's
+    additions: what the schema lists and the editing commands accept.  Raises :class:`DataError`
+    when a file is broken."""
+    data_dir = Path(data_dir)
+    files: list[VocabularyFile] = []
+    findings: list[Finding] = []
+    path = data_dir / VOCABULARY_FILE
+    if path.is_file():
+        words, found, _ = load_file(path, VocabularyFile)
+        findings += found
+        files.append(words if words is not None else default_file())
+    else:
+        files.append(default_file())
+    for outline_path in sorted((data_dir / "outlines").glob("*.yml")):
+        outline, found, _ = load_file(outline_path, Outline)
+        findings += found
+        if outline is not None and outline.vocabulary is not None:
+            files.append(outline.vocabulary)
+    if findings:
+        raise DataError(findings)
+    return Vocabulary(*files)
+
+
 def load_data(
     data_dir: Path,
     *,
@@ -560,8 +594,9 @@ def load_data(
                 )
             ]
         )
-    files: list[tuple[Path, type[Outline] | type[Brief]]]
-    files = [(p, Outline) for p in sorted((data_dir / "outlines").glob("*.yml"))]
+    files: list[tuple[Path, type[Outline] | type[Brief] | type[VocabularyFile]]]
+    files = [(data_dir / VOCABULARY_FILE, VocabularyFile)] if (data_dir / VOCABULARY_FILE).is_file() else []
+    files += [(p, Outline) for p in sorted((data_dir / "outlines").glob("*.yml"))]
     files += [(p, Brief) for p in sorted((data_dir / "briefs").glob("*.yml"))]
     disk = DiskCache(cache_dir)
     results: dict[Path, tuple[Any, list[Finding], Any]] = {}
@@ -604,6 +639,11 @@ def load_data(
         instance, found, tree = results[path]
         findings += found
         if instance is None:
+            continue
+        if model is VocabularyFile:
+            dataset.words, dataset.sources["vocabulary"], dataset.paths["vocabulary"] = instance, show(path), path
+            if tree is not None:
+                dataset.trees["vocabulary"] = tree
             continue
         key = f"outline:{instance.topic}" if model is Outline else instance.id
         if key in dataset.paths:

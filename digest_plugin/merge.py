@@ -30,16 +30,16 @@ from typing import NamedTuple, TypeVar
 from . import arxiv
 from .arxiv import key as arxiv_key
 from .model import (
+    DISCARD,
+    DISCARDED,
     Brief,
     Citation,
     Contradiction,
     ContradictionChange,
     ContradictionUpdate,
     Correction,
-    Disposition,
     Entry,
     Evidence,
-    EvidenceLevel,
     Figure,
     FollowUp,
     FollowUpStatus,
@@ -53,6 +53,7 @@ from .model import (
     Section,
     Status,
 )
+from .vocabulary import Vocabulary, default_file
 
 T = TypeVar("T")
 
@@ -174,7 +175,18 @@ class ContradictionView:
     @property
     def settled(self) -> ContradictionEvent | None:
         """The brief and update that resolved or superseded it, if it is no longer open."""
-        return self.history[-1] if self.history and not self.is_open else None
+        if self.is_open:
+            return None
+        settling = [e for e in self.history if e.update.change is not ContradictionChange.redisposed]
+        return settling[-1] if settling else None
+
+    @property
+    def disposition(self) -> str:
+        """What the team does with it now: the latest re-judgement (改判), else the brief's own."""
+        for event in reversed(self.history):
+            if event.update.disposition is not None:
+                return event.update.disposition
+        return self.contradiction.disposition
 
     @property
     def corrected(self) -> bool:
@@ -258,6 +270,7 @@ CHANGE_KINDS = (
     "contradictions_resolved",
     "contradictions_reopened",
     "contradictions_superseded",
+    "contradictions_redisposed",
     "citations_added",
     "follow_ups_opened",
     "follow_ups_closed",
@@ -277,6 +290,7 @@ class Changes:
     contradictions_resolved: tuple[str, ...] = ()
     contradictions_reopened: tuple[str, ...] = ()
     contradictions_superseded: tuple[str, ...] = ()
+    contradictions_redisposed: tuple[str, ...] = ()
     citations_added: tuple[int, ...] = ()
     follow_ups_opened: tuple[str, ...] = ()
     follow_ups_closed: tuple[str, ...] = ()
@@ -307,6 +321,8 @@ class LivingDoc:
     changes: Mapping[str, Changes]
     archive_after_days: int = 60
     """Carried for :mod:`layout`, which decides from it what moves to archive pages."""
+    vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
+    """The topic's words (labels and meanings of ratings, levels, kinds, gaps, dispositions)."""
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -399,8 +415,12 @@ ARXIV_MENTION = arxiv.MENTION
 # --------------------------------------------------------------------------- merging
 
 
-def merge(outline: Outline, briefs: Iterable[Brief], rules: Rules | None = None) -> LivingDoc:
+def merge(
+    outline: Outline, briefs: Iterable[Brief], rules: Rules | None = None, vocabulary: Vocabulary | None = None
+) -> LivingDoc:
     """Apply every brief of the outline's topic, oldest first, to the outline.
+
+    ``vocabulary`` is the topic's words (the package's when None), carried for the renderer.
 
     With ``rules.hide_discarded`` (the default), discarded contradictions and discard-level items
     stay off the section pages; the register and the brief pages keep them."""
@@ -409,7 +429,8 @@ def merge(outline: Outline, briefs: Iterable[Brief], rules: Rules | None = None)
     state = _State(outline, rules)
     for brief in ordered:
         state.apply(brief)
-    return state.freeze(outline, ordered)
+    doc = state.freeze(outline, ordered)
+    return dataclasses.replace(doc, vocabulary=vocabulary) if vocabulary is not None else doc
 
 
 @dataclass
@@ -486,6 +507,7 @@ class _ChangesDraft:
     evidence_changed: list[str] = field(default_factory=list)
     contradictions_opened: list[str] = field(default_factory=list)
     contradictions_resolved: list[str] = field(default_factory=list)
+    contradictions_redisposed: list[str] = field(default_factory=list)
     contradictions_reopened: list[str] = field(default_factory=list)
     contradictions_superseded: list[str] = field(default_factory=list)
     citations_added: list[int] = field(default_factory=list)
@@ -493,19 +515,7 @@ class _ChangesDraft:
     follow_ups_closed: list[str] = field(default_factory=list)
 
     def freeze(self) -> Changes:
-        return Changes(
-            tuple(self.entries_added),
-            tuple(self.entries_updated),
-            tuple(self.entries_retracted),
-            tuple(self.evidence_changed),
-            tuple(self.contradictions_opened),
-            tuple(self.contradictions_resolved),
-            tuple(self.contradictions_reopened),
-            tuple(self.contradictions_superseded),
-            tuple(self.citations_added),
-            tuple(self.follow_ups_opened),
-            tuple(self.follow_ups_closed),
-        )
+        return Changes(**{kind: tuple(getattr(self, kind)) for kind in CHANGE_KINDS})
 
 
 @dataclass
@@ -592,6 +602,8 @@ class _State:
         elif update.change is ContradictionChange.reopened:
             draft.status = Status.open
             changes.contradictions_reopened.append(draft.contradiction.id)
+        elif update.change is ContradictionChange.redisposed:
+            changes.contradictions_redisposed.append(draft.contradiction.id)
         else:
             draft.status = Status.superseded
             changes.contradictions_superseded.append(draft.contradiction.id)
@@ -639,7 +651,7 @@ class _State:
             changes.entries_updated.append(draft.id)
             return
         self.items[item.id] = PlacedItem(brief, item, item.id)
-        if self.rules.hide_discarded and item.evidence.level is EvidenceLevel.discard:
+        if self.rules.hide_discarded and item.evidence.level == DISCARD:
             return
         draft = _EntryDraft(
             item.id,
@@ -670,7 +682,7 @@ class _State:
                 tuple(draft.history),
             )  # fmt: skip
             contradictions.append(view)
-            if self.rules.hide_discarded and view.contradiction.disposition is Disposition.discarded:
+            if self.rules.hide_discarded and view.disposition == DISCARDED:
                 continue
             for number in view.sections:
                 on_pages[number].append(view)

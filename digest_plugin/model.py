@@ -5,8 +5,10 @@ a header, the day's items (条目), contradictions and unverified claims (矛盾
 arXiv citations, conclusions and follow-ups.  Every field the brief can leave out is
 optional and stays empty when it does: the tool never invents a value.
 
-Closed vocabularies are ``Enum``s whose values are the English codes used in YAML and whose
-``label`` is the Chinese word readers see on the site.
+The words the team adds to every week (value ratings, source kinds, gaps, evidence levels,
+dispositions) are codes here, checked against the site's ``data/vocabulary.yml`` by
+:mod:`check` (see :mod:`vocabulary`).  The few lists whose words the code acts on (statuses,
+changes, outcomes, placement actions) are ``Enum``s whose ``label`` is the Chinese word.
 """
 
 from __future__ import annotations
@@ -40,58 +42,11 @@ from . import arxiv
 
 
 class Vocabulary(str, Enum):
-    """A closed vocabulary: YAML holds the code, the site shows ``label``."""
+    """A closed list the code acts on: YAML holds the code, the site shows ``label``."""
 
     @property
     def label(self) -> str:
         return _LABELS[type(self)][self.value]
-
-
-class ValueRating(Vocabulary):
-    high = "high"
-    high_pending = "high_pending"
-    refresh = "refresh"
-    medium = "medium"
-    filler = "filler"
-
-
-class EvidenceLevel(Vocabulary):
-    """How far the content itself was verified (the first half of an Admiralty-style rating)."""
-
-    verified = "verified"
-    partially_verified = "partially_verified"
-    unverified = "unverified"
-    lead = "lead"
-    discard = "discard"
-
-
-class SourceKind(Vocabulary):
-    """What kind of source said it (the other half, rated apart from the content)."""
-
-    official_blog = "official_blog"
-    project_docs = "project_docs"
-    personal_blog = "personal_blog"
-    vendor_self_report = "vendor_self_report"
-    financial_media = "financial_media"
-    paywalled_newsletter = "paywalled_newsletter"
-    community_post = "community_post"
-    repo_card = "repo_card"
-    paper_card = "paper_card"
-
-
-class Gap(Vocabulary):
-    """Closed gap codes: the reasons a piece of evidence falls short."""
-
-    truncated = "truncated"
-    summary_only = "summary_only"
-    paywall = "paywall"
-    login_wall = "login_wall"
-    vendor_self_report = "vendor_self_report"
-    financial_media = "financial_media"
-    auto_collected = "auto_collected"
-    no_version = "no_version"
-    no_issue_link = "no_issue_link"
-    status_unconfirmed = "status_unconfirmed"
 
 
 class PlacementAction(Vocabulary):
@@ -100,18 +55,19 @@ class PlacementAction(Vocabulary):
     cross_reference = "cross_reference"
     footnote = "footnote"
     mount_lead = "mount_lead"
+    new_section = "new_section"
+    """Opens a sub-section the outline does not have yet (建议归入：新建 §2.6「…」)."""
 
 
-class Disposition(Vocabulary):
-    """What the team decided to do with a contradiction or unverified claim."""
-
-    blocked = "blocked"
-    with_label = "with_label"
-    pending_check = "pending_check"
-    pending_login = "pending_login"
-    kept_out = "kept_out"
-    discarded = "discarded"
-    down_weighted = "down_weighted"
+# Words of the team's open vocabularies (data/vocabulary.yml) that the code gives a meaning to.
+DISCARD = "discard"
+"""The evidence level of what the team threw away: off the §1–§6 pages (``Rules.hide_discarded``)."""
+DISCARDED = "discarded"
+"""The disposition of a discarded contradiction: off the §1–§6 pages, drawn as a danger callout."""
+BLOCKED = "blocked"
+"""The disposition of a claim that must not be written until fixed: drawn as a danger callout."""
+DOWN_WEIGHTED = "down_weighted"
+"""The disposition that down-weights a citation (it never counts as support for a conclusion)."""
 
 
 class Status(Vocabulary):
@@ -126,6 +82,8 @@ class ContradictionChange(Vocabulary):
     resolved = "resolved"
     reopened = "reopened"
     superseded = "superseded"
+    redisposed = "redisposed"
+    """Re-judged: the team now does something else with it (its ``disposition`` changes)."""
 
 
 class Outcome(Vocabulary):
@@ -148,61 +106,16 @@ class CitationSource(Vocabulary):
 
 
 _LABELS: dict[type, dict[str, str]] = {
-    ValueRating: {
-        "high": "高价值",
-        "high_pending": "高价值但待回溯",
-        "refresh": "原地刷新",
-        "medium": "中等价值",
-        "filler": "补白",
-    },
-    EvidenceLevel: {
-        "verified": "已核查",
-        "partially_verified": "部分核查",
-        "unverified": "未核实",
-        "lead": "线索级",
-        "discard": "丢弃级",
-    },
-    SourceKind: {
-        "official_blog": "官方博客",
-        "project_docs": "项目文档",
-        "personal_blog": "个人博客",
-        "vendor_self_report": "厂商自述",
-        "financial_media": "财经媒体",
-        "paywalled_newsletter": "付费通讯",
-        "community_post": "社区帖子",
-        "repo_card": "仓库卡",
-        "paper_card": "论文卡",
-    },
-    Gap: {
-        "truncated": "正文被截断",
-        "summary_only": "仅读搜索摘要",
-        "paywall": "付费墙",
-        "login_wall": "登录墙",
-        "vendor_self_report": "厂商自述",
-        "financial_media": "财经媒体报道",
-        "auto_collected": "自动采集",
-        "no_version": "未标版本",
-        "no_issue_link": "无 PR/issue",
-        "status_unconfirmed": "状态待确认",
-    },
     PlacementAction: {
         "new_sub_entry": "新增子条目",
         "update_in_place": "原地更新",
         "cross_reference": "交叉引用",
         "footnote": "小注",
         "mount_lead": "挂载线索",
-    },
-    Disposition: {
-        "blocked": "修正前不得写入",
-        "with_label": "须带标注写入",
-        "pending_check": "待确认",
-        "pending_login": "待登录核查",
-        "kept_out": "不入活文档",
-        "discarded": "丢弃级",
-        "down_weighted": "降权",
+        "new_section": "新建小节",
     },
     Status: {"open": "未解决", "resolved": "已解决", "superseded": "已被取代"},
-    ContradictionChange: {"resolved": "解决", "reopened": "重新打开", "superseded": "取代"},
+    ContradictionChange: {"resolved": "解决", "reopened": "重新打开", "superseded": "取代", "redisposed": "改判"},
     Outcome: {"confirmed": "证实", "corrected": "更正"},
     FollowUpStatus: {"open": "待跟进", "done": "已完成", "dropped": "已放弃", "carried_over": "顺延"},
     CitationSource: {"S2": "S2", "OpenAlex": "OpenAlex"},
@@ -221,6 +134,8 @@ SECTION = re.compile(r"^[1-9][0-9]?(?:\.[1-9][0-9]?)?$")
 ROUND = re.compile(r"^E[1-9]$")
 BRIEF_ID = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9]+(?:-[a-z0-9]+)*-E[1-9]$")
 DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+CODE = re.compile(r"^[a-z][a-z0-9_]*$")
+"""A word of an open vocabulary, as YAML holds it (``not_reproduced``)."""
 
 _MONTH = r"(?:0[1-9]|1[0-2])"
 ARXIV = re.compile(
@@ -374,6 +289,21 @@ BriefId = Annotated[str, AfterValidator(_matches(BRIEF_ID, "brief id", "2026-10-
 SectionNo = Annotated[str, AfterValidator(_matches(SECTION, "section number", "3.1")), _schema(SECTION)]
 
 
+def _words_of(kind: str) -> Any:
+    """The schema of a word of the open vocabulary ``kind``: any code here (:mod:`check` holds it
+    against the site's vocabulary file, which a brief alone cannot see); ``digest schema`` turns
+    the marker into the list of the site's words, so an editor's completion offers them."""
+    return Field(json_schema_extra={"pattern": CODE.pattern, "x-vocabulary": kind})
+
+
+_is_code = AfterValidator(_matches(CODE, "vocabulary code", "not_reproduced"))
+ValueRating = Annotated[str, _is_code, _words_of("value_ratings")]
+EvidenceLevel = Annotated[str, _is_code, _words_of("evidence_levels")]
+SourceKind = Annotated[str, _is_code, _words_of("source_kinds")]
+Gap = Annotated[str, _is_code, _words_of("gaps")]
+Disposition = Annotated[str, _is_code, _words_of("dispositions")]
+
+
 def _arxiv_digits(value: str) -> str:
     if problem := arxiv.digits_problem(value):
         raise ValueError(problem)
@@ -491,6 +421,8 @@ class Placement(Model):
     action: PlacementAction
     entry: Slug | None = None
     entry_title: str | None = None
+    section_title: str | None = None
+    """The title of the section a ``new_section`` placement opens (新建 §2.6「…」)."""
     after: Slug | None = None
     alternatives: list[Alternative] = Field(default_factory=list)
     cross_refs: list[CrossRef] = Field(default_factory=list)
@@ -498,12 +430,21 @@ class Placement(Model):
     """The brief asks to write this as a conclusion (定论), not as a lead; evidence rules apply."""
     text: Text
 
-    model_config = ConfigDict(json_schema_extra=_requires_when("action", "update_in_place", "entry"))
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                _requires_when("action", "update_in_place", "entry"),
+                _requires_when("action", "new_section", "section_title"),
+            ]
+        }
+    )
 
     @model_validator(mode="after")
     def _update_names_entry(self) -> Placement:
         if self.action is PlacementAction.update_in_place and not self.entry:
             raise ValueError("an update_in_place placement must name the existing entry it updates (entry: <id>)")
+        if self.action is PlacementAction.new_section and not self.section_title:
+            raise ValueError("a new_section placement gives the new section's title (section_title: …)")
         return self
 
 
@@ -583,6 +524,8 @@ class Citation(Model):
     ``no`` into False and ``"yes"`` into True behind the editor's back."""
     use_note: str | None = None
     down_weighted_by: Slug | None = None
+    refresh: StrictBool = False
+    """The paper was cited before; this brief lists it again only to give new counts."""
 
 
 class FollowUp(Model):
@@ -623,8 +566,20 @@ class ContradictionUpdate(Model):
     superseded_by: Slug | None = None
     outcome: Outcome | None = None
     corrections: list[Correction] = Field(default_factory=list)
+    disposition: Disposition | None = None
+    """What the team now does with a re-judged (``redisposed``) contradiction."""
+    number: Number | None = None
+    """Its place in this brief's contradiction list, where the brief restates it as a numbered
+    line: a later "10-27 矛盾 2" then finds it."""
 
-    model_config = ConfigDict(json_schema_extra=_requires_when("change", "superseded", "superseded_by"))
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                _requires_when("change", "superseded", "superseded_by"),
+                _requires_when("change", "redisposed", "disposition"),
+            ]
+        }
+    )
 
     @model_validator(mode="after")
     def _superseded_names_successor(self) -> ContradictionUpdate:
@@ -636,6 +591,10 @@ class ContradictionUpdate(Model):
             raise ValueError("a corrected contradiction names what it corrects (corrections: - key, old, new, reason)")
         if self.corrections and self.outcome is not Outcome.corrected:
             raise ValueError("corrections belong to a contradiction resolved with outcome: corrected")
+        if self.change is ContradictionChange.redisposed and not self.disposition:
+            raise ValueError("a re-judged contradiction names its new disposition (disposition: <code>)")
+        if self.disposition is not None and self.change is not ContradictionChange.redisposed:
+            raise ValueError("a new disposition belongs to change: redisposed")
         return self
 
 
@@ -645,6 +604,8 @@ class FollowUpUpdate(Model):
     follow_up: Slug
     status: FollowUpStatus
     note: str | None = None
+    number: Number | None = None
+    """Its place in this brief's follow-up list, where the brief restates it (① … 顺延)."""
 
     model_config = ConfigDict(
         json_schema_extra={"if": {"properties": {"status": {"const": "open"}}, "required": ["status"]}, "then": False}
@@ -672,6 +633,23 @@ class Retraction(Model):
     item: Slug
     reason: Text
     superseded_by: Slug | None = None
+
+
+class BackRef(Model):
+    """A reference in the brief's text to something an earlier brief said, and what it names.
+
+    Kept so a reviewer can check every resolution the importer (or an editor) made: 「10-21 矛盾清单
+    2」 → contradiction ``modelexpress-vllm-version`` of ``2026-10-21-inference-E1``."""
+
+    text: Text
+    """The reference as written."""
+    part: Annotated[str, Field(pattern=r"^(items|contradictions|citations|conclusions|follow_ups)$")]
+    at: StrictStr | StrictInt
+    """Where in that part: an item or contradiction id, a list number, ``note``, or a conclusion's
+    1-based index."""
+    kind: Annotated[str, Field(pattern=r"^(item|contradiction|follow_up|entry|section|citation)$")]
+    brief: BriefId
+    id: Text
 
 
 class Job(Model):
@@ -710,6 +688,8 @@ class Brief(Model):
     items_heading: str | None = None
     items: list[Item] = Field(default_factory=list)
     contradictions: list[Contradiction] = Field(default_factory=list)
+    contradictions_note: str | None = None
+    """What part 二 says outside its numbered list (「延续：…」, 「今日无矛盾。」)."""
     citations_note: str | None = None
     citations: list[Citation] = Field(default_factory=list)
     citations_not_registered: str | None = None
@@ -720,6 +700,7 @@ class Brief(Model):
     follow_up_updates: list[FollowUpUpdate] = Field(default_factory=list)
     evidence_updates: list[EvidenceUpdate] = Field(default_factory=list)
     retractions: list[Retraction] = Field(default_factory=list)
+    back_refs: list[BackRef] = Field(default_factory=list)
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -744,6 +725,58 @@ class Entry(Model):
     stated_in: BriefId
 
 
+# --------------------------------------------------------------------------- vocabulary file
+
+VOCABULARIES: dict[str, str] = {
+    "value_ratings": "a value rating",
+    "evidence_levels": "an evidence level",
+    "source_kinds": "a source kind",
+    "gaps": "an evidence gap",
+    "dispositions": "a disposition",
+}
+"""The open vocabularies a site keeps, by their key in the vocabulary file, and what a word is called."""
+
+
+def _short_form(value: Any) -> Any:
+    """``not_reproduced: 未复现`` is the short way to write ``{label: 未复现}``."""
+    return {"label": value} if isinstance(value, str) else value
+
+
+def _vocabulary_code(value: str) -> str:
+    if not CODE.fullmatch(value):
+        raise refuse(
+            f"{value!r} is not a vocabulary code",
+            "write it in lower-case ASCII words joined by '_', e.g. not_reproduced",
+        )
+    return value
+
+
+class Word(Model):
+    """One word: the label readers see, what it means, and other spellings briefs use for it."""
+
+    label: Annotated[str, Field(min_length=1)]
+    meaning: str | None = None
+    aliases: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
+    """Other ways the team writes it in a brief (未在本地复现 for 未复现): the importer reads them."""
+
+
+Words = dict[Annotated[str, AfterValidator(_vocabulary_code)], Annotated[Word, BeforeValidator(_short_form)]]
+
+
+class VocabularyFile(Model):
+    """``data/vocabulary.yml`` (or the ``vocabulary:`` block of an outline, which adds to it)."""
+
+    schema_: StrictInt = Field(1, alias="schema", ge=1, le=1)
+    value_ratings: Words = Field(default_factory=dict)
+    evidence_levels: Words = Field(default_factory=dict)
+    """From the most solid to the least: the order is the rank."""
+    source_kinds: Words = Field(default_factory=dict)
+    gaps: Words = Field(default_factory=dict)
+    dispositions: Words = Field(default_factory=dict)
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
 class Outline(Model):
     """The skeleton of one topic's living doc: sections, and the entries briefs refer to."""
 
@@ -754,6 +787,8 @@ class Outline(Model):
     stated_in: BriefId
     sections: list[Section]
     entries: list[Entry] = Field(default_factory=list)
+    vocabulary: VocabularyFile | None = None
+    """Words this topic adds to the site's ``data/vocabulary.yml``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -766,8 +801,10 @@ class Rules(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    no_conclusion_levels: list[EvidenceLevel] = [EvidenceLevel.lead, EvidenceLevel.unverified, EvidenceLevel.discard]
-    no_conclusion_sources: list[SourceKind] = [SourceKind.vendor_self_report]
+    no_conclusion_levels: list[str] = ["lead", "unverified", DISCARD]
+    """Evidence levels (codes of the vocabulary) too weak to carry a conclusion (定论)."""
+    no_conclusion_sources: list[str] = ["vendor_self_report"]
+    """Source kinds that cannot carry a conclusion on their own."""
     gain_totals: dict[str, str] = {"weekly-gain": "stars"}
     """A figure (key) that counts a gain over a period, and the total (key) it cannot exceed."""
     citation_count_factor: float = Field(3.0, gt=1)

@@ -123,7 +123,10 @@ def _plain_checks(
 
 
 def _merge(dataset: Dataset, rules: Rules) -> dict[str, LivingDoc]:
-    return {topic: merge(dataset.outlines[topic], dataset.briefs, rules) for topic in sorted(dataset.outlines)}
+    return {
+        topic: merge(dataset.outlines[topic], dataset.briefs, rules, dataset.vocabulary(topic))
+        for topic in sorted(dataset.outlines)
+    }
 
 
 def living_docs(data_dir: Path, *, rules: Rules | None = None, relative_to: Path | None = None) -> dict[str, LivingDoc]:

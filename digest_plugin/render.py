@@ -45,7 +45,7 @@ from .merge import (
     Stub,
     Update,
 )
-from .model import Brief, Disposition, Evidence, EvidenceLevel, Item, Status, not_public
+from .model import BLOCKED, DISCARDED, Brief, Evidence, Item, Status, not_public
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
@@ -165,6 +165,15 @@ class Renderer:
         """Brief text for an HTML attribute value."""
         return esc(self.plain(value))
 
+    def word(self, kind: str, code: str) -> str:
+        """A word of the topic's vocabulary (``data/vocabulary.yml``) as HTML: its label, escaped."""
+        return esc(self.doc.vocabulary.label(kind, code))
+
+    def meaning(self, kind: str, code: str) -> str:
+        """A ``title`` attribute with the word's one-line meaning (the badge tip), or nothing."""
+        meaning = self.doc.vocabulary.meaning(kind, code)
+        return f' title="{esc(meaning)}"' if meaning else ""
+
     def contradiction_name(self, view: ContradictionView) -> str:
         """'矛盾 3', or '2026-10-21 矛盾 3' once several briefs each number their own from 1."""
         number = view.contradiction.number
@@ -232,12 +241,17 @@ class Renderer:
 
     def badge(self, ev: Evidence, key: str) -> str:
         tip_id = f"boundary-{key}"
-        gaps = "".join(f'<span class="digest-gap" data-gap="{g.value}">{esc(g.label)}</span>' for g in ev.gaps)
-        kinds = labels.LIST_SEP.join(k.label for k in ev.source_kinds)
+        gaps = "".join(
+            f'<span class="digest-gap" data-gap="{esc(g)}"{self.meaning("gaps", g)}>{self.word("gaps", g)}</span>'
+            for g in ev.gaps
+        )
+        kinds = labels.LIST_SEP.join(self.word("source_kinds", k) for k in ev.source_kinds)
+        glyph = labels.LEVEL_GLYPHS.get(ev.level, labels.LEVEL_GLYPH_OTHER)
         return (
-            f'<span class="digest-badge" data-evidence="{ev.level.value}" tabindex="0" aria-describedby="{esc(tip_id)}">'
-            f'<span class="digest-badge__level">{labels.LEVEL_GLYPHS[ev.level.value]} {esc(ev.level.label)}</span>'
-            + (f'<span class="digest-badge__kind">{esc(kinds)}</span>' if kinds else "")
+            f'<span class="digest-badge" data-evidence="{esc(ev.level)}" tabindex="0" aria-describedby="{esc(tip_id)}">'
+            f'<span class="digest-badge__level"{self.meaning("evidence_levels", ev.level)}>{glyph} '
+            f"{self.word('evidence_levels', ev.level)}</span>"
+            + (f'<span class="digest-badge__kind">{kinds}</span>' if kinds else "")
             + gaps
             + f'<span class="digest-badge__tip" role="tooltip">{self.text(ev.boundary)}</span></span>'
         )
@@ -288,7 +302,7 @@ class Renderer:
         return "".join(
             [
                 f'<p class="digest-item__meta">{self.badge(ev, key)} '
-                f'<span class="digest-value">{esc(labels.SEP.join(v.label for v in item.value))}</span> · '
+                f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value)}</span> · '
                 f"{labels.ITEM_REF.format(brief=self.brief_link(brief), number=item.number)} · {esc(p.action.label)}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary)}</p>",
@@ -377,7 +391,7 @@ class Renderer:
         if len(entry.history) < 2:
             return ""
         rows: list[str | None] = []
-        level: EvidenceLevel | None = None
+        level: str | None = None
         hidden = 0
         shown: Sequence[Update] = entry.history
         if len(shown) > HISTORY_ROWS + 1:  # an entry updated every day: the first and the latest rows
@@ -397,7 +411,8 @@ class Renderer:
             what = labels.HISTORY_KINDS[u.kind]
             text = self.text(u.text) if u.text else ""
             if u.kind == "evidence" and u.evidence is not None:
-                change = f"{esc(level.label)} → {esc(u.evidence.level.label)}" if level else esc(u.evidence.level.label)
+                now = self.word("evidence_levels", u.evidence.level)
+                change = f"{self.word('evidence_levels', level)} → {now}" if level else now
                 text = f"{change}：{self.text(u.evidence.boundary)}" + (f"（{text}）" if text else "")
             if u.kind == "corrected" and u.correction is not None:
                 c = u.correction
@@ -519,13 +534,13 @@ class Renderer:
         c = view.contradiction
         settled = view.settled
         if view.is_open:
-            kind = "danger" if c.disposition in (Disposition.blocked, Disposition.discarded) else "warning"
+            kind = "danger" if view.disposition in (BLOCKED, DISCARDED) else "warning"
         else:
             kind = "success" if view.status is Status.resolved else "note"
         attrs = (
             f'{self.anchor("contradiction-" + view.id)} data-digest-contradiction="{esc(view.id)}" '
             f'data-status="{"open" if view.is_open else "resolved"}" data-state="{view.status.value}" '
-            f'data-disposition="{c.disposition.value}"'
+            f'data-disposition="{esc(view.disposition)}"'
         )
         register = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         register_link = (
@@ -539,7 +554,7 @@ class Renderer:
                 when = labels.OUTCOME.format(outcome=esc(update.outcome.label)) + when
         summary = (
             f"<summary>{self.contradiction_name(view)} · {self.text(c.title, quote=view, links=False)}"
-            f'<span class="digest-disposition"> · {esc(c.disposition.label)} · {esc(view.status.label)}{when}</span></summary>'
+            f'<span class="digest-disposition"> · {self.word("dispositions", view.disposition)} · {esc(view.status.label)}{when}</span></summary>'
         )
         if compact and settled:
             brief, update = settled
@@ -1067,7 +1082,7 @@ class Renderer:
             parts.append(
                 f'<p><strong>{labels.OVERVIEW_OPEN_LIST}</strong></p><ul class="digest-open-contradictions">'
                 + "".join(
-                    f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title)}（{esc(c.contradiction.disposition.label)}）</li>"
+                    f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title)}（{self.word('dispositions', c.disposition)}）</li>"
                     for c in open_c
                 )
                 + "</ul>"

@@ -28,6 +28,7 @@ from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
 from .model import Brief, Figure, MaterialRef, PlacementAction, Rules, Status, not_public
+from .vocabulary import Vocabulary
 
 
 def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) -> list[Finding]:
@@ -48,7 +49,7 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
         findings += _gains(brief, rules, at)
         findings += _drops(brief, current, at)
         findings += _citation_counts(brief, rules, at)
-        findings += _conclusions(brief, rules, down, at)
+        findings += _conclusions(brief, rules, down, at, dataset.vocabulary(brief.topic))
     return findings
 
 
@@ -297,14 +298,16 @@ def _citation_counts(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
     return found
 
 
-def _conclusions(brief: Brief, rules: Rules, down: dict[str, str], at: _Locator) -> list[Finding]:
+def _conclusions(
+    brief: Brief, rules: Rules, down: dict[str, str], at: _Locator, vocabulary: Vocabulary
+) -> list[Finding]:
     found = []
     for i, item in enumerate(brief.items):
         if not item.placement.as_conclusion:
             continue
         ev = item.evidence
-        weak = [ev.level.label] if ev.level in rules.no_conclusion_levels else []
-        weak += [k.label for k in ev.source_kinds if k in rules.no_conclusion_sources]
+        weak = [vocabulary.label("evidence_levels", ev.level)] if ev.level in rules.no_conclusion_levels else []
+        weak += [vocabulary.label("source_kinds", k) for k in ev.source_kinds if k in rules.no_conclusion_sources]
         if weak:
             found.append(
                 at(

@@ -21,7 +21,8 @@ def test_cli_check_reports_like_a_compiler(data_copy, capsys, monkeypatch):
     lines = err.splitlines()
     assert lines[0].startswith(f"data/{BRIEF}:{line}:{col}: error: items[")
     assert lines[1] == f"  {source}" and lines[2] == "  " + " " * (col - 1) + "^"  # the line, a caret under it
-    assert lines[3].startswith("  hint: use one of") and lines[-1] == "1 error, 0 warnings"
+    assert lines[3] == "  hint: add `rumour: <中文标签>` under evidence_levels: in data/vocabulary.yml"
+    assert lines[-1] == "1 error, 0 warnings"
     assert "Traceback" not in err
 
 

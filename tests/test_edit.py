@@ -67,7 +67,7 @@ def test_a_new_days_brief_resolves_closes_raises_and_cites(data_copy):
     assert '  - arxiv: "2309.06180"' in added
     doc = living_docs(data_copy)["inference"]
     assert not doc.contradiction("kapitsa-weekly-gain").is_open
-    assert doc.entries["vllm-long-prefill-freeze"].evidence.level.value == "partially_verified"
+    assert doc.entries["vllm-long-prefill-freeze"].evidence.level == "partially_verified"
     assert doc.citations["2309.06180"].number == 529
 
 
@@ -119,7 +119,8 @@ def test_cli_edit_commands(data_copy, capsys, monkeypatch):
     assert run("close-follow-up", brief, "recsys-vol178-anchors", "--status", "carried_over")[0] == 0
     code, _, err = run("resolve", brief, "kapitsa-weekly-gian", "--text", "x")
     assert code == 1 and "did you mean kapitsa-weekly-gain?" in err and "Traceback" not in err
-    assert run("set-evidence", brief, "x", "--level", "rumour")[0] == 2  # bad usage
+    code, _, err = run("set-evidence", brief, "vllm-long-prefill-freeze", "--level", "rumour", "--boundary", "b")
+    assert code == 1 and "'rumour' is not an evidence level in data/vocabulary.yml" in err
     doc = living_docs(data_copy)["inference"]
     assert not doc.contradiction("kapitsa-weekly-gain").is_open
     assert doc.follow_up("recsys-vol178-anchors").status.value == "carried_over"

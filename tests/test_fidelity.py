@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from digest_plugin.load import load_data
-from digest_plugin.model import Disposition, EvidenceLevel, PlacementAction
+from digest_plugin.model import PlacementAction
 
 ROOT = Path(__file__).resolve().parents[1]
 BRIEF_MD = (Path(__file__).parent / "fixtures" / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")
@@ -72,15 +72,15 @@ def test_every_url_and_material_of_the_markdown_is_in_the_yaml(brief):
 
 def test_levels_follow_the_brief_words(brief):
     items = {i.number: i for i in brief.items}
-    assert items[1].evidence.level is EvidenceLevel.partially_verified  # "属已部分核查的高价值线索"
-    assert items[4].evidence.level is EvidenceLevel.lead  # "属线索级证据"
+    assert items[1].evidence.level == "partially_verified"  # "属已部分核查的高价值线索"
+    assert items[4].evidence.level == "lead"  # "属线索级证据"
     assert items[5].placement.action is PlacementAction.update_in_place  # "应做原地更新而非新增条目"
     assert items[5].placement.entry == "kapitsa"
     contradictions = {c.number: c for c in brief.contradictions}
-    assert contradictions[1].disposition is Disposition.blocked
-    assert contradictions[6].disposition is Disposition.discarded  # "归入丢弃级"
-    assert contradictions[9].disposition is Disposition.pending_login  # "属待登录核查线索"
-    assert contradictions[11].disposition is Disposition.down_weighted  # "需降权"
+    assert contradictions[1].disposition == "blocked"
+    assert contradictions[6].disposition == "discarded"  # "归入丢弃级"
+    assert contradictions[9].disposition == "pending_login"  # "属待登录核查线索"
+    assert contradictions[11].disposition == "down_weighted"  # "需降权"
     assert [w.text for w in contradictions[1].withheld] == ["+175 周增"]
 
 

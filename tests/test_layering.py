@@ -15,8 +15,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
 
 LAYERS: list[set[str]] = [
     {"arxiv", "labels", "findings"},  # 0: plain data and patterns
-    {"model"},  # 1: the shapes of a brief and an outline, and their vocabularies
-    {"fastyaml", "workers", "files"},  # 2: reading YAML fast; a pure function in a fork; safe file writing
+    {"model"},  # 1: the shapes of a brief, an outline and a vocabulary file
+    # 2: reading YAML fast; a pure function in a fork; safe file writing; the team's words looked up
+    {"fastyaml", "workers", "files", "vocabulary"},
     {"load"},  # 3: files → validated models, every problem located
     {"check", "rules"},  # 4: references across files; editorial rules
     {"merge"},  # 5: briefs + outline → the frozen living doc

@@ -14,7 +14,7 @@ from mkdocs.structure.files import File
 from digest_plugin import labels
 from digest_plugin.layout import Layout, Linker, Place, hand_written_places, page_url, relative_url
 from digest_plugin.merge import merge
-from digest_plugin.model import EvidenceLevel, Rules
+from digest_plugin.model import Rules
 from digest_plugin.pipeline import living_docs
 
 SITE = "https://example.org/site/"
@@ -116,7 +116,7 @@ def test_entries_items_and_papers_have_their_pages(shipped):
 def test_an_item_kept_off_the_section_pages_is_found_on_its_brief_page(shipped):
     (brief,) = shipped.briefs
     item = brief.items[6]  # Braintrust, made discard-level here
-    discarded = item.model_copy(update={"evidence": item.evidence.model_copy(update={"level": EvidenceLevel.discard})})
+    discarded = item.model_copy(update={"evidence": item.evidence.model_copy(update={"level": "discard"})})
     brief = brief.model_copy(update={"items": [*brief.items[:6], discarded]})
     layout = Layout(merge(shipped.outlines["inference"], [brief]))
     assert layout.item_target(item.id) == (f"inference/briefs/{brief.id}.md", f"item-{item.id}")

@@ -47,12 +47,12 @@ def test_the_lifecycle_briefs_load_in_date_order(data_copy):
     ]
 
 
-def test_unknown_enum_value_lists_the_allowed_ones(data_copy):
+def test_a_word_that_is_not_a_code_is_refused_where_it_stands(data_copy):
     brief = data_copy / BRIEF
-    replace_in(brief, "level: lead", "level: rumour")
+    replace_in(brief, "level: lead", "level: 线索级")
     (f,) = findings(data_copy)
-    assert (f.path, f.line) == ("data/" + BRIEF, line_of(brief, "level: rumour"))
-    assert "rumour" in f.message and "partially_verified" in f.hint
+    assert (f.path, f.line) == ("data/" + BRIEF, line_of(brief, "level: 线索级"))
+    assert "线索级" in f.message and "not a valid vocabulary code (write it like 'not_reproduced')" in f.message
 
 
 def test_misspelt_key_is_an_error_with_a_suggestion(data_copy):
@@ -113,7 +113,7 @@ def test_non_utf8_and_empty_files(data_copy):
 
 
 def test_every_bad_file_is_reported_at_once(data_copy):
-    replace_in(data_copy / BRIEF, "level: lead", "level: rumour")
+    replace_in(data_copy / BRIEF, "level: lead", "level: Lead")  # a code is lower-case
     (data_copy / "briefs" / "2026-10-23-inference-E1.yml").write_text("# nothing yet\n", encoding="utf-8")
     assert sorted(f.path for f in findings(data_copy)) == [
         "data/" + BRIEF,
@@ -153,7 +153,7 @@ def test_quick_load_validates_the_real_brief_like_the_slow_path():
 def test_a_rebuild_with_no_change_reads_nothing_and_an_edit_reads_one_file(data_copy):
     cache = Cache()
     first = load_data(data_copy, cache=cache)
-    assert cache.reads == 2  # the outline and the brief
+    assert cache.reads == 3  # the vocabulary, the outline and the brief
     second = load_data(data_copy, cache=cache)
     assert cache.reads == 0 and second.briefs == first.briefs
     replace_in(data_copy / BRIEF, "value: 155", "value: 156")
@@ -197,7 +197,7 @@ def test_the_disk_cache_holds_signed_json_and_is_used(data_copy, tmp_path, monke
     cache_dir = tmp_path / "cache"
     first = load_data(data_copy, cache_dir=cache_dir)
     entries = sorted(cache_dir.rglob("*.json"))
-    assert len(entries) == 2  # the outline and the brief
+    assert len(entries) == 3  # the vocabulary, the outline and the brief
     signature, _, payload = entries[0].read_bytes().partition(b"\n")
     assert len(signature) == 64 and isinstance(json.loads(payload), dict)
     assert not list(cache_dir.rglob("*.pickle"))

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 
 from digest_plugin import model
-from digest_plugin.model import Brief, Disposition, EvidenceLevel, Item, Outline, PlacementAction, Rules, Vocabulary
+from digest_plugin.model import Brief, Item, Outline, PlacementAction, Rules
+from digest_plugin.vocabulary import Vocabulary, default_file
 
 BRIEF_MD = (FIXTURES / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")
 SHIPPED = YAML(typ="safe").load((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))
@@ -40,11 +41,11 @@ def test_the_shipped_brief_and_outline_validate():
 # --------------------------------------------------------------------------- vocabulary
 
 
-def vocabularies() -> list[type[Vocabulary]]:
+def vocabularies() -> list[type[model.Vocabulary]]:
     return [
         cls
         for cls in vars(model).values()
-        if isinstance(cls, type) and issubclass(cls, Vocabulary) and cls is not Vocabulary
+        if isinstance(cls, type) and issubclass(cls, model.Vocabulary) and cls is not model.Vocabulary
     ]
 
 
@@ -56,22 +57,23 @@ def test_every_code_has_a_label(vocabulary):
 def test_labels_are_the_words_of_the_brief():
     # 条目 4: "属线索级证据"; 条目 1: "属已部分核查的高价值线索"; 矛盾 6: "归入丢弃级"; 矛盾 9: "属待登录核查线索";
     # 条目 5: "应做原地更新而非新增条目"; 条目 4 证据边界: "LFM 数据属厂商自述"
+    words = Vocabulary(default_file())
     for label in (
-        EvidenceLevel.lead.label,
-        EvidenceLevel.partially_verified.label,
-        Disposition.discarded.label,
-        Disposition.pending_login.label,
+        words.label("evidence_levels", "lead"),
+        words.label("evidence_levels", "partially_verified"),
+        words.label("dispositions", "discarded"),
+        words.label("dispositions", "pending_login"),
         PlacementAction.update_in_place.label,
-        model.SourceKind.vendor_self_report.label,
+        words.label("source_kinds", "vendor_self_report"),
     ):
         assert label in BRIEF_MD, label
 
 
-def test_a_code_is_its_yaml_value_and_a_label_is_not_a_code():
-    assert EvidenceLevel("partially_verified") is EvidenceLevel.partially_verified
-    assert EvidenceLevel.partially_verified == "partially_verified"
-    with pytest.raises(ValueError):
-        EvidenceLevel("部分核查")
+def test_a_word_is_a_code_in_yaml_and_a_label_is_not_a_code():
+    Brief.model_validate(brief_with(lambda d: d["items"][0]["evidence"].__setitem__("level", "a_new_level")))
+    assert refused(brief_with(lambda d: d["items"][0]["evidence"].__setitem__("level", "部分核查"))) == [
+        ("items", 0, "evidence", "level")
+    ]
 
 
 # --------------------------------------------------------------------------- checked strings
@@ -164,7 +166,7 @@ def test_inner_model_looks_through_lists_and_optionals():
 def test_rules_defaults_are_the_team_practice_and_bounds_hold():
     rules = Rules()
     assert rules.citation_count_factor == 3.0 and rules.archive_after_days == 60 and rules.hide_discarded
-    assert EvidenceLevel.lead in rules.no_conclusion_levels
+    assert "lead" in rules.no_conclusion_levels
     with pytest.raises(ValidationError):
         Rules(citation_count_factor=1)
     with pytest.raises(ValidationError):

@@ -83,7 +83,7 @@ def test_every_item_is_on_its_section_page_with_its_hooks_and_evidence(shipped, 
         assert f'data-section="{section}"' in start and f'data-brief="{brief.id}"' in start, item.id
         entry = html[html.index(start) :]
         badge = re.search(r'<span class="digest-badge" data-evidence="(\w+)"', entry).group(1)
-        assert badge == item.evidence.level.value, item.id
+        assert badge == item.evidence.level, item.id
         assert item.evidence.boundary in entry, item.id
 
 

@@ -13,19 +13,38 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from digest_plugin.model import Brief, Outline
+from digest_plugin.load import site_vocabulary
+from digest_plugin.vocabulary import schema_of
 
 
 def test_committed_schemas_are_current():
-    for name, model in (("brief", Brief), ("outline", Outline)):
+    words = site_vocabulary(ROOT / "data")
+    for name in ("brief", "outline", "vocabulary"):
         committed = json.loads((ROOT / "schema" / f"{name}.schema.json").read_text(encoding="utf-8"))
-        assert committed == model.model_json_schema(by_alias=True), (
-            f"run: digest schema {name} > schema/{name}.schema.json"
-        )
+        assert committed == schema_of(name, words), f"run: digest schema {name} > schema/{name}.schema.json"
+
+
+def test_the_brief_schema_lists_the_sites_words_for_completion(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    path = data / "vocabulary.yml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("gaps:\n", "gaps:\n  not_reproduced: 未复现\n", 1), encoding="utf-8"
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "schema", "--data", str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    gap = json.loads(out.stdout)["$defs"]["Evidence"]["properties"]["gaps"]["items"]
+    assert gap["enum"][0] == "not_reproduced" and "truncated" in gap["enum"]
+    assert gap["markdownEnumDescriptions"][0] == "未复现"
 
 
 def test_data_files_point_at_the_schema():
-    for path in [*(ROOT / "data" / "briefs").glob("*.yml"), *(ROOT / "data" / "outlines").glob("*.yml")]:
+    data = ROOT / "data"
+    for path in [*(data / "briefs").glob("*.yml"), *(data / "outlines").glob("*.yml"), data / "vocabulary.yml"]:
         first = path.read_text(encoding="utf-8").splitlines()[0]
         target = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
         assert target, path
@@ -38,7 +57,8 @@ def test_schema_command_prints_json_with_chinese_intact():
     )
     schema = json.loads(out.stdout)
     assert set(schema["properties"]["items"]["items"]["$ref"].split("/")[-1:]) == {"Item"}
-    assert "verified" in json.dumps(schema["$defs"]["EvidenceLevel"])
+    assert "partially_verified" in schema["$defs"]["Evidence"]["properties"]["level"]["enum"]
+    assert "部分核查" in json.dumps(schema["$defs"]["Evidence"], ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- the schema says what `digest check` says

@@ -1,0 +1,152 @@
+"""The team's open vocabularies, read from ``data/vocabulary.yml``: words are data, not code.
+
+Value ratings, source kinds, evidence gaps, evidence levels and dispositions grow every week
+(低价值, GitHub issue, 未复现 …).  Each word has a code (what a brief's YAML holds), the Chinese
+label readers see, and a one-line meaning for the legend and the badge tips; evidence levels are
+listed from the most to the least solid, and that order is their rank.  A site's file holds all
+its words; an outline may add words for its topic only (``vocabulary:`` in the outline).
+
+A site without a vocabulary file gets the words of the first brief (the package's copy), so a
+fresh site works; ``digest new`` and the importer write the site's own file when it needs one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel
+
+from .model import CODE, VOCABULARIES, Brief, Outline, VocabularyFile, Word
+
+KINDS = VOCABULARIES
+
+FILE = "vocabulary.yml"
+"""The file name in a data folder (next to ``briefs/`` and ``outlines/``)."""
+
+
+class Vocabulary:
+    """The words of one topic (the site's, plus its outline's additions), read-only."""
+
+    def __init__(self, *files: VocabularyFile) -> None:
+        merged: dict[str, dict[str, Word]] = {kind: {} for kind in KINDS}
+        for f in files:
+            for kind in KINDS:
+                for code, word in getattr(f, kind).items():
+                    merged[kind].setdefault(code, word)
+        self._words = MappingProxyType({k: MappingProxyType(v) for k, v in merged.items()})
+
+    def _key(self) -> tuple[tuple[str, tuple[tuple[str, Word], ...]], ...]:
+        return tuple((kind, tuple(words.items())) for kind, words in self._words.items())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Vocabulary) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def words(self, kind: str) -> Mapping[str, Word]:
+        return self._words[kind]
+
+    def __contains__(self, pair: tuple[str, str]) -> bool:
+        kind, code = pair
+        return code in self._words[kind]
+
+    def label(self, kind: str, code: str) -> str:
+        """The word readers see; the code itself for a word the vocabulary lacks (``digest
+        check`` refuses such a brief, so only an unchecked preview can show one)."""
+        word = self._words[kind].get(code)
+        return word.label if word else code
+
+    def meaning(self, kind: str, code: str) -> str | None:
+        word = self._words[kind].get(code)
+        return word.meaning if word else None
+
+    def rank(self, code: str) -> int:
+        """An evidence level's place from the most solid (0); unknown levels come last."""
+        order = list(self._words["evidence_levels"])
+        return order.index(code) if code in order else len(order)
+
+    def find(self, kind: str, text: str) -> str | None:
+        """The code whose label or alias is ``text`` (spaces and case aside), or None."""
+        wanted = _fold(text)
+        for code, word in self._words[kind].items():
+            if wanted in {_fold(word.label), *map(_fold, word.aliases), _fold(code)}:
+                return code
+        return None
+
+    def spellings(self, kind: str) -> Iterator[tuple[str, str]]:
+        """(spelling, code) for every label and alias, longest first (so 高价值但待回溯 wins over 高价值)."""
+        pairs = [(w.label, c) for c, w in self._words[kind].items()]
+        pairs += [(a, c) for c, w in self._words[kind].items() for a in w.aliases]
+        yield from sorted(pairs, key=lambda p: (-len(p[0]), p[0]))
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", "", text).casefold()
+
+
+def default_file() -> VocabularyFile:
+    """The words of the first brief, as the package ships them."""
+    from ruamel.yaml import YAML
+
+    text = resources.files(__package__).joinpath("assets", FILE).read_text(encoding="utf-8")
+    return VocabularyFile.model_validate(YAML(typ="safe").load(text))
+
+
+def default_text() -> str:
+    """The package's vocabulary file, comments and all (what ``digest new`` copies into a site)."""
+    return resources.files(__package__).joinpath("assets", FILE).read_text(encoding="utf-8")
+
+
+def site_file(data_dir: Path) -> Path:
+    return Path(data_dir) / FILE
+
+
+def schema_of(what: str, vocabulary: Vocabulary) -> dict[str, Any]:
+    """The JSON Schema of ``brief``, ``outline`` or ``vocabulary`` (the file), with the words of
+    ``vocabulary`` listed in every vocabulary field."""
+    models: dict[str, type[BaseModel]] = {"brief": Brief, "outline": Outline, "vocabulary": VocabularyFile}
+    model = models[what]
+    schema: dict[str, Any] = model.model_json_schema(by_alias=True)
+    return schema_with_words(schema, vocabulary) if what == "brief" else schema
+
+
+def code_for(label: str, taken: set[str], kind: str) -> str:
+    """A code to propose for a word nobody has coded yet: its ASCII words (``GitHub issue`` →
+    ``github_issue``), else a numbered placeholder (``gap_1``) a person renames."""
+    ascii_words = re.findall(r"[A-Za-z][A-Za-z0-9]*", label)
+    stem = "_".join(w.lower() for w in ascii_words) if ascii_words else KINDS[kind].split()[-1]
+    candidate, n = stem if ascii_words else f"{stem}_1", 1
+    while candidate in taken or not CODE.fullmatch(candidate):
+        n += 1
+        candidate = f"{stem}_{n}"
+    return candidate
+
+
+def schema_with_words(schema: dict[str, Any], vocabulary: Vocabulary) -> dict[str, Any]:
+    """The JSON Schema of a brief with each vocabulary field listing the site's words (``enum``,
+    with the labels and meanings as descriptions), so an editor's completion offers them."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            kind = node.get("x-vocabulary")
+            out = {k: walk(v) for k, v in node.items() if k != "x-vocabulary"}
+            if kind in KINDS:
+                words = vocabulary.words(kind)
+                out.pop("pattern", None)
+                out["enum"] = list(words)
+                out["markdownEnumDescriptions"] = [
+                    f"{w.label}" + (f": {w.meaning}" if w.meaning else "") for w in words.values()
+                ]
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    result: dict[str, Any] = walk(schema)
+    return result

@@ -1,0 +1,103 @@
+"""The team's words are data: a brief may use only the words of data/vocabulary.yml (and its
+topic's additions), a new word is one line in that file, and readers see its label and meaning."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
+
+from digest_plugin.findings import DataError
+from digest_plugin.layout import Layout
+from digest_plugin.load import load_data, site_vocabulary
+from digest_plugin.pipeline import analyse
+from digest_plugin.render import Linker, Renderer
+from digest_plugin.vocabulary import Vocabulary, code_for, default_file
+
+KAPITSA_GAPS = "      gaps:\n        - auto_collected\n"  # item 5 of the shipped brief (the only auto_collected)
+
+
+def check(data_dir):
+    result = analyse(data_dir, today=dt.date(2026, 12, 3))
+    return [f for f in result.findings if f.severity == "error"], result
+
+
+def test_a_new_word_fails_check_on_its_line_until_it_is_added_to_the_vocabulary(data_copy):
+    brief = data_copy / BRIEF
+    replace_in(brief, KAPITSA_GAPS, KAPITSA_GAPS + "        - not_reproduced\n")
+    (error,), _ = check(data_copy)
+    assert (error.path, error.line) == ("data/" + BRIEF, line_of(brief, "not_reproduced"))
+    assert "'not_reproduced' is not an evidence gap in data/vocabulary.yml" in error.message
+    assert error.hint == "add `not_reproduced: <中文标签>` under gaps: in data/vocabulary.yml"
+
+    words = data_copy / "vocabulary.yml"
+    replace_in(words, "gaps:\n", "gaps:\n  not_reproduced: {label: 未复现, meaning: 没有在本地复现过}\n")
+    errors, result = check(data_copy)
+    assert errors == []
+    doc = result.docs["inference"]
+    html = Renderer(Layout(doc), Linker("inference/1.md")).entry(doc.entries[doc.items["kapitsa-card-refresh"].entry_id])
+    assert '<span class="digest-gap" data-gap="not_reproduced" title="没有在本地复现过">未复现</span>' in html
+
+
+def test_a_misspelt_word_gets_the_nearest_one(data_copy):
+    replace_in(data_copy / BRIEF, "level: lead", "level: laed")
+    (error,), _ = check(data_copy)
+    assert error.hint.startswith("did you mean lead? If it is a new word, add `laed: <中文标签>`")
+
+
+def test_a_topic_may_add_words_for_itself_only(data_copy):
+    replace_in(data_copy / BRIEF, KAPITSA_GAPS, KAPITSA_GAPS + "        - screenshot_only\n")
+    outline = data_copy / "outlines" / "inference.yml"
+    outline.write_text(
+        outline.read_text(encoding="utf-8") + "vocabulary:\n  gaps:\n    screenshot_only: 仅见截图\n", encoding="utf-8"
+    )
+    errors, result = check(data_copy)
+    assert errors == []
+    assert result.docs["inference"].vocabulary.label("gaps", "screenshot_only") == "仅见截图"
+    assert ("gaps", "screenshot_only") not in Vocabulary(load_data(data_copy).words or default_file())
+
+
+def test_a_site_without_a_vocabulary_file_uses_the_words_of_the_first_brief(data_copy):
+    (data_copy / "vocabulary.yml").unlink()
+    errors, result = check(data_copy)
+    assert errors == []
+    assert result.docs["inference"].vocabulary.label("dispositions", "blocked") == "修正前不得写入"
+
+
+def test_the_shipped_vocabulary_file_holds_the_packages_words():
+    assert load_data(ROOT / "data").words == default_file()
+
+
+def test_a_broken_vocabulary_file_is_reported_where_it_is_wrong(data_copy):
+    words = data_copy / "vocabulary.yml"
+    replace_in(words, "  paywall: {label: 付费墙", "  Pay-wall: {label: 付费墙")
+    try:
+        load_data(data_copy)
+    except DataError as exc:
+        (finding,) = exc.findings
+    assert (finding.path, finding.line) == ("data/vocabulary.yml", line_of(words, "Pay-wall"))
+    assert "'Pay-wall' is not a vocabulary code" in finding.message
+
+
+def test_evidence_levels_are_ranked_in_the_order_the_file_lists_them():
+    words = site_vocabulary(ROOT / "data")
+    assert [words.rank(c) for c in ("verified", "partially_verified", "lead", "discard")] == [0, 1, 3, 4]
+
+
+def test_a_proposed_code_is_made_of_the_words_ascii_part_or_is_a_placeholder():
+    assert code_for("GitHub issue", set(), "source_kinds") == "github_issue"
+    assert code_for("未复现", set(), "gaps") == "gap_1"
+    assert code_for("未复现", {"gap_1"}, "gaps") == "gap_2"
+
+
+def test_the_editing_commands_take_the_sites_words(data_copy, capsys, monkeypatch):
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_cli(*args, cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+
+    assert run("new", "--topic", "inference", "--date", "2026-10-22", "--data", "data")[0] == 0
+    brief = "data/briefs/2026-10-22-inference-E1.yml"
+    args = ("set-evidence", brief, "vllm-long-prefill-freeze", "--level", "reproduced", "--boundary", "本地复现 2.1s")
+    code, _, err = run(*args)
+    assert code == 1 and "'reproduced' is not an evidence level" in err
+    replace_in(data_copy / "vocabulary.yml", "evidence_levels:\n", "evidence_levels:\n  reproduced: 已本地复现\n")
+    assert run(*args)[0] == 0
