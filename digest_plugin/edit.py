@@ -264,3 +264,35 @@ def _flow(values: list[str]) -> CommentedSeq:
     seq = CommentedSeq(values)
     seq.fa.set_flow_style()
     return seq
+
+
+def add_words(path: Path, words: dict[str, dict[str, str]], brief: str, default_text: str) -> None:
+    """Add the new words an import met to the vocabulary file at ``path`` (made from
+    ``default_text`` when the site has none), each marked ``# digest-import:`` for the reviewer.
+
+    Round-trip: the file's comments, order and quoting stay; written atomically under the lock."""
+    path = Path(path)
+    with files.locked(path.parent):
+        if path.is_file():
+            with files.failing("read", path):
+                source = path.read_text(encoding="utf-8")
+        else:
+            source = default_text
+        yaml = _yaml()
+        tree = yaml.load(source)
+        for kind, new in words.items():
+            section = tree.get(kind)
+            if section is None:
+                section = tree[kind] = CommentedMap()
+            for code, label in new.items():
+                if code in section:
+                    continue
+                section[code] = q(label)
+                section.yaml_add_eol_comment(
+                    f"# digest-import: new word in {brief}; rename the code (here and in the brief) if you like",
+                    code,
+                )
+        out = io.StringIO()
+        yaml.dump(tree, out)
+        with files.staged(path, out.getvalue()) as staged:
+            files.commit(staged, path)

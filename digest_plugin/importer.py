@@ -48,11 +48,13 @@ from .model import (
     Gap,
     Outline,
     PlacementAction,
+    Section,
     SourceKind,
     Status,
     ValueRating,
     inner_model,
 )
+from .vocabulary import Vocabulary, code_for, default_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/brief.schema.json"
 MARK = "digest-import"
@@ -119,8 +121,11 @@ ALTERNATIVE = re.compile(r"或[^，,；;。§]{0,12}§\s*(?P<section>\d+(?:\.\d+
 CROSS_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:与|和)?\s*(?P<name>[^，,；;。§]*?)\s*交叉引用")
 ENTRY_NAME = re.compile(r"「(?P<name>[^」]+)」\s*(?:一行)?(?:分支|子条目|子节点|小节|补充|小注|注脚|条目|段落)")
 AFTER = re.compile(r"(?P<name>[^\s，,；;。、（(「」]+)\s*段落?(?:之后|后|下)")
+NEW_SECTION = re.compile(r"新建\s*§\s*(?P<section>\d+\.\d+)\s*「(?P<title>[^」]+)」")
+"""建议归入：新建 §2.6「KV 与权重的跨实例传输」: the brief opens a sub-section (its title in 「」)."""
 PLACEMENT_ACTIONS: list[tuple[PlacementAction, re.Pattern[str]]] = [
     (PlacementAction.update_in_place, re.compile(r"(?<!而非)(?<!不)(?:原地更新|原地刷新|数值更新)")),
+    (PlacementAction.mount_lead, re.compile(r"挂线索|下挂|挂载线索")),
     (PlacementAction.footnote, re.compile(r"小注|注脚")),
     (PlacementAction.new_sub_entry, re.compile(r"新增|子节点|子条目|小节|分支|补充")),
     (PlacementAction.cross_reference, re.compile(r"交叉引用")),
@@ -196,14 +201,6 @@ COUNTED_AS_OF_COLLECTION = {"stars", "weekly-gain"}
 """Counts on a repo card are as of the card's last collection; the other fields are undated."""
 
 # --- value ratings
-VALUE_WORDS = re.compile(r"高价值但待回溯|高价值|原地刷新|中等价值|补白")
-VALUE_CODES = {
-    "高价值但待回溯": "high_pending",
-    "高价值": "high",
-    "原地刷新": "refresh",
-    "中等价值": "medium",
-    "补白": "filler",
-}
 ITEM_NUMBERS = re.compile(r"条目\s*(?P<numbers>\d+(?:\s*[/、,，和与]\s*\d+)*)")
 TRAILING_BRACKET = re.compile(r"[（(](?P<inner>[^（()）]*)[）)]\s*$")
 
@@ -286,6 +283,24 @@ class _Draft:
     comments: dict[_At, list[str]] = field(default_factory=dict)
     origins: dict[_At, int] = field(default_factory=dict)
     """Markdown line of each part of the brief, so a late finding can still name a line."""
+    words: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
+    """The site's words, which the brief's Chinese words are looked up in."""
+    proposed: dict[str, dict[str, str]] = field(default_factory=dict)
+    """New words met in the brief, by vocabulary: proposed code → the label as written."""
+
+    def code(self, kind: str, label: str, line: int) -> str:
+        """The code of a word the brief writes; a new word gets a proposed code (added to the
+        vocabulary file, marked for the reviewer) instead of being dropped or forced."""
+        if found := self.words.find(kind, label):
+            return found
+        mine = self.proposed.setdefault(kind, {})
+        for code, known in mine.items():
+            if known == label:
+                return code
+        code = code_for(label, set(self.words.words(kind)) | set(mine), kind)
+        mine[code] = label
+        self.warn(line, f"new word «{label}» ({kind}): proposed as `{code}` in the vocabulary file; check it")
+        return code
 
     def warn(self, line: int, message: str, at: _At = ("#top",)) -> None:
         """Report to the CLI and mark the field ``at`` in the YAML (the top of the file when the
@@ -334,14 +349,42 @@ class _Field:
 # =========================================================================== entry point
 
 
+@dataclass(frozen=True)
+class Imported:
+    """What an import gives: the brief's YAML, what the editor must check, and the new words the
+    brief used (by vocabulary: proposed code → label) for the site's vocabulary file."""
+
+    text: str
+    notes: list[ImportNote]
+    new_words: dict[str, dict[str, str]]
+
+
 def import_brief(
-    markdown: str, *, outline: Outline | None = None, known_briefs: Iterable[Brief] = ()
+    markdown: str,
+    *,
+    outline: Outline | None = None,
+    known_briefs: Iterable[Brief] = (),
+    vocabulary: Vocabulary | None = None,
 ) -> tuple[str, list[ImportNote]]:
+    """:func:`import_full` without the new words (for callers that keep no vocabulary file)."""
+    done = import_full(markdown, outline=outline, known_briefs=known_briefs, vocabulary=vocabulary)
+    return done.text, done.notes
+
+
+def import_full(
+    markdown: str,
+    *,
+    outline: Outline | None = None,
+    known_briefs: Iterable[Brief] = (),
+    vocabulary: Vocabulary | None = None,
+) -> Imported:
     """Markdown text of a brief → YAML text of the brief, plus warnings (never raises on content).
 
     ``outline`` lets the importer name existing entries (update in place, "after", touches) and
     check § numbers; ``known_briefs`` keeps derived ids unique across the data folder."""
-    draft = _Draft()
+    draft = _Draft(words=vocabulary or Vocabulary(default_file()))
+    known_briefs = list(known_briefs)
+    outline = _with_brief_entries(outline, known_briefs)
     text = markdown.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = [_Line(n, line.rstrip()) for n, line in enumerate(text.split("\n"), 1)]
     parts = _split_parts(lines, draft)
@@ -363,7 +406,40 @@ def import_brief(
     _link(brief, outline, draft)
     _check_counts(brief, parts, draft)
     _validate(brief, draft)
-    return _emit(_reorder(brief, Brief), draft.comments), sorted(draft.warnings, key=lambda w: w.line)
+    text = _emit(_reorder(brief, Brief), draft.comments)
+    return Imported(text, sorted(draft.warnings, key=lambda w: w.line), draft.proposed)
+
+
+def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline | None:
+    """The outline as the living doc now stands: with the sections earlier briefs opened and the
+    entries their items created (an entry is named by the id of the item that created it), so a
+    later brief can update them in place by name."""
+    if outline is None:
+        return None
+    sections = list(outline.sections)
+    entries = list(outline.entries)
+    numbers = {s.number for s in sections}
+    creating = {PlacementAction.new_sub_entry, PlacementAction.new_section, PlacementAction.footnote}
+    for brief in sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id)):
+        for item in brief.items:
+            p = item.placement
+            if p.action is PlacementAction.new_section and p.section not in numbers:
+                numbers.add(p.section)
+                sections.append(Section.model_construct(number=p.section, title=p.section_title, aliases=[]))
+            title = p.entry_title or _title_head(item.title)
+            taken = any(e.section == p.section and _fold(e.title) == _fold(title) for e in entries)
+            if p.action in creating and not taken:  # a name already there names that entry
+                entries.append(
+                    Entry.model_construct(
+                        id=item.id, section=p.section, title=title, text=item.title, figures=[], stated_in=brief.id
+                    )
+                )
+    return outline.model_copy(update={"sections": sections, "entries": entries})
+
+
+def _title_head(title: str) -> str:
+    """ "llm-d 1.0 发布——CNCF Sandbox …（高价值）" → "llm-d 1.0 发布": what a later brief calls it."""
+    return re.split(r"——|—|：|:|（|\(", title, maxsplit=1)[0].strip() or title
 
 
 # =========================================================================== layout
@@ -742,7 +818,7 @@ def _read_item(
         else:
             by_label[f.label] = f
     item: dict[str, Any] = {"id": _Code(item_id), "number": number, "title": title}
-    item["value"] = _title_rating(title)
+    item["value"] = _title_rating(title, line, draft)
     item["sources"] = _read_sources(by_label.get("来源"), number, line, draft, at + ("sources",), notes)
     points = by_label.get("要点")
     if points and points.note:
@@ -773,14 +849,36 @@ def _read_item(
     return item
 
 
-def _title_rating(title: str) -> list[ValueRating]:
-    """A rating written at the end of the title: "…（高价值）"."""
+def _title_rating(title: str, line: int, draft: _Draft) -> list[ValueRating]:
+    """A rating written at the end of the title: "…（高价值）", "…（低价值，仅见截图）".
+
+    A bracket part that is a word of the vocabulary is read as it; one of the same shape as a
+    rating (低价值, 极高价值) is a new word, proposed for the vocabulary file."""
     m = TRAILING_BRACKET.search(title)
     if not m:
         return []
-    words = VALUE_WORDS.findall(m["inner"])
-    leftover = VALUE_WORDS.sub("", m["inner"]).strip(" 、，,/")
-    return [VALUE_CODES[w] for w in words] if words and not leftover else []
+    codes = []
+    for part in re.split(r"[，,、/；;]", m["inner"]):
+        part = part.strip()
+        if found := _value_words(part, draft):
+            codes += [draft.code("value_ratings", w, line) for w in found]
+        elif NEW_RATING.fullmatch(part):
+            codes.append(draft.code("value_ratings", part, line))
+    return codes
+
+
+NEW_RATING = re.compile(r"[\u4e00-\u9fff]{1,4}价值")
+"""The shape of a value rating the vocabulary does not have yet, as a whole bracket part."""
+
+
+def _value_words(text: str, draft: _Draft) -> list[str]:
+    """The value ratings a piece of text names: the site's words and those this brief proposed
+    (longest first, so 高价值但待回溯 is not read as 高价值)."""
+    spellings = [spelling for spelling, _ in draft.words.spellings("value_ratings")]
+    spellings += list(draft.proposed.get("value_ratings", {}).values())
+    if not spellings:
+        return []
+    return re.findall("|".join(re.escape(x) for x in sorted(set(spellings), key=lambda x: (-len(x), x))), text)
 
 
 def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _At, notes: list[str]) -> dict[str, Any]:
@@ -958,9 +1056,13 @@ def _read_placement(
     placement: dict[str, Any] = {"section": sections[0] if sections else "", "text": text}
     if not sections:
         draft.warn(f.line, f"条目 {number}: 建议归入 names no § section; section left empty", at + ("section",))
-    else:
+    elif not NEW_SECTION.search(text):
         _known_section(sections[0], outline, f.line, draft, at + ("section",))
     action = _placement_action(text, relation)
+    if opened := NEW_SECTION.search(text):
+        action = PlacementAction.new_section
+        placement["section"] = opened["section"]
+        placement["section_title"] = opened["title"]
     if action is None:
         action = PlacementAction.mount_lead
         draft.warn(
@@ -976,8 +1078,8 @@ def _read_placement(
         if not entry:
             draft.warn(
                 f.line,
-                f"条目 {number}: an in-place update (原地更新) of §{section}, but no outline entry of that "
-                "section is named in 建议归入; write entry: <id>",
+                f"条目 {number}: an in-place update (原地更新) of §{section}, but no entry of that section "
+                "(in the outline or created by an earlier brief) is named in 建议归入; write entry: <id>",
                 at + ("entry",),
             )
     elif name := ENTRY_NAME.search(text):
@@ -1027,10 +1129,18 @@ def _placement_action(text: str, relation: str) -> PlacementAction | None:
 def _entry_to_update(text: str, item_title: str, section: str, outline: Outline | None) -> str | None:
     """The outline entry of the section whose title the placement names; the item's title breaks a tie
     ("Kapitsa 段数值更新 + 选型决策树保持不变" updates Kapitsa, the item is about Kapitsa)."""
-    named = [e for e in _section_entries(outline, section) if e.title.lower() in text.lower()]
+    entries = _section_entries(outline, section)
+    named = [e for e in entries if _fold(e.title) in _fold(text)]
     if len(named) > 1:
-        named = [e for e in named if e.title.lower() in item_title.lower()]
+        named = [e for e in named if _fold(e.title) in _fold(item_title)]
+    if not named:  # 「llm-d 1.0」子节点: a quoted name that is part of one entry's title
+        quoted = [_fold(m["text"]) for m in QUOTED.finditer(text.split("原地")[0])]
+        named = [e for e in entries if any(q and q in _fold(e.title) for q in quoted)]
     return named[0].id if len(named) == 1 else None
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", "", text).casefold()
 
 
 def _section_entries(outline: Outline | None, section: str) -> list[Entry]:
@@ -1265,7 +1375,7 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draf
 def _read_conclusions(part: _Part, stem: str, round_: str | None, draft: _Draft) -> dict[str, Any]:
     """Bullets are conclusions, except "需 E2 跟进的三件事：①…②…③…", which holds the follow-ups."""
     bullets, others = _entries(part.lines, BULLET)
-    out: dict[str, Any] = {"conclusions": [], "_ratings": _conclusion_ratings(bullets)}
+    out: dict[str, Any] = {"conclusions": [], "_ratings": _conclusion_ratings(bullets, draft)}
     for line, text in sorted(bullets + others):
         bullet = BULLET.match(text)
         body = bullet["text"] if bullet else text
@@ -1321,18 +1431,18 @@ def _read_follow_ups(
     return follow_ups
 
 
-def _conclusion_ratings(bullets: list[tuple[int, str]]) -> dict[int, tuple[int, list[ValueRating]]]:
+def _conclusion_ratings(bullets: list[tuple[int, str]], draft: _Draft) -> dict[int, tuple[int, list[ValueRating]]]:
     """ "条目 1（…）、条目 2 … 为高价值增量，条目 4 … 为高价值但待回溯，条目 6/7 为中等价值补白"."""
     ratings: dict[int, tuple[int, list[ValueRating]]] = {}
     for line, text in bullets:
         for clause in _split_outside(text, "，,；;"):
             bare = re.sub(r"[（(][^）)]*[）)]", "", clause)
-            words = VALUE_WORDS.findall(bare)
+            words = _value_words(bare, draft)
             if not words:
                 continue
             for m in ITEM_NUMBERS.finditer(bare):
                 for n in re.findall(r"\d+", m["numbers"]):
-                    ratings[int(n)] = (line, [VALUE_CODES[w] for w in words])
+                    ratings[int(n)] = (line, [draft.code("value_ratings", w, line) for w in words])
     return ratings
 
 

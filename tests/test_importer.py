@@ -513,8 +513,8 @@ def test_without_an_outline_entries_are_left_empty_and_marked(curated, tmp_path)
     assert (
         ImportNote(
             line,
-            "条目 5: an in-place update (原地更新) of §1.1, but no outline entry of that section is "
-            "named in 建议归入; write entry: <id>",
+            "条目 5: an in-place update (原地更新) of §1.1, but no entry of that section (in the outline "
+            "or created by an earlier brief) is named in 建议归入; write entry: <id>",
         )
         in warnings
     )

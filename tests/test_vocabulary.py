@@ -35,7 +35,9 @@ def test_a_new_word_fails_check_on_its_line_until_it_is_added_to_the_vocabulary(
     errors, result = check(data_copy)
     assert errors == []
     doc = result.docs["inference"]
-    html = Renderer(Layout(doc), Linker("inference/1.md")).entry(doc.entries[doc.items["kapitsa-card-refresh"].entry_id])
+    html = Renderer(Layout(doc), Linker("inference/1.md")).entry(
+        doc.entries[doc.items["kapitsa-card-refresh"].entry_id]
+    )
     assert '<span class="digest-gap" data-gap="not_reproduced" title="没有在本地复现过">未复现</span>' in html
 
 
@@ -101,3 +103,17 @@ def test_the_editing_commands_take_the_sites_words(data_copy, capsys, monkeypatc
     assert code == 1 and "'reproduced' is not an evidence level" in err
     replace_in(data_copy / "vocabulary.yml", "evidence_levels:\n", "evidence_levels:\n  reproduced: 已本地复现\n")
     assert run(*args)[0] == 0
+
+
+def test_an_import_meeting_a_new_word_writes_the_sites_vocabulary_file(data_copy, capsys, monkeypatch):
+    (data_copy / "vocabulary.yml").unlink()  # a site that never needed its own file
+    night = ROOT / "tests" / "corpus" / "days" / "2026-10-23-inference-E1.md"  # 条目 3 …（低价值，仅见截图）
+    code, _out, err = run_cli(
+        "import", str(night), "--data", "data", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert code == 0 and "new word «低价值» (value_ratings): proposed as `rating_1`" in err
+    words = load_data(data_copy).words
+    assert words is not None and words.value_ratings["rating_1"].label == "低价值"
+    assert words.gaps == default_file().gaps  # the package's words, kept
+    errors, _ = check(data_copy)
+    assert not [e for e in errors if "vocabulary" in e.message]
