@@ -37,12 +37,17 @@ def level(module: str) -> int:
     return next(i for i, layer in enumerate(LAYERS) if module in layer)
 
 
-def imports(source: str) -> tuple[set[str], set[str]]:
-    """(modules of this package, top-level third-party packages) a module's source imports."""
+def imports(source: str, depth: int = 0) -> tuple[set[str], set[str]]:
+    """(modules of this package, top-level third-party packages) a module's source imports.
+
+    ``depth`` 1 is a file of a sub-package (``importer/items.py``): its ``from .x`` imports are
+    its own package's parts, and ``from ..x`` reaches the package's modules."""
     ours: set[str] = set()
     others: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
+            if node.level and node.level <= depth:
+                continue  # a part of the same sub-package
             if node.level:  # relative: `from . import x` or `from .x import y`
                 if node.module:
                     ours.add(node.module.split(".")[0])
@@ -63,9 +68,9 @@ def imports(source: str) -> tuple[set[str], set[str]]:
     return ours, others
 
 
-def problems(module: str, source: str) -> list[str]:
+def problems(module: str, source: str, depth: int = 0) -> list[str]:
     """What is wrong with one module's imports, in words a maintainer can act on."""
-    ours, others = imports(source)
+    ours, others = imports(source, depth)
     found = []
     for target in sorted(ours):
         if target not in {m for layer in LAYERS for m in layer}:
@@ -79,7 +84,17 @@ def problems(module: str, source: str) -> list[str]:
     return found
 
 
-MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+MODULES = sorted(
+    [p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"]
+    + [p.parent.name for p in PACKAGE.glob("*/__init__.py")]
+)
+
+
+def sources(module: str) -> list[tuple[str, int]]:
+    """(source, depth) of each file of a module: one file, or every file of a sub-package."""
+    if (PACKAGE / module).is_dir():
+        return [(p.read_text(encoding="utf-8"), 1) for p in sorted((PACKAGE / module).glob("*.py"))]
+    return [((PACKAGE / f"{module}.py").read_text(encoding="utf-8"), 0)]
 
 
 def test_every_module_has_a_layer():
@@ -89,7 +104,7 @@ def test_every_module_has_a_layer():
 
 @pytest.mark.parametrize("module", MODULES)
 def test_imports_go_down_the_layers_and_the_core_stays_host_free(module):
-    assert problems(module, (PACKAGE / f"{module}.py").read_text(encoding="utf-8")) == []
+    assert [p for source, depth in sources(module) for p in problems(module, source, depth)] == []
 
 
 @pytest.mark.parametrize(
@@ -105,6 +120,13 @@ def test_imports_go_down_the_layers_and_the_core_stays_host_free(module):
 )
 def test_the_checker_catches_a_wrong_import(module, source, expected):
     assert any(p.startswith(expected) for p in problems(module, source)), problems(module, source)
+
+
+def test_a_sub_package_is_held_to_its_layer_and_may_import_its_own_parts():
+    assert "importer" in MODULES
+    assert problems("importer", "from .items import _read_items\nfrom ..model import Brief\n", depth=1) == []
+    (found,) = problems("importer", "from ..plugin import DigestPlugin\n", depth=1)
+    assert found.startswith("importer (layer 10) imports plugin (layer 12)")
 
 
 def test_hosts_may_import_their_host():

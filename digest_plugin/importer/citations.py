@@ -1,0 +1,101 @@
+"""Part 三, the citable arXiv ids and their metadata."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import arxiv
+from .common import BULLET, _At, _Draft, _one_line, _Part
+from .markdown import _entries
+
+# --- citations
+CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
+
+
+CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
+    ("card", re.compile(r"^卡片来源\s*(?P<value>\S+)$")),
+    ("cited_by", re.compile(r"^被引\s*(?P<count>\d+)\s*/\s*(?P<source>S2|OpenAlex)$")),
+    ("openalex_id", re.compile(r"^OpenAlex\s*ID\s*(?P<value>W\d+)$")),
+    ("doi", re.compile(r"^DOI\s*(?P<value>10\.\S+)$")),
+    ("oa_status", re.compile(r"^开放获取\s*(?P<value>\w+)$")),
+]
+
+
+VERIFIED_NOTE = re.compile(r"(?<!未)(?:经核实|已核实)")
+
+
+def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
+    """The note before the list, one bullet per arXiv id, and what was not registered after it."""
+    starts = re.compile(r"^\s*(?:[-•*·]\s*)?arXiv\s*[:：]")
+    entries, others = _entries(part.lines, starts)
+    out: dict[str, Any] = {}
+    first_entry = entries[0][0] if entries else None
+    stray = [(n, t) for n, t in _entries(part.lines, BULLET)[0] if not starts.match(t)]
+    for n, t in stray:
+        draft.unplaced(n, t, "section 三: bullet without an arXiv id")
+    others = [(n, t) for n, t in others if (n, t) not in stray]
+    before = [(n, t) for n, t in others if first_entry is not None and n < first_entry]
+    after = [(n, t) for n, t in others if first_entry is None or n > first_entry]
+    for key, paragraphs in (("citations_note", before), ("citations_not_registered", after)):
+        if not paragraphs:
+            continue
+        out[key] = "\n".join(t.strip().rstrip("：:").strip() if key == "citations_note" else t for _, t in paragraphs)
+        if len(paragraphs) > 1:  # the pattern has one paragraph on each side of the list: which one is it?
+            for n, t in paragraphs:
+                draft.unplaced(n, t, f"section 三: {len(paragraphs)} paragraphs joined into {key}", (key,))
+    verified = bool(VERIFIED_NOTE.search(out.get("citations_note", "")))
+    out["citations"] = [
+        _read_citation(line, text, verified, draft, ("citations", i)) for i, (line, text) in enumerate(entries)
+    ]
+    return out
+
+
+def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At) -> dict[str, Any]:
+    """``arXiv:ID — Title（卡片来源 …；被引 N / S2，…）——use note``."""
+    draft.origins[at] = line
+    text = BULLET.sub(r"\g<text>", text, count=1)
+    m = CITATION_HEAD.match(text)
+    citation: dict[str, Any] = {"arxiv": m["id"] if m else "", "title": ""}
+    if not m:
+        draft.warn(line, f"cannot read «{_one_line(text)}» as 'arXiv:ID — title'", at + ("arxiv",))
+        return citation
+    rest = m["rest"]
+    open_at = min((i for i in (rest.find("（"), rest.find("(")) if i >= 0), default=-1)
+    if open_at < 0:
+        title, meta, note = rest, "", ""
+    else:
+        close_at = _matching_close(rest, open_at)
+        title, meta, note = rest[:open_at], rest[open_at + 1 : close_at], rest[close_at + 1 :]
+    citation["title"] = title.strip()
+    for piece in (p.strip() for p in re.split(r"[；;，,]", meta) if p.strip()):
+        _citation_fact(citation, piece, line, draft, at)
+    if verified:
+        citation["verified"] = True
+    note = note.strip().lstrip("—–-").strip()
+    if note:
+        citation["use_note"] = note
+    return citation
+
+
+def _matching_close(text: str, open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] in "（(":
+            depth += 1
+        elif text[i] in "）)":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
+def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draft, at: _At) -> None:
+    for key, pattern in CITATION_FACTS:
+        if m := pattern.match(piece):
+            if key == "cited_by":
+                citation.setdefault("cited_by", []).append({"source": m["source"], "count": int(m["count"])})
+            else:
+                citation[key] = m["value"]
+            return
+    draft.unplaced(line, piece, f"citation {citation['arxiv']}: fact in brackets not understood", at + ("title",))

@@ -1,0 +1,178 @@
+"""What every part of the import shares: the draft (warnings and the comments that go with them), the
+lines and parts of the Markdown, and small text helpers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from ..vocabulary import Vocabulary, code_for, default_file
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/brief.schema.json"
+
+
+MARK = "digest-import"
+"""Comments the importer writes start with ``# digest-import:``; an editor deletes each once checked."""
+
+
+@dataclass(frozen=True)
+class ImportNote:
+    """Something the editor must check; ``line`` is 1-based, in the Markdown file."""
+
+    line: int
+    message: str
+
+
+MARKDOWN_MARKS = re.compile(r"^\s*#{1,6}\s+|^\s*\*\*(?=.*\*\*\s*$)|\*\*\s*$")
+"""Heading marks a person may add: "## 一、…", "### 条目 1：…", "**条目 1：…**"."""
+
+
+BULLET = re.compile(r"^\s*[-•*·・]\s+(?P<text>.*?)\s*$")
+
+
+# --- placement
+SECTION_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)")
+
+
+SUMMARY_ONLY = re.compile(r"仅读(?:搜索)?摘要|仅搜索摘要")
+
+
+# --- value ratings
+ITEM_NUMBERS = re.compile(r"条目\s*(?P<numbers>\d+(?:\s*[/、,，和与]\s*\d+)*)")
+
+
+QUOTED = re.compile(r"「(?P<text>[^」]+)」")
+
+
+OPENING, CLOSING = "（(「《【[", "）)」》】]"
+
+
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+class _Code(str):
+    """A code or an id: written unquoted in the YAML when that is safe, like the curated files."""
+
+
+_At: TypeAlias = tuple[str | int, ...]
+"""Where a value sits in the brief: its keys and list indexes, ``("items", 0, "placement")``;
+``("#top",)`` is the top of the file."""
+
+
+@dataclass
+class _Draft:
+    """What the import collects besides the brief: warnings, and the comments that go with them."""
+
+    warnings: list[ImportNote] = field(default_factory=list)
+    comments: dict[_At, list[str]] = field(default_factory=dict)
+    origins: dict[_At, int] = field(default_factory=dict)
+    """Markdown line of each part of the brief, so a late finding can still name a line."""
+    words: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
+    """The site's words, which the brief's Chinese words are looked up in."""
+    proposed: dict[str, dict[str, str]] = field(default_factory=dict)
+    """New words met in the brief, by vocabulary: proposed code → the label as written."""
+
+    def code(self, kind: str, label: str, line: int) -> str:
+        """The code of a word the brief writes; a new word gets a proposed code (added to the
+        vocabulary file, marked for the reviewer) instead of being dropped or forced."""
+        if found := self.words.find(kind, label):
+            return found
+        mine = self.proposed.setdefault(kind, {})
+        for code, known in mine.items():
+            if known == label:
+                return code
+        code = code_for(label, set(self.words.words(kind)) | set(mine), kind)
+        mine[code] = label
+        self.warn(line, f"new word «{label}» ({kind}): proposed as `{code}` in the vocabulary file; check it")
+        return code
+
+    def warn(self, line: int, message: str, at: _At = ("#top",)) -> None:
+        """Report to the CLI and mark the field ``at`` in the YAML (the top of the file when the
+        doubt is about no single field, or about a field that was left out)."""
+        self.warnings.append(ImportNote(line, message))
+        self.comments.setdefault(at, []).append(message)
+
+    def unplaced(self, line: int, text: str, where: str, at: _At = ("#top",)) -> None:
+        """Text with no place in the format: quoted, so it is not lost."""
+        self.warn(line, f"{where}: text not placed, keep or move it by hand: «{_one_line(text)}»", at)
+
+
+@dataclass
+class _Line:
+    number: int
+    text: str
+
+
+@dataclass
+class _Part:
+    """The header, or one of the numbered sections 一…四 of the brief."""
+
+    kind: str
+    heading: str | None
+    line: int
+    lines: list[_Line]
+
+
+@dataclass
+class _Field:
+    """One labelled part of an item (来源, 要点 …); ``label`` is None for unlabelled text."""
+
+    label: str | None
+    text: str
+    line: int
+    note: str | None = None
+    head: str = ""
+    """The label as written, with its note and colon ("顺带：", "要点（…）:")."""
+
+    @property
+    def raw(self) -> str:
+        """The field as the brief wrote it, label included (how a 顺带 aside is kept in notes)."""
+        return f"{self.head}{self.text}"
+
+
+def _join(before: str, after: str) -> str:
+    """Join a wrapped line: no space between Chinese characters, one between Latin words."""
+    if not before:
+        return after
+    if CJK.match(before[-1]) or CJK.match(after[0]):
+        return before + after
+    return f"{before} {after}"
+
+
+def _split_outside(text: str, separators: str) -> list[str]:
+    """Split at any character of ``separators`` that is not inside brackets （）「」《》."""
+    pieces, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in OPENING:
+            depth += 1
+        elif char in CLOSING:
+            depth = max(0, depth - 1)
+        elif depth == 0 and char in separators:
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def _bare(text: str) -> str:
+    """A heading line without the Markdown marks around it."""
+    return MARKDOWN_MARKS.sub("", text)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _strip_end(text: str) -> str:
+    return text.strip().rstrip("；;，,。.").strip()
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", "", text).casefold()
+
+
+def _unique(values: list[str]) -> str | None:
+    values = list(dict.fromkeys(values))
+    return values[0] if len(values) == 1 else None

@@ -1,0 +1,215 @@
+"""An item's sources and evidence boundary (证据边界): materials, URLs, level, gaps and source kinds."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+from urllib.parse import urlparse
+
+from ..model import (
+    EvidenceLevel,
+    Gap,
+    SourceKind,
+)
+from .common import SUMMARY_ONLY, _At, _Draft, _Field, _split_outside
+from .words import _gaps
+
+POINT_BULLET = re.compile(r"(?:^|\s+)-\s+")
+"""Points are bullets: " - a - b" inside one line, or one "- a" per line (joined with newlines)."""
+
+
+# --- sources
+URL = re.compile(r"https?://[^\s<>\"'（）「」，。；、]+")
+
+
+MATERIAL = re.compile(r"^(?P<path>[^\s「（(]+?\.(?:md|txt|json|ya?ml|html|pdf))(?P<rest>.*)$", re.S)
+
+
+COLLECTED = re.compile(
+    r"^[（(]\s*首次采集\s*(?P<first>\d{4}-\d{2}-\d{2})\s*[，,、]\s*上次采集\s*(?P<last>\d{4}-\d{2}-\d{2})\s*[）)]$"
+)
+
+
+# --- evidence
+LEVEL_STATED: list[tuple[EvidenceLevel, re.Pattern[str]]] = [
+    ("partially_verified", re.compile(r"已部分核查|部分核查")),
+    ("lead", re.compile(r"线索级")),
+    ("discard", re.compile(r"丢弃级")),
+]
+
+
+CHECKED_SOMETHING = re.compile(r"已核查|已核对|已核实|核实目录")
+
+
+NOT_VERIFIED = re.compile(r"未验证|未核实|未经[^，。；]{0,6}验证|待核查|未披露")
+
+
+COMMUNITY_HOSTS = (
+    "csdn.net",
+    "zhihu.com",
+    "juejin.cn",
+    "reddit.com",
+    "news.ycombinator.com",
+    "x.com",
+    "twitter.com",
+    "v2ex.com",
+    "discord.com",
+)
+
+
+PERSONAL_HOSTS = ("substack.com", "medium.com", "github.io", "wordpress.com")
+
+
+def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _At, notes: list[str]) -> dict[str, Any]:
+    """``path 第 2 条 与 path2 保留来源 · https://…``: materials (with anchors or collection dates) and URLs."""
+    sources: dict[str, Any] = {"materials": [], "urls": []}
+    if f is None:
+        draft.warn(line, f"条目 {number}: no 来源; sources left empty", at)
+        return sources
+    for piece in (p.strip() for p in _split_outside(f.text, "·")):
+        if not piece:
+            continue
+        sources["urls"] += [u.rstrip(".,;:)") for u in URL.findall(piece)]
+        rest = URL.sub("", piece).strip()
+        for material in (m.strip() for m in re.split(r"\s+与\s+", rest) if m.strip()):
+            ref = _material(material)
+            if ref is None:
+                notes.append(material)
+                draft.unplaced(
+                    f.line,
+                    material,
+                    f"条目 {number}: 来源 part with no material path, kept in notes",
+                    at[:-1] + ("notes",),
+                )
+            else:
+                sources["materials"].append(ref)
+    return {k: v for k, v in sources.items() if v}
+
+
+def _material(text: str) -> dict[str, Any] | None:
+    m = MATERIAL.match(text)
+    if not m:
+        return None
+    ref: dict[str, Any] = {"path": m["path"]}
+    rest = m["rest"].strip()
+    if collected := COLLECTED.match(rest):
+        ref["first_collected"] = dt.date.fromisoformat(collected["first"])
+        ref["last_collected"] = dt.date.fromisoformat(collected["last"])
+    elif rest:
+        ref["anchor"] = rest
+    return ref
+
+
+def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _At) -> list[str]:
+    """要点 bullets, inline (" - a - b") or one per line; a 要点 without bullets is one point."""
+    if f is None or not f.text.strip():
+        draft.warn(f.line if f else line, f"条目 {number}: no 要点; points left empty", at)
+        return []
+    text = f.text.strip()
+    pieces = [p.strip() for p in POINT_BULLET.split(text)]
+    if len(pieces) > 1 and pieces[0]:
+        draft.warn(f.line, f"条目 {number}: 要点 has text before its first bullet; kept as the first point", at)
+    return [p for p in pieces if p]
+
+
+def _read_evidence(
+    f: _Field | None, item: dict[str, Any], number: int, line: int, draft: _Draft, at: _At
+) -> dict[str, Any]:
+    """Level, gaps and source kinds, read from the 证据边界 (and the points for the level)."""
+    boundary = f.text if f else ""
+    if not boundary:
+        draft.warn(f.line if f else line, f"条目 {number}: no 证据边界; boundary left empty", at + ("boundary",))
+    points_text = "\n".join(item["points"] + [item.get("points_note", "")])
+    level = _evidence_level(boundary, points_text)
+    if level is None:
+        level = "unverified"
+        draft.warn(
+            f.line if f else line,
+            f"条目 {number}: the 证据边界 says nothing about how far it was checked; level set to unverified",
+            at + ("level",),
+        )
+    gaps = _gaps(boundary)
+    evidence: dict[str, Any] = {"level": level}
+    kinds = _source_kinds(item["sources"], gaps, number, f.line if f else line, draft, at + ("source_kinds",))
+    if kinds:
+        evidence["source_kinds"] = kinds
+    if gaps:
+        evidence["gaps"] = gaps
+    evidence["boundary"] = boundary
+    return evidence
+
+
+def _evidence_level(boundary: str, points: str) -> EvidenceLevel | None:
+    """Explicit words first (属已部分核查, 属线索级, 丢弃级), then what was done (仅读搜索摘要 →
+    lead, 已核查/已核对/核实目录 → partially verified), then 未验证/待核查 → unverified."""
+    for level, words in LEVEL_STATED:
+        if words.search(boundary) or words.search(points):
+            return level
+    if SUMMARY_ONLY.search(boundary):
+        return "lead"
+    if CHECKED_SOMETHING.search(points) or CHECKED_SOMETHING.search(boundary):
+        return "partially_verified"
+    if NOT_VERIFIED.search(boundary):
+        return "unverified"
+    return None
+
+
+def _source_kinds(
+    sources: dict[str, Any], gaps: list[Gap], number: int, line: int, draft: _Draft, at: _At
+) -> list[SourceKind]:
+    """What kind of source each link or card is: by host, refined by the gaps (a paywalled
+    Substack is a paywalled newsletter, a financial-media one is financial media)."""
+    kinds: list[SourceKind] = []
+    unknown: list[str] = []
+    for url in sources.get("urls", []):
+        kind = _url_kind(url, gaps)
+        if kind is None:
+            unknown.append(urlparse(url).hostname or url)
+        elif kind not in kinds:
+            kinds.append(kind)
+    for material in sources.get("materials", []):
+        kind = (
+            "repo_card"
+            if "repo_cards/" in material["path"]
+            else "paper_card"
+            if "paper_cards/" in material["path"]
+            else None
+        )
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    for gap, kind in (
+        ("vendor_self_report", "vendor_self_report"),
+        ("financial_media", "financial_media"),
+    ):
+        if gap in gaps and kind not in kinds:
+            kinds.append(kind)
+    if unknown and not kinds:
+        draft.warn(
+            line,
+            f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
+            at[:-1] + ("level",),
+        )  # source_kinds is left out, so the mark goes on its neighbour
+    return kinds
+
+
+def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:
+    parsed = urlparse(url)
+    host, path = (parsed.hostname or "").lower(), parsed.path.lower()
+    if host.endswith(PERSONAL_HOSTS):
+        if "paywall" in gaps:
+            return "paywalled_newsletter"
+        if "financial_media" in gaps:
+            return "financial_media"
+        return "personal_blog"
+    if host.endswith(COMMUNITY_HOSTS):
+        return "community_post"
+    if (
+        host.startswith("docs.")
+        or "readthedocs" in host
+        or (host in ("github.com", "gitlab.com") and ("/docs/" in path or path.endswith((".md", ".rst"))))
+    ):
+        return "project_docs"
+    if "blog" in host or path.startswith("/blog") or "/blog/" in path:
+        return "official_blog"
+    return None

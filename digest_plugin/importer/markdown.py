@@ -1,0 +1,121 @@
+"""The layout of the Markdown: the 一/二/三/四 parts, paragraphs, bullet and numbered entries."""
+
+from __future__ import annotations
+
+import re
+
+from .common import CLOSING, OPENING, _bare, _Draft, _join, _Line, _Part
+
+# --- layout
+SECTION_HEADING = re.compile(r"^\s*(?P<numeral>[一二三四五六七八九十]+)\s*[、.．]\s*(?P<title>\S.*?)\s*$")
+
+
+STANDARD_HEADINGS = {
+    "contradictions": "值得警惕的矛盾与待核实说法",
+    "citations": "可引用的 arXiv 号",
+    "conclusions": "本轮结论与建议动作",
+}
+
+
+SECTION_KINDS: list[tuple[str, re.Pattern[str]]] = [
+    ("items", re.compile(r"增量|条目")),
+    ("contradictions", re.compile(r"矛盾|待核实")),
+    ("citations", re.compile(r"arXiv|引用", re.I)),
+    ("conclusions", re.compile(r"结论|建议动作|跟进")),
+]
+
+
+NUMERAL_KINDS = {"一": "items", "二": "contradictions", "三": "citations", "四": "conclusions"}
+
+
+def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
+    """Header + one part per 一、二、三、四 heading; the kind comes from the heading's words."""
+    parts = [_Part("header", None, 1, [])]
+    for line in lines:
+        m = SECTION_HEADING.match(_bare(line.text))
+        if m:
+            kind = next(
+                (k for k, words in SECTION_KINDS if words.search(m["title"])),
+                NUMERAL_KINDS.get(m["numeral"], "unknown"),
+            )
+            earlier = next((p for p in parts if p.kind == kind and kind != "unknown"), None)
+            if earlier is not None:  # a second 一 (or 二 …): read on as more of the first, lose nothing
+                draft.unplaced(line.number, line.text, f"a second {kind} section; its content is read with the first")
+                parts.append(earlier)
+                continue
+            parts.append(_Part(kind, m["title"], line.number, []))
+            if kind in STANDARD_HEADINGS and m["title"] != STANDARD_HEADINGS[kind]:
+                draft.unplaced(
+                    line.number, m["title"], f"heading of section {m['numeral']} (the YAML keeps no heading here)"
+                )
+            elif kind == "unknown":
+                draft.unplaced(line.number, line.text, "unknown section heading")
+        else:
+            parts[-1].lines.append(line)
+    parts = [p for i, p in enumerate(parts) if all(p is not q for q in parts[:i])]  # a repeated section once
+    for part in parts:
+        if part.kind == "unknown":
+            for number, text in _paragraphs(part.lines):
+                draft.unplaced(number, text, "unknown section")
+    return parts
+
+
+def _paragraphs(lines: list[_Line]) -> list[tuple[int, str]]:
+    """(first line, text) of each run of non-blank lines, joined as Markdown would."""
+    out: list[tuple[int, str]] = []
+    previous_blank = True
+    for line in lines:
+        if not line.text.strip():
+            previous_blank = True
+            continue
+        if previous_blank:
+            out.append((line.number, line.text.strip()))
+        else:
+            out[-1] = (out[-1][0], _join(out[-1][1], line.text.strip()))
+        previous_blank = False
+    return out
+
+
+def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """Split a section into its entries (lines matching ``starts``, with their continuation lines)
+    and the other paragraphs, each with its first line."""
+    entries: list[tuple[int, str]] = []
+    others: list[tuple[int, str]] = []
+    current: list[tuple[int, str]] | None = None
+    previous_blank = True
+    for line in lines:
+        text = line.text.strip()
+        if not text:
+            previous_blank = True
+            continue
+        if starts.match(line.text):
+            entries.append((line.number, text))
+            current = entries
+        elif not previous_blank and current is not None:
+            current[-1] = (current[-1][0], _join(current[-1][1], text))
+        else:
+            others.append((line.number, text))
+            current = others
+        previous_blank = False
+    return entries, others
+
+
+def _label_colon(text: str) -> int | None:
+    """Index of the colon that ends a "title：text" lead, outside brackets.
+
+    A half-width colon only counts when it is not part of a word or link (``arXiv:1605.08803``,
+    ``e1_prep:inference``, ``https://``, ``22:20``)."""
+    depth = 0
+    for i, char in enumerate(text):
+        if char in OPENING:
+            depth += 1
+        elif char in CLOSING:
+            depth = max(0, depth - 1)
+        elif depth == 0 and char == "：":
+            return i
+        elif depth == 0 and char == ":":
+            before, after = text[i - 1 : i], text[i + 1 : i + 2]
+            if after == "/" or (before.isascii() and before.isalnum() and after.isascii() and after.isalnum()):
+                continue
+            return i
+    return None
