@@ -80,8 +80,8 @@ def import_full(
 
     ``outline`` lets the importer name existing entries (update in place, "after", touches) and
     check § numbers; ``known_briefs`` keeps derived ids unique across the data folder."""
-    draft = _Draft(words=vocabulary or Vocabulary(default_file()))
-    known_briefs = list(known_briefs)
+    known_briefs = sorted(known_briefs, key=lambda b: (b.date, b.id))
+    draft = _Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
     outline = _with_brief_entries(outline, known_briefs)
     text = markdown.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = [_Line(n, line.rstrip()) for n, line in enumerate(text.split("\n"), 1)]

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from .. import arxiv
-from .common import BULLET, _At, _Draft, _one_line, _Part
+from .common import BULLET, _At, _Code, _Draft, _one_line, _Part
 from .markdown import _entries
 
 # --- citations
@@ -14,20 +14,25 @@ CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)
 
 
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
-    ("card", re.compile(r"^卡片来源\s*(?P<value>\S+)$")),
-    ("cited_by", re.compile(r"^被引\s*(?P<count>\d+)\s*/\s*(?P<source>S2|OpenAlex)$")),
+    ("card", re.compile(r"^卡片(?:来源)?\s*(?P<value>\S+)$")),
+    ("cited_by", re.compile(r"^(?:被引\s*)?(?P<count>\d+)\s*/\s*(?P<source>S2|OpenAlex)$")),
+    ("as_of", re.compile(r"^截至\s*(?P<value>\d{4}-\d{2}-\d{2})$")),
+    ("version", re.compile(r"^(?P<value>v[1-9]\d*)$")),
     ("openalex_id", re.compile(r"^OpenAlex\s*ID\s*(?P<value>W\d+)$")),
     ("doi", re.compile(r"^DOI\s*(?P<value>10\.\S+)$")),
     ("oa_status", re.compile(r"^开放获取\s*(?P<value>\w+)$")),
 ]
 
 
+VERSION_IN_BRACKETS = re.compile(r"(?P<id>arXiv\s*[:：]\s*[\w./-]+?)\s*[（(](?P<version>v\d+)[）)]")
 VERIFIED_NOTE = re.compile(r"(?<!未)(?:经核实|已核实)")
 
 
 def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
     """The note before the list, one bullet per arXiv id, and what was not registered after it."""
-    starts = re.compile(r"^\s*(?:[-•*·]\s*)?arXiv\s*[:：]")
+    # a bullet naming an arXiv id, or a line "arXiv:ID — title" (a paragraph that only mentions an
+    # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it)
+    starts = re.compile(r"^\s*(?:[-•*·]\s*arXiv\s*[:：]|arXiv\s*[:：]\s*[\w./-]+\s*(?:[（(]v\d+[）)])?\s*[—–])")
     entries, others = _entries(part.lines, starts)
     out: dict[str, Any] = {}
     first_entry = entries[0][0] if entries else None
@@ -55,6 +60,7 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
     """``arXiv:ID — Title（卡片来源 …；被引 N / S2，…）——use note``."""
     draft.origins[at] = line
     text = BULLET.sub(r"\g<text>", text, count=1)
+    text = VERSION_IN_BRACKETS.sub(r"\g<id>\g<version>", text, count=1)  # arXiv:1605.08803（v3）
     m = CITATION_HEAD.match(text)
     citation: dict[str, Any] = {"arxiv": m["id"] if m else "", "title": ""}
     if not m:
@@ -68,14 +74,33 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
         close_at = _matching_close(rest, open_at)
         title, meta, note = rest[:open_at], rest[open_at + 1 : close_at], rest[close_at + 1 :]
     citation["title"] = title.strip()
-    for piece in (p.strip() for p in re.split(r"[；;，,]", meta) if p.strip()):
+    for piece in (p.strip() for p in re.split(r"[；;，,、]", meta) if p.strip()):
         _citation_fact(citation, piece, line, draft, at)
+    if as_of := citation.pop("as_of", None):  # 截至 …: the date of every count given
+        for count in citation.get("cited_by", []):
+            count["as_of"] = as_of
+    if (version := citation.pop("version", None)) and not re.search(r"v\d+$", citation["arxiv"]):
+        citation["arxiv"] += version
     if verified:
         citation["verified"] = True
     note = note.strip().lstrip("—–-").strip()
     if note:
         citation["use_note"] = note
+    _cited_before(citation, draft)
     return citation
+
+
+def _cited_before(citation: dict[str, Any], draft: _Draft) -> None:
+    """A paper an earlier brief listed comes back to refresh its counts: marked ``refresh``, and
+    a down-weighting stays with it (the earlier contradiction that decided it)."""
+    key = arxiv.key(citation["arxiv"])
+    before = [c for b in draft.earlier for c in b.citations if arxiv.key(c.arxiv) == key]
+    if not before:
+        return
+    citation["refresh"] = True
+    down = [c.down_weighted_by for c in before if c.down_weighted_by]
+    if down and "降权" in citation.get("use_note", "") + citation.get("title", ""):
+        citation["down_weighted_by"] = _Code(down[-1])
 
 
 def _matching_close(text: str, open_at: int) -> int:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from ..model import Brief
 from ..vocabulary import Vocabulary, code_for, default_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/brief.schema.json"
@@ -71,6 +72,8 @@ class _Draft:
     """Markdown line of each part of the brief, so a late finding can still name a line."""
     words: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
     """The site's words, which the brief's Chinese words are looked up in."""
+    earlier: list[Brief] = field(default_factory=list)
+    """The briefs already in the data folder, oldest first: what tonight's brief can refer back to."""
     proposed: dict[str, dict[str, str]] = field(default_factory=dict)
     """New words met in the brief, by vocabulary: proposed code → the label as written."""
 

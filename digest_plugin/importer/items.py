@@ -32,8 +32,10 @@ FIELD_LABEL = re.compile(
 )
 
 
-INLINE_LABEL = re.compile(rf"\s+-\s+(?=(?:{_LABEL_ALTERNATION})\s*(?:[（(][^）)]*[）)])?\s*[：:])")
-"""A label written inside another field's paragraph: "… - 建议归入：…", " - 顺带：…"."""
+INLINE_LABEL = re.compile(
+    rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{_LABEL_ALTERNATION})\s*(?:[（(][^）)]*[）)])?\s*[：:])"
+)
+"""A label written inside another field's paragraph: "… - 建议归入：…", " - 顺带：…", "…。- 建议归入：…"."""
 
 
 def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) -> list[dict[str, Any]]:

@@ -18,7 +18,11 @@ ALTERNATIVE = re.compile(r"或[^，,；;。§]{0,12}§\s*(?P<section>\d+(?:\.\d+
 CROSS_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:与|和)?\s*(?P<name>[^，,；;。§]*?)\s*交叉引用")
 
 
-ENTRY_NAME = re.compile(r"「(?P<name>[^」]+)」\s*(?:一行)?(?:分支|子条目|子节点|小节|补充|小注|注脚|条目|段落)")
+ENTRY_NAME = re.compile(
+    r"「(?P<name>[^」]+)」\s*(?:一行)?(?:分支|子条目|子节点|小节|补充|小注|注脚|条目|段落)"
+    r"|(?:新增|新建)(?:子条目|子节点|分支|小注)\s*「(?P<after>[^」]+)」"
+)
+"""The name of a new entry: 「TPU 后端」分支, or 新增子条目「LMCache 分层 KV 卸载」."""
 
 
 AFTER = re.compile(r"(?P<name>[^\s，,；;。、（(「」]+)\s*段落?(?:之后|后|下)")
@@ -122,7 +126,7 @@ def _read_placement(
                 at + ("entry",),
             )
     elif name := ENTRY_NAME.search(text):
-        placement["entry_title"] = name["name"]
+        placement["entry_title"] = name["name"] or name["after"]
     if after := _after(text, number, section, outline, f.line, draft, at):
         placement["after"] = _Code(after)
     alternatives = [
