@@ -13,7 +13,7 @@ from conftest import ROOT
 from corpus_days import run, table
 from ruamel.yaml import YAML
 
-MATCHED_AT_LEAST = 1056
+MATCHED_AT_LEAST = 1077
 CLEAN_NIGHTS_AT_LEAST = 3  # the rest fail only on sections a brief opened (§2.6, §5.4) until check knows them
 
 
@@ -104,3 +104,27 @@ def test_a_label_right_after_a_full_stop_starts_its_field(nights):
     ]  # "…不可直接比。- 建议归入：§5.4 新增子条目「v6e 定价」…"
     assert item["placement"]["section"] == "5.4" and item["placement"]["entry_title"] == "v6e 定价"
     assert "建议归入" not in item["relation"]
+
+
+def test_a_claim_the_doc_must_not_state_is_withheld_however_it_is_worded(nights):
+    _, work = nights
+    said = {
+        # "核实前活文档不得写「Meta 已大规模生产部署」"
+        ("2026-10-22-inference-E2", 0): "Meta 已大规模生产部署",
+        # "不要把「vLLM 原生支持 --load-format modelexpress」写进活文档"
+        ("2026-10-22-inference-E2", 1): "vLLM 原生支持 --load-format modelexpress",
+        # "活文档只写「可选」，不写「llm-d 1.0 默认开启 tiered KV cache」"
+        ("2026-10-23-inference-E1", 0): "llm-d 1.0 默认开启 tiered KV cache",
+        # "官方公告出来之前，活文档不得写「$80M B 轮」"
+        ("2026-10-24-inference-E1", 0): "$80M B 轮",
+    }
+    for (name, index), claim in said.items():
+        c = _imported(work, name)["contradictions"][index]
+        assert claim in [w["text"] for w in c.get("withheld", [])], (name, index)
+        assert c["disposition"] == "blocked", (name, index)
+
+
+def test_what_part_two_says_outside_its_list_is_kept(nights):
+    _, work = nights
+    assert _imported(work, "2026-10-31-inference-E1")["contradictions_note"] == "今日无矛盾。"
+    assert _imported(work, "2026-10-23-inference-E1")["contradictions_note"].startswith("延续：")

@@ -480,7 +480,6 @@ def test_unlabelled_paragraph_in_an_item_goes_to_notes_with_its_line(outline, tm
     "where, anchor",
     [
         ("header", "处理依据："),
-        ("section 二", "  5. RecSys"),
         ("section 三", "清单内其余材料"),
     ],
 )
@@ -494,6 +493,14 @@ def test_paragraph_the_format_cannot_hold_is_quoted_in_a_warning_and_a_comment(w
     assert hits and hits[0].line == line
     assert any(row.lstrip().startswith(f"# {MARK}:") and stray in row for row in text.splitlines())
     assert findings == []
+
+
+def test_a_paragraph_of_part_two_outside_its_list_is_kept_as_its_note(outline, tmp_path):
+    stray = "延续：昨日矛盾第 4 条仍待本地复现，维持封存。"
+    at = SEED.index("  5. RecSys")
+    variant = SEED[:at] + "\n" + stray + "\n\n" + SEED[at:]
+    brief, _, _ = imported(variant, outline, tmp_path)
+    assert brief.contradictions_note == stray and len(brief.contradictions) == 11
 
 
 def test_unknown_label_inside_an_item_is_kept(outline, tmp_path):

@@ -95,7 +95,7 @@ def import_full(
             brief["items_heading"] = part.heading
             items = _read_items(part, stem, outline, draft)
         elif part.kind == "contradictions":
-            brief["contradictions"] = _read_contradictions(part, stem, draft)
+            brief.update(_read_contradictions(part, stem, draft))
         elif part.kind == "citations":
             brief.update(_read_citations(part, draft))
         elif part.kind == "conclusions":

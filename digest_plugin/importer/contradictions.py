@@ -23,8 +23,8 @@ DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
     ("down_weighted", re.compile(r"降权")),
     ("pending_login", re.compile(r"待登录核查")),
     ("kept_out", re.compile(r"不入活文档|不建议进活文档")),
-    ("blocked", re.compile(r"在修正前不要|修正前不")),
-    ("with_label", re.compile(r"必须带|必须标|不得据")),
+    ("with_label", re.compile(r"必须带|必须标|须带|不得据")),
+    ("blocked", re.compile(r"在修正前不要|修正前不|前[^。；;]{0,16}(?:不得|不要|不能|不可|不)(?:把|写)")),
 ]
 """First rule that matches wins; otherwise ``pending_check`` (待确认), the safest reading."""
 
@@ -32,7 +32,11 @@ DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
 STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
 
 
-WITHHELD = re.compile(r"不要把\s*(?:「(?P<claim>[^」]+)」|(?P<bare>[^「」，,。；;]+?))\s*写(?:进|入)")
+WITHHELD = re.compile(
+    r"(?:不要|不得|不能|不可|别|勿|切勿|禁止)把\s*(?:「(?P<claim>[^」]+)」|(?P<bare>[^「」，,。；;]+?))\s*写(?:进|入|成|为)"
+    r"|(?:不要|不得|不能|不可|勿|切勿|不)\s*(?:再)?写(?:成|为|入|进)?\s*「(?P<quoted>[^」]+)」"
+)
+"""A claim the doc must not state: 不要把「X」写进…, 不得写「X」, 只写「A」，不写「X」, 不得写成「X」."""
 
 
 REQUIRED_LABEL = re.compile(r"必须带\s*「(?P<label>[^」]+)」")
@@ -44,11 +48,15 @@ MATERIAL_MENTION = re.compile(r"(?P<path>[\w./-]+\.md)\s*(?P<anchor>第\s*\d+\s*
 ARXIV_MENTION = re.compile(arxiv.MENTION_LOOSE)
 
 
-def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict[str, Any]]:
-    """``N. title：text`` per contradiction; the disposition and withheld claims come from the words."""
+def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> dict[str, Any]:
+    """``N. title：text`` per contradiction; the disposition and withheld claims come from the words.
+
+    What part 二 says outside its numbered list (「延续：…」 about earlier contradictions, 「今日无矛盾。」)
+    is kept as ``contradictions_note``; later nights' updates are read from it."""
     entries, others = _entries(part.lines, NUMBERED)
-    for number, text in others:
-        draft.unplaced(number, text, "section 二: paragraph outside a numbered contradiction")
+    out: dict[str, Any] = {}
+    if others:
+        out["contradictions_note"] = "\n".join(text.strip() for _, text in others)
     contradictions = []
     for index, (line, text) in enumerate(entries):
         m = NUMBERED.match(text)
@@ -65,7 +73,8 @@ def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> list[dict[str
         "contradictions",
         draft,
     )
-    return contradictions
+    out["contradictions"] = contradictions
+    return out
 
 
 def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Draft, at: _At) -> dict[str, Any]:
@@ -84,7 +93,7 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     materials = [{"path": m["path"], "anchor": m["anchor"]} for m in MATERIAL_MENTION.finditer(whole)]
     if materials:
         c["materials"] = materials
-    claims = list(dict.fromkeys((m["claim"] or m["bare"]).strip() for m in WITHHELD.finditer(text)))
+    claims = list(dict.fromkeys((m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)))
     if claims:
         c["withheld"] = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
     if m := REQUIRED_LABEL.search(text):
