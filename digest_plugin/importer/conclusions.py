@@ -8,14 +8,27 @@ from typing import Any
 from ..model import (
     FollowUpStatus,
 )
-from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
+from .common import BULLET, _Code, _Draft, _fold, _one_line, _Part, _strip_end
 from .markdown import _entries
 from .words import _conclusion_ratings
 
 # --- follow-ups
 FOLLOW_UPS = re.compile(
-    r"^(?P<heading>需\s*(?P<round>E\d)?\s*跟进的(?P<count>[^：:]*?)件?事?)\s*[：:]\s*(?P<body>.*)$", re.S
+    r"^(?P<heading>[^：:]{0,24}?(?:跟进的(?P<count>[^：:]*?)件?事?|的(?P<count2>[一二三四五六七八九十两\d]+)件事"
+    r"|待办(?:[（(][^）)]*[）)])?|留给[^：:]{0,6}|要做|后续|要收尾的?))\s*[：:]\s*(?P<body>.*)$",
+    re.S,
 )
+"""The list that opens follow-ups, however it is headed: 需 E2 跟进的三件事, 交给明晚 E1 的三件事,
+下轮待办（含顺延）, 明日待办, 留给周三, 下周一前要做, 后续, 本周要收尾的."""
+STATUS_LIST = re.compile(r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留))\s*[：:]")
+"""A list that only reports what became of earlier follow-ups (跟进盘点, 顺延清单 …): its lines stay
+conclusions, where the back-references are read; its heading is kept."""
+EARLIER_IN_HEADING = re.compile(r"\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前一轮|上一?轮|上周")
+"""A heading that names an earlier night (10-21 交给 E2 的三件事) heads what became of that night's
+list, not a new one."""
+ROUND_IN_HEADING = re.compile(r"\bE(?P<n>\d)\b")
+RESTATED = re.compile(r"顺延|同前|继续")
+"""A line of a new list that carries an earlier follow-up on (① 本地复现长 prefill 冻结（顺延，内容同前））."""
 
 
 FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
@@ -31,12 +44,19 @@ def _read_conclusions(part: _Part, stem: str, round_: str | None, draft: _Draft)
     for line, text in sorted(bullets + others):
         bullet = BULLET.match(text)
         body = bullet["text"] if bullet else text
-        if bullet and (m := FOLLOW_UPS.match(body)):
+        m = FOLLOW_UPS.match(body)
+        if m and EARLIER_IN_HEADING.search(m["heading"]):
+            m = None  # a status list about an earlier night's follow-ups: conclusions
+        if not m and (status := STATUS_LIST.match(body) or FOLLOW_UPS.match(body)):
+            out.setdefault("follow_ups_heading", status["heading"].strip())
+        elif m:
             if "follow_ups" in out:
                 draft.warn(line, "a second follow-up list; its follow-ups are numbered on", ("follow_ups_heading",))
-            out.setdefault("follow_ups_heading", m["heading"].strip())
+            out["follow_ups_heading"] = m["heading"].strip()
             earlier = out.setdefault("follow_ups", [])
-            earlier.extend(_read_follow_ups(m, line, stem, round_, len(earlier), draft))
+            new, carried = _read_follow_ups(m, line, stem, round_, len(earlier), draft)
+            earlier.extend(new)
+            out.setdefault("follow_up_updates", []).extend(carried)
             continue
         out["conclusions"].append(body)
         draft.origins[("conclusions", len(out["conclusions"]) - 1)] = line
@@ -51,33 +71,80 @@ def _read_conclusions(part: _Part, stem: str, round_: str | None, draft: _Draft)
 
 def _read_follow_ups(
     m: re.Match[str], line: int, stem: str, round_: str | None, before: int, draft: _Draft
-) -> list[dict[str, Any]]:
-    """① … ② … ③ …: one follow-up each, for the round the heading names (needed E2 → E2)."""
-    follow_round = m["round"]
-    if not follow_round:
-        follow_round = f"E{int(str(round_)[1:]) + 1}" if round_ and str(round_)[1:].isdigit() else ""
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """① … ② … ③ …: one follow-up each (numbered as written), for the round the heading names;
+    a line that carries an earlier open follow-up on (顺延) is an update of it, not a new one."""
+    named = ROUND_IN_HEADING.search(m["heading"])
+    follow_round = f"E{named['n']}" if named else (round_ or "")
+    if not named:
         draft.warn(
             line,
-            f"follow-ups: the heading names no round; round set to {follow_round or '(empty)'}",
+            f"follow-ups: the heading names no round; round set to this brief's ({follow_round or 'empty'})",
             ("follow_ups", before, "round"),
         )
-    texts = [_strip_end(t) for t in FOLLOW_UP_MARK.split(m["body"])]
-    if texts and texts[0]:
-        draft.unplaced(line, texts[0], "follow-ups: text before ①", ("follow_ups_heading",))
-    texts = [t for t in texts[1:] if t] if len(texts) > 1 else [t for t in texts if t]
-    said = CHINESE_COUNT.get(m["count"].strip()[:1]) if m["count"] else None
-    if said is not None and said != len(texts):
-        draft.warn(line, f"follow-ups: the heading counts {said}, the list has {len(texts)}", ("follow_ups_heading",))
-    follow_ups = []
-    for n, text in enumerate(texts, before + 1):
-        draft.origins[("follow_ups", n - 1)] = line
+    body = m["body"]
+    marks = list(FOLLOW_UP_MARK.finditer(body))
+    if marks:
+        if lead := _strip_end(body[: marks[0].start()]):
+            draft.unplaced(line, lead, "follow-ups: text before ①", ("follow_ups_heading",))
+        pieces = [
+            (_mark_number(mk.group(0)), _strip_end(body[mk.end() : nxt.start() if nxt else len(body)]))
+            for mk, nxt in zip(marks, [*marks[1:], None], strict=True)
+        ]
+    else:
+        pieces = [(0, _strip_end(body))]  # 0: no number written
+    pieces = [(n, t) for n, t in pieces if t]
+    count = m["count"] or m["count2"]
+    said = CHINESE_COUNT.get(count.strip()[:1]) if count else None
+    if said is not None and said != len(pieces):
+        draft.warn(line, f"follow-ups: the heading counts {said}, the list has {len(pieces)}", ("follow_ups_heading",))
+    follow_ups: list[dict[str, Any]] = []
+    carried: list[dict[str, Any]] = []
+    for position, (written, text) in enumerate(pieces, before + 1):
+        number = written or position
+        if RESTATED.search(text) and (old := _carried_on(text, draft)):
+            carried.append(
+                {"follow_up": _Code(old), "status": FollowUpStatus.carried_over, "number": number, "note": text}
+            )
+            continue
+        draft.origins[("follow_ups", len(follow_ups) + before)] = line
         follow_ups.append(
             {
-                "id": _Code(f"{stem}-f{n}"),
-                "number": n,
+                "id": _Code(f"{stem}-f{number}"),
+                "number": number,
                 "round": _Code(follow_round),
-                "text": text,
+                "text": re.sub(r"^新增\s*[：:]\s*", "", text),
                 "status": FollowUpStatus.open,
             }
         )
-    return follow_ups
+    return follow_ups, carried
+
+
+def _mark_number(mark: str) -> int:
+    """① → 1, （2） → 2."""
+    circled = "①②③④⑤⑥⑦⑧⑨⑩"
+    return circled.index(mark) + 1 if mark in circled else int(re.sub(r"\D", "", mark))
+
+
+def _carried_on(text: str, draft: _Draft) -> str | None:
+    """The one earlier follow-up, still open, that a restated line names: they share a run of at
+    least five characters (本地复现长 prefill 冻结).  None when no single one does (never guessed)."""
+    closed = {u.follow_up for b in draft.earlier for u in b.follow_up_updates if u.status.value in ("done", "dropped")}
+    open_ = [f for b in draft.earlier for f in b.follow_ups if f.id not in closed]
+    wanted = _fold(re.sub(r"[（(][^）)]*[）)]", "", text))
+    runs = {f.id: _shared_run(wanted, _fold(f.text)) for f in open_}
+    best = max(runs.values(), default=0)
+    hits = [fid for fid, run in runs.items() if run == best]
+    return hits[0] if best >= 5 and len(hits) == 1 else None
+
+
+def _shared_run(a: str, b: str) -> int:
+    """The length of the longest run of characters ``a`` and ``b`` share."""
+    best = 0
+    for i in range(len(a)):
+        for j in range(i + best + 1, len(a) + 1):
+            if a[i:j] in b:
+                best = j - i
+            else:
+                break
+    return best

@@ -1,0 +1,667 @@
+"""Find and resolve a brief's references back to what earlier briefs said.
+
+From the second night on, a brief keeps pointing at earlier ones: 「昨日矛盾第 2 条」, 「10-21 简报条目 3」,
+「前一轮跟进 ③」, 「10-21 矛盾清单其余各条（3、5–11）」, the name of an entry an earlier item created
+(「长 prefill 头阻塞」), a section an earlier brief opened (§2.6), an arXiv id an earlier brief listed.  The
+importer writes each of them as a ``back_refs`` row (see ``tests/corpus/days/FORMAT-NOTES.md``) so that a
+reviewer can check what every reference was taken to mean.
+
+The rule of this module is the editor's: **never guess**.  A reference that does not name exactly one
+earlier object comes back with ``id=None`` and says why (``problem``) and, when it could mean several,
+which (``candidates``), so the importer can put a located warning in front of the editor instead of a
+wrong row.  Only the standard library and :mod:`digest_plugin.model` are used, so the importer (or a
+checker) can plug it in without pulling in the rest of the tool.
+
+What counts as a back-reference (decided from the corpus, night by night):
+
+* A numbered reference needs a date, written or relative (``10-21``, ``10月21日``, ``2026-10-21``,
+  ``昨日`` / ``昨天``, ``前天``, ``上周四``, ``周一``, ``前一轮``), or it must continue a dated reference in
+  the same text: 「10-21 矛盾清单其余各条（3、5–11）维持原判；第 1 条已更正」, 「10-26 条目 1 与条目 3」,
+  「上周四（10-22）封存的两条…：矛盾 1」, 「10-21 交给 E2 的三件事：① 已完成…；③ 已完成」.
+* A bare 「条目 N」 is the brief's own item (「见条目 6」, 「首条为条目 1」) and not a reference; so is anything
+  after 今日 / 今天 / 本轮 (「由今日矛盾 2 接手」).  A bare circled digit or 「第 N 条」 with no dated reference
+  before it is the brief's own list (「下轮待办：① …」) or someone else's (「Airbnb 第 9 条」).
+* A bare 「矛盾 N」 with no date anywhere before it (10-28: 「矛盾 3 仍挂着」) *is* a reference — a brief's
+  own contradictions are 「今日矛盾 N」 — but it cannot be resolved: it comes back with the candidates.
+* Entries of the outline (the living doc as it stood before the first brief, e.g. 「LFM2.5-24B-A2B 基准」)
+  and its sections are not back-references: no earlier brief said them (the corpus lists none).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..model import Brief, Outline, PlacementAction
+
+__all__ = ["History", "Reference", "find_references"]
+
+KINDS = ("item", "contradiction", "follow_up", "entry", "section", "citation")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One back-reference found in a piece of a brief, and what it resolves to."""
+
+    text: str
+    """The reference as written: exactly ``searched[start:end]``."""
+    start: int
+    end: int
+    kind: str
+    """``item`` | ``contradiction`` | ``follow_up`` | ``entry`` | ``section`` | ``citation``."""
+    brief: str | None
+    """The brief whose list it names; ``None`` when the candidates come from several briefs."""
+    id: str | None
+    """The stable id; ``None`` when the reference does not name exactly one object."""
+    candidates: tuple[str, ...] = ()
+    """When ambiguous: the ids it could mean (``id`` is ``None`` then)."""
+    problem: str | None = None
+    """When ``id`` is ``None``: why, in English, for a located warning."""
+
+
+# --------------------------------------------------------------------------- the index of earlier briefs
+
+
+@dataclass
+class _Indexed:
+    """One earlier brief, with its numbered lists as a later brief counts them."""
+
+    id: str
+    date: dt.date
+    round: str
+    items: dict[int, str] = field(default_factory=dict)
+    contradictions: dict[int, str] = field(default_factory=dict)
+    follow_ups: dict[int, str] = field(default_factory=dict)
+    citations: list[str] = field(default_factory=list)
+    texts: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(kind, id) → the object's own words, for matching a descriptive reference (「10-24 的 Braintrust 待办」)."""
+
+    def numbered(self, kind: str) -> dict[int, str]:
+        return {"item": self.items, "contradiction": self.contradictions, "follow_up": self.follow_ups}[kind]
+
+    def objects(self, kind: str) -> list[str]:
+        if kind == "citation":
+            return list(self.citations)
+        return list(dict.fromkeys(self.numbered(kind).values()))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    brief: str
+    id: str
+    section: str
+    names: tuple[str, ...]
+    """The entry's title as given (``entry_title``), and the head of the creating item's title."""
+
+
+@dataclass(frozen=True)
+class _Section:
+    brief: str
+    number: str
+    title: str
+
+
+_CREATING = (PlacementAction.new_sub_entry, PlacementAction.new_section, PlacementAction.footnote)
+_TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
+
+
+class History:
+    """What earlier briefs of a topic said, indexed for resolving references."""
+
+    def __init__(self, briefs: Iterable[Brief], outline: Outline | None = None) -> None:
+        self._briefs: list[_Indexed] = []
+        self._entries: list[_Entry] = []
+        self._sections: list[_Section] = []
+        self._citations: dict[str, list[tuple[str, str]]] = {}
+        self._outline_names: set[str] = set()
+        self._outline_sections: set[str] = set()
+        if outline is not None:
+            self._outline_names = {_norm(entry.title) for entry in outline.entries}
+            self._outline_sections = {section.number for section in outline.sections}
+        for brief in sorted(briefs, key=lambda b: (b.date, b.round)):
+            self.add(brief)
+
+    def add(self, brief: Brief) -> None:
+        """Index ``brief``: after it is imported, the next night can refer to it."""
+        index = _Indexed(brief.id, brief.date, brief.round)
+        for item in brief.items:
+            index.items[item.number] = item.id
+            index.texts["item", item.id] = " ".join([item.title, *item.points, item.relation])
+            placement = item.placement
+            if placement.action in _CREATING:
+                names = [placement.entry_title] if placement.entry_title else []
+                if head := _TITLE_HEAD.match(item.title):
+                    names.append(head.group(1).strip())
+                names.append(item.title)
+                self._entries.append(_Entry(brief.id, item.id, placement.section, tuple(n for n in names if n)))
+            if placement.action is PlacementAction.new_section and placement.section_title:
+                self._sections.append(_Section(brief.id, placement.section, placement.section_title))
+        for contradiction in brief.contradictions:
+            index.contradictions[contradiction.number] = contradiction.id
+            index.texts["contradiction", contradiction.id] = f"{contradiction.title} {contradiction.text}"
+        for c_update in brief.contradiction_updates:  # a restated line keeps the old id (FORMAT-NOTES 4)
+            if c_update.number is not None:
+                index.contradictions.setdefault(c_update.number, c_update.contradiction)
+                index.texts["contradiction", c_update.contradiction] = c_update.text
+        for follow_up in brief.follow_ups:
+            index.follow_ups[follow_up.number] = follow_up.id
+            index.texts["follow_up", follow_up.id] = follow_up.text
+        for f_update in brief.follow_up_updates:
+            if f_update.number is not None:
+                index.follow_ups.setdefault(f_update.number, f_update.follow_up)
+                index.texts["follow_up", f_update.follow_up] = f_update.note or ""
+        for citation in brief.citations:
+            index.citations.append(citation.arxiv)
+            index.texts["citation", citation.arxiv] = f"{citation.arxiv} {citation.title} {citation.use_note or ''}"
+            self._citations.setdefault(_arxiv_base(citation.arxiv), []).append((brief.id, citation.arxiv))
+        self._briefs.append(index)
+        self._briefs.sort(key=lambda b: (b.date, b.round))
+
+    # ------------------------------------------------------------------ look-ups
+
+    def _before(self, today: dt.date) -> list[_Indexed]:
+        """Briefs a brief dated ``today`` can refer to (one of another round on the same date included)."""
+        return [b for b in self._briefs if b.date <= today]
+
+    def _on(self, day: dt.date) -> list[_Indexed]:
+        return [b for b in self._briefs if b.date == day]
+
+    def _by_id(self, brief_id: str) -> _Indexed | None:
+        return next((b for b in self._briefs if b.id == brief_id), None)
+
+
+# --------------------------------------------------------------------------- text patterns
+
+_FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "0123456789:()")
+_CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
+_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+
+_N = r"(?:\d{1,2}(?![\d\-月.]|\s*[日号])|[①-⑳])"
+_NL = rf"{_N}(?:\s*(?:、|/|和|及|与|–|—|~|至|到)\s*{_N})*"
+_DATE = re.compile(
+    r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
+    r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
+    r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
+    r"|(?P<rel>昨日|昨天|前天|前一轮|上一轮|上轮)"
+    r"|(?<![下每])(?P<wk>(?:上|本)?周[一二三四五六日天](?!末))"
+    r"|(?P<lastweek>上周)"
+)
+_LIST = re.compile(
+    rf"矛盾清单其余各条\s*\(\s*(?P<c_rest>{_NL})\s*\)"
+    rf"|矛盾(?:清单)?\s*第\s*(?P<c_nth>{_NL})\s*条"
+    rf"|第\s*(?P<nth_c>{_NL})\s*条矛盾"
+    rf"|矛盾(?:清单)?\s*(?P<c>{_NL})"
+    rf"|(?P<i_pre>简报|深读)?条目\s*(?P<i>{_NL})"
+    rf"|(?:跟进|待办)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
+    rf"|第\s*(?P<nth>{_NL})\s*条(?!矛盾)"
+    r"|(?P<circled>[①-⑳](?:\s*(?:、|/|和|及|与)\s*[①-⑳])*)"
+)
+_GROUP_KIND = {
+    "c_rest": "contradiction",
+    "c_nth": "contradiction",
+    "nth_c": "contradiction",
+    "c": "contradiction",
+    "i": "item",
+    "f_nth": "follow_up",
+    "f": "follow_up",
+    "nth": None,
+    "circled": "follow_up",
+}
+_FILLER = re.compile(
+    r"(?:\s|的|简报|深读|E[12]|\(\d{1,2}-\d{1,2}\)|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的)*\Z"
+)
+_TODAY = re.compile(r"(?:今日|今天|本轮|本日|本条|本次|当日)[\s的]*\Z")
+_LIST_CONTINUES = re.compile(r"(?:与|和|及|、)\s*\Z")
+_CLAUSE_START = re.compile(r"(?:\A|[；;，,、:。\n])\s*\Z")
+_ENTRY = re.compile(
+    r"(?:§\s*(?P<sec>\d+(?:\.\d+)+)\s*(?:的\s*)?)?「(?P<name>[^「」\n]{1,60})」(?P<suffix>子条目|子节点|分支|小节|小注|条目|段落?)?"
+)
+_ENTRY_DESCRIBED = re.compile(
+    r"§\s*(?P<sec>\d+(?:\.\d+)+)\s*(?:的\s*)?(?P<words>[^\s§「」，,。；;:()、]{2,12}?)(?:子条目|条目|子节点|小注|分支)"
+)
+_SECTION = re.compile(r"§\s*(?P<sec>\d+(?:\.\d+)+)(?![\d.]|\s*[–—-])")
+_ARXIV = re.compile(r"(?:arXiv\s*:\s*)?(?<![\d.])(?P<ax>\d{4}\.\d{4,5})(?P<v>v\d+|\s*\(v\d+\))?(?![\d])", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[，,。；;:()§\n]|——")
+_HINTS: tuple[tuple[str, str], ...] = (
+    ("待办", "follow_up"),
+    ("交办", "follow_up"),
+    ("留给", "follow_up"),
+    ("跟进", "follow_up"),
+    ("登记", "citation"),
+    ("记为", "citation"),
+    ("条目", "item"),
+    ("复采", "item"),
+    ("卡", "item"),
+    ("博客", "item"),
+)
+_STATUS_AFTER = re.compile(r"\A(?:\([^()]*\))?\s*(?:——|:)\s*(?:完成|顺延|放弃|仍|今天|已)")
+_STOP = {"完成", "顺延", "放弃", "维持", "证实", "更正", "已经", "今天", "一天", "由此", "仍然"}
+_AS_OF = re.compile(r"(?:截至|截止|于|自|从|起|到|为)\s*\Z")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.translate(_FULL_WIDTH)).strip().lower()
+
+
+def _arxiv_base(arxiv: str) -> str:
+    return re.sub(r"v\d+$", "", arxiv)
+
+
+def _numbers(spelled: str) -> list[int] | None:
+    """「3、5–11」 → [3, 5, …, 11]; ``None`` for a range too wide to be meant (a misread)."""
+    parts = re.split(r"\s*(?:、|/|和|及|与)\s*", spelled.strip())
+    out: list[int] = []
+    for part in parts:
+        bounds = [_CIRCLED.get(b.strip()) or int(b) for b in re.split(r"\s*(?:–|—|~|至|到)\s*", part) if b.strip()]
+        if len(bounds) == 2:
+            low, high = bounds
+            if not 0 < high - low <= 30:
+                return None
+            out.extend(range(low, high + 1))
+        else:
+            out.extend(bounds)
+    return out
+
+
+def _tokens(text: str) -> set[str]:
+    """Words to compare a description with an object's words: ASCII words, signed numbers, Chinese pairs."""
+    text = _norm(text)
+    out = {w for w in re.findall(r"[a-z][a-z0-9.+\-]*[a-z0-9+]|[a-z]{2,}", text) if len(w) >= 2}
+    out |= set(re.findall(r"[+\-]\d+|\d{2,}\+?", text))
+    for run in re.findall(r"[\u4e00-\u9fff]{2,}", text):
+        out |= {run[i : i + 2] for i in range(len(run) - 1)}
+    return out - _STOP
+
+
+def _strong(tokens: set[str]) -> set[str]:
+    """The tokens that single an object out without a kind word: ASCII words and signed numbers."""
+    return {t for t in tokens if t.isascii() and (t[0] in "+-" or (len(t) >= 3 and not t.isdigit()))}
+
+
+# --------------------------------------------------------------------------- dates
+
+
+@dataclass(frozen=True)
+class _When:
+    """A date as written, and the earlier briefs it can name."""
+
+    start: int
+    end: int
+    briefs: tuple[_Indexed, ...]
+    problem: str | None = None
+    relative_round: bool = False
+    """「前一轮」 after a brief of another round: the previous brief, or the previous one of today's round."""
+
+
+def _calendar(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _dates(text: str, today: dt.date, history: History, round_: str | None) -> list[_When]:
+    earlier = history._before(today)
+    out: list[_When] = []
+    for match in _DATE.finditer(text):
+        kind = match.lastgroup
+        spelled = match.group()
+        day: dt.date | None = None
+        if kind == "iso":
+            y, m, d = (int(x) for x in spelled.split("-"))
+            day = _calendar(y, m, d)
+        elif kind in ("md", "cn"):
+            m, d = (int(x) for x in re.findall(r"\d+", spelled))
+            day = _calendar(today.year, m, d)
+            if day is not None and day > today:
+                day = _calendar(today.year - 1, m, d)
+        elif kind == "rel":
+            if spelled in ("昨日", "昨天"):
+                day = today - dt.timedelta(days=1)
+            elif spelled == "前天":
+                day = today - dt.timedelta(days=2)
+            else:
+                out.append(_previous_round(match, earlier, round_))
+                continue
+        elif kind == "wk":
+            monday = today - dt.timedelta(days=today.weekday())
+            if spelled.startswith("上"):
+                monday -= dt.timedelta(days=7)
+            day = monday + dt.timedelta(days=_WEEKDAYS[spelled[-1]])
+            if day >= today:  # 「留给周三」 on a Tuesday: a day to come, not a brief
+                continue
+        else:  # 上周: the whole previous week
+            monday = today - dt.timedelta(days=today.weekday() + 7)
+            week = tuple(b for b in earlier if monday <= b.date < monday + dt.timedelta(days=7))
+            out.append(_When(match.start(), match.end(), week, None if week else "no brief last week"))
+            continue
+        if day is None or day > today:
+            continue
+        briefs = tuple(history._on(day))
+        out.append(_When(match.start(), match.end(), briefs, None if briefs else f"no brief dated {day}"))
+    return out
+
+
+def _previous_round(match: re.Match[str], earlier: list[_Indexed], round_: str | None) -> _When:
+    if not earlier:
+        return _When(match.start(), match.end(), (), "no earlier brief")
+    latest = earlier[-1]
+    briefs = [latest]
+    if round_ is not None and latest.round != round_:
+        same = [b for b in earlier if b.round == round_]
+        if same:
+            briefs.insert(0, same[-1])
+    return _When(match.start(), match.end(), tuple(briefs), None, relative_round=len(briefs) > 1)
+
+
+# --------------------------------------------------------------------------- finding
+
+
+def find_references(
+    text: str, today: dt.date, history: History, *, part: str | None = None, round: str | None = None
+) -> list[Reference]:
+    """Every back-reference in `text` (one piece of a brief being imported, dated `today`), resolved
+    against `history`. Never guesses: a reference that does not resolve to exactly one id comes back
+    with id=None and a problem / candidates.
+
+    ``part`` is the part of the brief the text comes from (``items``, ``contradictions``, …): a bare
+    「第 N 条」 in part 二 continuing nothing names a contradiction.  ``round`` is the round of the brief
+    being imported (``E1``): with it, 「前一轮」 after a brief of another round (an E1 brief the night
+    after an E2 deep read) is seen to be ambiguous, as the editor found on 2026-10-23.
+    """
+    scan = text.translate(_FULL_WIDTH)  # one character for one: offsets stay those of `text`
+    dates = _dates(scan, today, history, round)
+    refs: list[Reference] = []
+    used: list[tuple[int, int]] = []
+    last_dated: tuple[tuple[_Indexed, ...], str, bool] | None = None  # briefs, kind, 前一轮-ambiguous
+    last_when: _When | None = None
+    date_iter = iter(dates)
+    pending = next(date_iter, None)
+
+    for match in _LIST.finditer(scan):
+        while pending is not None and pending.end <= match.start():
+            last_when = pending
+            pending = next(date_iter, None)
+        group = next(g for g, v in match.groupdict().items() if v is not None and g in _GROUP_KIND)
+        kind = _GROUP_KIND[group] or ("contradiction" if part == "contradictions" else None)
+        numbers = _numbers(match.group(group))
+        if numbers is None:
+            continue
+        before = scan[: match.start()]
+        when = last_when if last_when is not None and _FILLER.match(scan[last_when.end : match.start()]) else None
+        start = match.start()
+        briefs: tuple[_Indexed, ...] | None = None
+        ambiguous_round = False
+        undated_problem: str | None = None
+        if when is not None:
+            start, briefs, ambiguous_round = when.start, when.briefs, when.relative_round
+            if kind is None:
+                continue  # 「10-21 第 3 条」 with no list word: too loose to read
+            if not briefs:
+                refs.extend(_unresolved(text, start, match.end(), kind, numbers, when.problem or "no brief"))
+                continue
+            last_dated = (briefs, kind, ambiguous_round)
+        elif _TODAY.search(before):
+            continue  # 今日矛盾 2: the brief's own list
+        elif group == "i":
+            if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):
+                continue  # 「见条目 3」: the brief's own item
+            briefs, kind, ambiguous_round = last_dated
+        elif group in ("nth", "circled", "f", "f_nth"):
+            if last_dated is None:
+                continue
+            if group == "nth" and not _CLAUSE_START.search(before):
+                continue  # 「Airbnb 第 9 条」, 「§6.1 第 17 条开放问题」
+            if group != "nth" and last_dated[1] != "follow_up":
+                continue
+            briefs, kind, ambiguous_round = last_dated
+        else:  # an undated 矛盾 N
+            if last_when is not None and last_when.briefs:
+                briefs, ambiguous_round = last_when.briefs, last_when.relative_round
+            elif last_dated is not None:
+                briefs, _, ambiguous_round = last_dated
+            else:
+                briefs = tuple(history._before(today))
+                undated_problem = "no date says whose list it is"
+        assert kind is not None and briefs is not None
+        end = match.end()
+        used.append((start, end))
+        after = scan[end:]
+        for number in numbers:
+            refs.append(
+                _resolve(
+                    text, start, end, kind, number, briefs, after, undated_problem, ambiguous_round or len(briefs) > 1
+                )
+            )
+
+    refs.extend(_descriptive(text, scan, dates, history, used))
+    refs.extend(_entries(text, scan, today, history, used))
+    refs.extend(_citations(text, scan, today, history))
+    refs.sort(key=lambda r: (r.start, r.end))
+    return refs
+
+
+def _unresolved(text: str, start: int, end: int, kind: str, numbers: Sequence[int], problem: str) -> list[Reference]:
+    return [Reference(text[start:end], start, end, kind, None, None, (), problem) for _ in numbers]
+
+
+def _resolve(
+    text: str,
+    start: int,
+    end: int,
+    kind: str,
+    number: int,
+    briefs: Sequence[_Indexed],
+    after: str,
+    undated_problem: str | None,
+    may_describe: bool,
+) -> Reference:
+    """The object numbered ``number`` in the ``kind`` list of one of ``briefs``; its description right after
+    the reference (「③ llm-d release notes——完成」) decides between dated candidates, never between undated ones."""
+    found = [(b, b.numbered(kind)[number]) for b in briefs if number in b.numbered(kind)]
+    spelled = text[start:end]
+    label = kind.replace("_", "-")
+    if len(found) == 1:
+        brief, ident = found[0]
+        if undated_problem is None:
+            return Reference(spelled, start, end, kind, brief.id, ident)
+        return Reference(
+            spelled,
+            start,
+            end,
+            kind,
+            brief.id,
+            None,
+            (ident,),
+            f"{undated_problem}; only {brief.id} has {label} {number}",
+        )
+    if not found:
+        names = ", ".join(b.id for b in briefs) or "no earlier brief"
+        return Reference(spelled, start, end, kind, None, None, (), f"{names} has no {label} {number}")
+    if undated_problem is None and may_describe:
+        picked = _described(after, [(b.id, kind, ident) for b, ident in found], {b.id: b for b in briefs})
+        if picked is not None:
+            return Reference(spelled, start, end, kind, picked[0], picked[2])
+    owners = {b.id for b, _ in found}
+    problem = undated_problem or "the date names several briefs"
+    return Reference(
+        spelled,
+        start,
+        end,
+        kind,
+        next(iter(owners)) if len(owners) == 1 else None,
+        None,
+        tuple(dict.fromkeys(ident for _, ident in found)),
+        f"{problem}: {label} {number} of " + " or ".join(f"{b.id} ({ident})" for b, ident in found),
+    )
+
+
+def _clause(after: str) -> str:
+    """The words right after a reference, up to the end of its clause (a parenthesis included)."""
+    paren = re.match(r"\s*\(([^()]{1,40})\)", after)
+    head = paren.group(1) if paren else ""
+    rest = after[paren.end() :] if paren else after
+    stop = _CLAUSE_END.search(rest)
+    return f"{head} {rest[: stop.start() if stop else 40]}"
+
+
+def _described(
+    after: str, candidates: Sequence[tuple[str, str, str]], briefs: dict[str, _Indexed], *, strong_only: bool = False
+) -> tuple[str, str, str] | None:
+    """The one candidate whose own words the description shares, if exactly one shares any."""
+    words = _tokens(_clause(after))
+    if strong_only:
+        words = _strong(words)
+    if not words:
+        return None
+    hits = [c for c in candidates if words & _tokens(briefs[c[0]].texts.get((c[1], c[2]), ""))]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _descriptive(
+    text: str, scan: str, dates: Sequence[_When], history: History, used: Sequence[tuple[int, int]]
+) -> list[Reference]:
+    """「10-24 的 Braintrust 待办」, 「10-27 卡上的 +296」, 「10-25 模型卡」: a date and a description instead of
+    a number.  A word of the description says which list (待办 → follow-ups, 卡 → items, 登记 → citations);
+    the description must then fit exactly one object of that list (or the list hold just one).  With no
+    such word only an ASCII word or a signed figure shared by exactly one object will do."""
+    out: list[Reference] = []
+    for k, when in enumerate(dates):
+        if not when.briefs or any(s <= when.start < e for s, e in used) or _AS_OF.search(scan[: when.start]):
+            continue
+        limit = dates[k + 1].start if k + 1 < len(dates) else len(scan)
+        rest = scan[when.end : limit]
+        stop = _CLAUSE_END.search(rest)
+        clause = rest[: stop.start() if stop else min(len(rest), 30)]
+        if not clause.strip() or _LIST.search(clause) or _ARXIV.search(clause):
+            continue  # the number, id or section written next to it says more than the description
+        kinds = [kind for word, kind in _HINTS if word in clause]
+        if not kinds and _STATUS_AFTER.match(rest[len(clause) :]):
+            kinds = ["follow_up"]
+        hinted = kinds[0] if kinds else None
+        candidates = [
+            (b.id, kind, ident)
+            for b in when.briefs
+            for kind in ([hinted] if hinted else ["item", "contradiction", "follow_up"])
+            for ident in b.objects(kind)
+        ]
+        if not candidates:
+            continue
+        briefs = {b.id: b for b in when.briefs}
+        picked = _described(clause, candidates, briefs, strong_only=hinted is None)
+        if picked is None and hinted and len(candidates) == 1:
+            picked = candidates[0]
+        end = when.end + len(clause.rstrip())
+        spelled = text[when.start : end]
+        if picked is not None:
+            out.append(Reference(spelled, when.start, end, picked[1], picked[0], picked[2]))
+        elif hinted:
+            owners = {c[0] for c in candidates}
+            out.append(
+                Reference(
+                    spelled,
+                    when.start,
+                    end,
+                    hinted,
+                    next(iter(owners)) if len(owners) == 1 else None,
+                    None,
+                    tuple(c[2] for c in candidates),
+                    f"the description fits no single {hinted.replace('_', '-')} of {', '.join(sorted(owners))}",
+                )
+            )
+    return out
+
+
+def _entries(
+    text: str, scan: str, today: dt.date, history: History, used: Sequence[tuple[int, int]]
+) -> list[Reference]:
+    """「长 prefill 头阻塞」 and §2.6: entries earlier items created, sections earlier briefs opened."""
+    out: list[Reference] = []
+    known = {b.id for b in history._before(today)}
+    entries = [e for e in history._entries if e.brief in known]
+    sections = [s for s in history._sections if s.brief in known]
+    taken: list[tuple[int, int]] = []
+    for match in _ENTRY.finditer(scan):
+        name = _norm(match.group("name"))
+        sec = match.group("sec")
+        start, end = match.span()
+        opened = [s for s in sections if s.number == sec and _names_match(name, _norm(s.title))] if sec else []
+        if not opened:
+            opened = [s for s in sections if _norm(s.title) == name]
+        if opened:
+            head = _title_start(scan, start)
+            out.append(Reference(text[head:end], head, end, "section", opened[0].brief, opened[0].number))
+            taken.append((start, end))
+            continue
+        if name in history._outline_names:
+            continue
+        exact = [e for e in entries if any(_norm(n) == name for n in e.names)]
+        hits = exact or [e for e in entries if any(_names_match(name, _norm(n)) for n in e.names)]
+        if sec and len({e.id for e in hits}) > 1:
+            hits = [e for e in hits if e.section == sec] or hits
+        ids = tuple(dict.fromkeys(e.id for e in hits))
+        if not ids:
+            continue
+        taken.append((start, end))
+        if len(ids) == 1:
+            out.append(Reference(text[start:end], start, end, "entry", hits[0].brief, ids[0]))
+        else:
+            owners = {e.brief for e in hits}
+            out.append(
+                Reference(
+                    text[start:end],
+                    start,
+                    end,
+                    "entry",
+                    next(iter(owners)) if len(owners) == 1 else None,
+                    None,
+                    ids,
+                    f"「{match.group('name')}」 names several entries: {', '.join(ids)}",
+                )
+            )
+    for match in _ENTRY_DESCRIBED.finditer(scan):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        words = _tokens(match.group("words"))
+        hits = [e for e in entries if e.section == match.group("sec") and words & _tokens(" ".join(e.names))]
+        if len(hits) == 1:  # 「§5.2 文献条目」: the one entry of §5.2 whose name has 文献
+            start, end = match.span()
+            out.append(Reference(text[start:end], start, end, "entry", hits[0].brief, hits[0].id))
+            taken.append((start, end))
+    for match in _SECTION.finditer(scan):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        opened = [s for s in sections if s.number == match.group("sec")]
+        if opened and match.group("sec") not in history._outline_sections:
+            start, end = match.span()
+            out.append(Reference(text[start:end], start, end, "section", opened[0].brief, opened[0].number))
+    return out
+
+
+def _names_match(written: str, known: str) -> bool:
+    """「llm-d 1.0」 for the item 「llm-d 1.0 发布——…」: the written name starts the known one at a word's end."""
+    if len(written) < 3 or not known.startswith(written):
+        return False
+    return len(known) == len(written) or not (known[len(written)].isalnum() and written[-1].isascii())
+
+
+def _title_start(scan: str, start: int) -> int:
+    """Take in 「昨天新开的」 before 「§2.6「…」」: the words that say which brief opened it."""
+    found = re.search(r"(?:昨天|昨日|前天|\d{1,2}-\d{1,2})新开的\s*\Z", scan[:start])
+    return found.start() if found else start
+
+
+def _citations(text: str, scan: str, today: dt.date, history: History) -> list[Reference]:
+    """An arXiv id an earlier brief listed: the brief that first registered it, and its spelling there."""
+    known = {b.id for b in history._before(today)}
+    out: list[Reference] = []
+    for match in _ARXIV.finditer(scan):
+        listed = [(b, a) for b, a in history._citations.get(match.group("ax"), []) if b in known]
+        if not listed:
+            continue
+        version = re.sub(r"[\s()]", "", match.group("v") or "")
+        brief, arxiv = next(((b, a) for b, a in listed if a == match.group("ax") + version), listed[0])
+        out.append(Reference(text[match.start() : match.end()], match.start(), match.end(), "citation", brief, arxiv))
+    return out

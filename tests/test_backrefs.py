@@ -1,0 +1,366 @@
+"""Back-references (digest_plugin.backrefs) against the editor's ``back_refs`` rows of the twelve corpus nights.
+
+Every corpus YAML lists the references its Markdown makes to earlier briefs, where they occur and what they
+mean (FORMAT-NOTES 8).  The corpus test below searches the text of the field each row points at, night by
+night with the history of the nights before, and counts the rows found with the editor's resolution.  The
+module was developed against 2026-10-22 … 2026-10-29 only; 2026-10-30 … 2026-11-02 are held out and
+reported on their own (``pytest -s -n0`` prints the table).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from digest_plugin.importer.backrefs import History, Reference, find_references
+from digest_plugin.model import BackRef, Brief, Outline
+
+ROOT = Path(__file__).resolve().parents[1]
+DAYS = ROOT / "tests" / "corpus" / "days"
+FIRST = ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"
+OUTLINE = ROOT / "data" / "outlines" / "inference.yml"
+DEVELOPMENT = ("2026-10-22", "2026-10-29")
+HELD_OUT = ("2026-10-30", "2026-11-02")
+
+# What the corpus measurement reaches (rows found with the editor's resolution, ambiguous rows unresolved).
+DEVELOPMENT_RECALL = 0.95  # 151 of 158 rows
+HELD_OUT_RECALL = 0.73  # 42 of 57 rows: first measurement 73.7 %, unchanged since
+
+
+def _load(path: Path) -> dict:
+    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+
+
+@cache
+def first_brief() -> Brief:
+    return Brief.model_validate(_load(FIRST))
+
+
+@cache
+def outline() -> Outline:
+    return Outline.model_validate(_load(OUTLINE))
+
+
+@cache
+def nights() -> tuple[tuple[Brief, frozenset[int]], ...]:
+    """The corpus briefs in date order, each with the indexes of its rows marked ``# ambiguous:``."""
+    out = []
+    for path in sorted(DAYS.glob("*.yml")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        ambiguous, row, pending = set(), -1, False
+        inside = False
+        for line in lines:
+            if line.startswith("back_refs:"):
+                inside = True
+                continue
+            if not inside:
+                continue
+            if line.strip().startswith("# ambiguous:"):
+                pending = True
+            elif line.strip().startswith("- {"):
+                row += 1
+                if pending:
+                    ambiguous.add(row)
+                pending = False
+        out.append((Brief.model_validate(_load(path)), frozenset(ambiguous)))
+    return tuple(out)
+
+
+def texts_at(brief: Brief, part: str, at: str | int) -> list[str]:
+    """The text of the field a row points at (each field searched on its own, as the importer would)."""
+    out: list[str | None] = []
+    if part == "items":
+        for item in brief.items:
+            if item.id == at:
+                out += [item.title, item.points_note, *item.points, item.evidence.boundary, item.relation]
+                out += [item.placement.text, *item.guards, *item.notes]
+        out += [r.reason for r in brief.retractions if r.superseded_by == at]
+    elif part == "contradictions":
+        if at == "note":
+            out.append(brief.contradictions_note)
+        out += [t for c in brief.contradictions if at in (c.id, c.number) for t in (c.title, c.text)]
+        out += [u.text for u in brief.contradiction_updates if at in (u.contradiction, u.number)]
+    elif part == "conclusions":
+        out.append(brief.conclusions[int(at) - 1])
+    elif part == "follow_ups":
+        out += [f.text for f in brief.follow_ups if at in (f.id, f.number)]
+        out += [u.note for u in brief.follow_up_updates if at in (u.follow_up, u.number)]
+    elif part == "citations":
+        if at == "note":
+            out += [brief.citations_note, brief.citations_not_registered]
+        out += [c.use_note for c in brief.citations if c.arxiv == at]
+    return [t for t in out if t]
+
+
+@dataclass
+class Score:
+    brief: str
+    rows: int = 0
+    found: int = 0
+    not_in_yaml: int = 0
+
+
+def row_found(row: BackRef, ambiguous: bool, refs_by_text: list[tuple[str, list[Reference]]]) -> bool:
+    """A reference overlapping the row's spelling, with the row's resolution (unresolved if ambiguous)."""
+    for text, refs in refs_by_text:
+        at = text.find(row.text)
+        while at >= 0:
+            span = (at, at + len(row.text))
+            for ref in refs:
+                if ref.start < span[1] and span[0] < ref.end and ref.kind == row.kind:
+                    if ambiguous and ref.id is None:
+                        return True
+                    if not ambiguous and (ref.brief, ref.id) == (row.brief, row.id):
+                        return True
+            at = text.find(row.text, at + 1)
+    return False
+
+
+@cache
+def measured() -> tuple[tuple[Score, ...], tuple[str, ...]]:
+    history = History([first_brief()], outline())
+    scores, missed = [], []
+    for brief, ambiguous in nights():
+        score = Score(brief.id)
+        cache_: dict[str, list[Reference]] = {}
+        for n, row in enumerate(brief.back_refs):
+            texts = texts_at(brief, row.part, row.at)
+            score.rows += 1
+            if not any(row.text in t for t in texts):
+                score.not_in_yaml += 1
+            found = []
+            for text in texts:
+                if text not in cache_:
+                    cache_[text] = find_references(text, brief.date, history, part=row.part, round=brief.round)
+                found.append((text, cache_[text]))
+            if row_found(row, n in ambiguous, found):
+                score.found += 1
+            else:
+                missed.append(f"{brief.id[:10]} {row.part}/{row.at}: 「{row.text}」 → {row.kind} {row.id}")
+        scores.append(score)
+        history.add(brief)
+    return tuple(scores), tuple(missed)
+
+
+def recall(between: tuple[str, str]) -> float:
+    scores = [s for s in measured()[0] if between[0] <= s.brief[:10] <= between[1]]
+    return sum(s.found for s in scores) / sum(s.rows for s in scores)
+
+
+def test_corpus_recall() -> None:
+    scores, missed = measured()
+    print("\nnight        rows  found  not-in-yaml  recall")
+    for s in scores:
+        tag = " (held out)" if s.brief[:10] >= HELD_OUT[0] else ""
+        print(f"{s.brief[:10]}  {s.rows:4}  {s.found:5}  {s.not_in_yaml:11}  {s.found / s.rows:6.0%}{tag}")
+    print(f"development {DEVELOPMENT}: {recall(DEVELOPMENT):.1%}; held out {HELD_OUT}: {recall(HELD_OUT):.1%}")
+    print("missed:", *missed, sep="\n  ")
+    assert recall(DEVELOPMENT) >= DEVELOPMENT_RECALL
+    assert recall(HELD_OUT) >= HELD_OUT_RECALL
+
+
+def test_ambiguous_rows_come_back_unresolved() -> None:
+    """The three rows the editor had to ask about: the module must not answer them on its own."""
+    history = History([first_brief()], outline())
+    seen = 0
+    for brief, ambiguous in nights():
+        for n in sorted(ambiguous):
+            row = brief.back_refs[n]
+            for text in texts_at(brief, row.part, row.at):
+                if row.text in text:
+                    refs = find_references(text, brief.date, history, part=row.part, round=brief.round)
+                    at = text.index(row.text)
+                    hit = [r for r in refs if r.start < at + len(row.text) and at < r.end]
+                    assert hit, (brief.id, row.text)
+                    assert all(r.id is None and r.problem for r in hit), hit
+                    seen += 1
+                    break
+        history.add(brief)
+    assert seen == 3
+
+
+# --------------------------------------------------------------------------- focused cases
+
+
+def corpus_history(until: str) -> History:
+    """10-21 and the corpus nights before ``until`` (YYYY-MM-DD)."""
+    return History([first_brief(), *(b for b, _ in nights() if b.date.isoformat() < until)], outline())
+
+
+def resolved(refs: list[Reference]) -> list[tuple[str, str | None, str | None]]:
+    return [(r.kind, r.brief, r.id) for r in refs]
+
+
+E1_21, E2_22 = "2026-10-21-inference-E1", "2026-10-22-inference-E2"
+
+
+def test_relative_dates_across_a_week_boundary() -> None:
+    """Mon 10-26: 上周四 is 10-22, 昨日 is Sunday 10-25; Thu 10-29: 周一 is 10-26."""
+    history = corpus_history("2026-10-30")
+    monday = dt.date(2026, 10, 26)
+    assert resolved(find_references("上周四的矛盾 1 就此证实", monday, history)) == [
+        ("contradiction", E2_22, "torchtpu-meta-scale")
+    ]
+    assert resolved(find_references("昨日矛盾 1", monday, history)) == [
+        ("contradiction", "2026-10-25-inference-E1", "lfm2-5-device-figures")
+    ]
+    assert resolved(find_references("周一条目 1", dt.date(2026, 10, 29), history)) == [
+        ("item", "2026-10-26-inference-E1", "torchtpu-meta-talk")
+    ]
+    # 「留给周三」 written on a Tuesday is a day to come, not a brief.
+    assert find_references("留给周三的采集器固定", dt.date(2026, 10, 27), history) == []
+
+
+def test_a_range_gives_one_reference_per_id() -> None:
+    text = "10-21 矛盾清单其余各条（3、5–11）维持原判；第 1 条已更正、第 4 条已证实，见条目 3 与条目 1。"
+    refs = find_references(text, dt.date(2026, 10, 22), corpus_history("2026-10-22"))
+    ids = [r.id for r in refs]
+    assert ids == [
+        "lfm2-5-basis",
+        "recsys-paywall",
+        "contabo-low-credibility",
+        "dolphin-venice-vvv",
+        "step-5-preview-deploy",
+        "stepfun-mtp",
+        "csdn-login-wall",
+        "real-nvp-down-weight",
+        "kapitsa-weekly-gain",  # 第 1 条 continues the dated list
+        "long-prefill-no-version",
+    ]  # 「见条目 3 与条目 1」: today's own items, no reference
+    assert {r.text for r in refs[:8]} == {"10-21 矛盾清单其余各条（3、5–11）"}
+    assert all(text[r.start : r.end] == r.text for r in refs)
+
+
+def test_circled_and_full_width_digits() -> None:
+    history = corpus_history("2026-10-24")
+    today = dt.date(2026, 10, 24)
+    assert resolved(find_references("10-23 跟进 ①", today, history)) == [
+        ("follow_up", "2026-10-23-inference-E1", "prefill-local-repro")
+    ]
+    assert resolved(find_references("１０-２１ 矛盾 ２", today, history)) == [
+        ("contradiction", E1_21, "vllm-version-basis")
+    ]
+    refs = find_references("10-21 交给 E2 的三件事：① 已完成；③ 已完成；② 只完成一半", today, history)
+    assert [r.id for r in refs] == ["vllm-long-prefill-issue", "modelexpress-dynamo-relation", "recsys-vol178-anchors"]
+
+
+def test_a_restated_number_names_the_old_id() -> None:
+    """10-27's contradiction 2 restates 10-21's contradiction 1; 10-23's follow-up ① restates 10-22's."""
+    history = corpus_history("2026-10-30")
+    assert resolved(find_references("10-27 矛盾 2", dt.date(2026, 10, 29), history)) == [
+        ("contradiction", "2026-10-27-inference-E1", "kapitsa-weekly-gain")
+    ]
+    assert resolved(find_references("10-23 跟进 ①", dt.date(2026, 10, 29), history)) == [
+        ("follow_up", "2026-10-23-inference-E1", "prefill-local-repro")
+    ]
+
+
+def test_two_rounds_on_one_date() -> None:
+    """A date with an E1 and an E2 brief: the list decides when only one has the number, else ambiguous."""
+    e1 = first_brief()
+    e2 = e1.model_copy(update={"id": "2026-10-21-inference-E2", "round": "E2", "items": e1.items[:2]})
+    history = History([e1, e2], outline())
+    today = dt.date(2026, 10, 22)
+    (only,) = find_references("10-21 条目 5", today, history)
+    assert (only.brief, only.id) == (E1_21, "kapitsa-card-refresh")
+    (both,) = find_references("10-21 条目 2 仍待核", today, history)
+    assert both.id is None and both.brief is None
+    assert both.candidates == ("torchtpu-backends",) and "several briefs" in (both.problem or "")
+
+
+def test_an_entry_name_and_a_section() -> None:
+    history = corpus_history("2026-10-30")
+    today = dt.date(2026, 10, 29)
+    refs = find_references("§3.1「长 prefill 头阻塞」子条目原地更新；§2.6「KV 与权重的跨实例传输」", today, history)
+    assert resolved(refs) == [
+        ("entry", E1_21, "vllm-long-prefill-freeze"),
+        ("section", "2026-10-23-inference-E1", "2.6"),
+    ]
+    assert refs[0].text == "§3.1「长 prefill 头阻塞」子条目"
+    # 「llm-d 1.0」: the head of the title of the item that created the entry (no entry_title given).
+    assert resolved(find_references("§5.1「llm-d 1.0」", today, history)) == [("entry", E1_21, "llm-d-1-0")]
+    # An entry of the outline is the living doc's, not an earlier brief's; nor are plain outline sections.
+    assert find_references("§1.2「LFM2.5-24B-A2B 基准」条目不动；§3.2 不变", today, history) == []
+
+
+def test_an_unknown_number_is_reported_not_guessed() -> None:
+    (ref,) = find_references("10-21 矛盾 14 仍开", dt.date(2026, 10, 23), corpus_history("2026-10-23"))
+    assert ref.id is None and ref.kind == "contradiction"
+    assert ref.problem == "2026-10-21-inference-E1 has no contradiction 14"
+    (ref,) = find_references("10-20 条目 1", dt.date(2026, 10, 23), corpus_history("2026-10-23"))
+    assert ref.id is None and ref.problem == "no brief dated 2026-10-20"
+
+
+def test_text_without_references() -> None:
+    history = corpus_history("2026-10-25")
+    assert find_references("Stars 188、周增 +85（截至 2026-10-24）。", dt.date(2026, 10, 24), history) == []
+    assert find_references("", dt.date(2026, 10, 24), history) == []
+
+
+def test_false_friends_are_not_back_references() -> None:
+    """A brief's own items and lists are written without a date (「见条目 6」, 「今日矛盾 2」, 「下轮待办：①」);
+    「Airbnb 第 9 条」 and 「§6.1 第 17 条开放问题」 number someone else's lists."""
+    history = corpus_history("2026-10-25")
+    today = dt.date(2026, 10, 24)
+    for text in (
+        "见条目 6；条目 1（llm-d release notes）高价值",
+        "由今日矛盾 2 接手",
+        "下轮待办（含顺延）：① 本地复现长 prefill 冻结；② 核对演讲录像",
+        "Airbnb 第 9 条仍在付费墙后；§6.1 第 17 条开放问题不变",
+        "撤下「单点博客观察、版本未知」标注",
+    ):
+        assert find_references(text, today, history) == [], text
+
+
+def test_previous_round_after_a_deep_read_is_ambiguous() -> None:
+    """On 10-23 (E1) 「前一轮」 is 10-22 (the E2 deep read) or 10-21 (the previous E1): its ③ differ."""
+    history = corpus_history("2026-10-23")
+    today = dt.date(2026, 10, 23)
+    (ref,) = find_references("前一轮跟进 ③ 由此完成", today, history, round="E1")
+    assert ref.id is None and set(ref.candidates) == {"modelexpress-dynamo-relation", "llm-d-release-notes"}
+    # A description right after the number that fits only one of them decides.
+    (ref,) = find_references("前一轮跟进情况：③ llm-d release notes——完成", today, history, round="E1")
+    assert (ref.brief, ref.id) == (E2_22, "llm-d-release-notes")
+    # Without the round, 「前一轮」 is simply the latest brief.
+    (ref,) = find_references("前一轮跟进 ③", today, history)
+    assert ref.id == "llm-d-release-notes"
+
+
+def test_an_undated_contradiction_is_ambiguous() -> None:
+    (ref,) = find_references("矛盾 3 仍挂着", dt.date(2026, 10, 28), corpus_history("2026-10-28"))
+    assert ref.id is None and "airbnb-resolution-claim" in ref.candidates and "no date" in (ref.problem or "")
+
+
+def test_a_description_instead_of_a_number() -> None:
+    history = corpus_history("2026-10-29")
+    today = dt.date(2026, 10, 28)
+    assert resolved(find_references("10-24 的 Braintrust 公告——完成", today, history)) == [
+        ("follow_up", "2026-10-24-inference-E1", "braintrust-official-check")
+    ]
+    assert resolved(find_references("周增维持 10-24 的 +85", today, history)) == [
+        ("item", "2026-10-24-inference-E1", "kapitsa-card-1024")
+    ]
+
+
+def test_a_citation_an_earlier_brief_listed() -> None:
+    history = corpus_history("2026-10-24")
+    refs = find_references(
+        "昨日登记的 2610.04417、2609.11873 不变；arXiv:2610.99999 新增", dt.date(2026, 10, 23), history
+    )
+    assert resolved(refs) == [("citation", E2_22, "2610.04417"), ("citation", E2_22, "2609.11873")]
+
+
+@pytest.mark.parametrize("brief_date", ["2026-10-22", "2026-10-29"])
+def test_spans_are_the_text_as_written(brief_date: str) -> None:
+    history = corpus_history(brief_date)
+    brief = next(b for b, _ in nights() if b.date.isoformat() == brief_date)
+    for text in [*brief.conclusions, brief.contradictions_note or ""]:
+        for ref in find_references(text, brief.date, history):
+            assert text[ref.start : ref.end] == ref.text
+            assert ref.kind in ("item", "contradiction", "follow_up", "entry", "section", "citation")
+            assert (ref.id is None) == bool(ref.problem)
