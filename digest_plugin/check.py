@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
@@ -62,8 +63,10 @@ def check_references(dataset: Dataset) -> list[Finding]:
     topic_items: dict[str, dict[str, str]] = {}
     for brief in dataset.briefs:  # an item can only be referred to within its own topic's living doc
         topic_items.setdefault(brief.topic, {}).update({i.id: brief.id for i in brief.items})
+    opened, opening_findings = _openings(dataset)
+    findings += opening_findings
     known = {
-        topic: _Known(outline, topic_items.get(topic, {}), citations, contradictions)
+        topic: _Known(outline, topic_items.get(topic, {}), citations, contradictions, opened.get(topic, {}))
         for topic, outline in dataset.outlines.items()
     }
     for brief in dataset.briefs:
@@ -139,6 +142,109 @@ def check_words(dataset: Dataset) -> list[Finding]:
     return found
 
 
+class _Opening(NamedTuple):
+    """A section a brief opens (``placement.action: new_section``): where, and under which title."""
+
+    number: str
+    title: str
+    brief: Brief
+    item: int
+    """The number of the item that opens it."""
+
+    @property
+    def order(self) -> tuple[object, ...]:
+        return (self.brief.date, self.brief.id, self.item)
+
+    def name(self) -> str:
+        return f"{self.brief.id} item {self.item}"
+
+
+def _in_brief_order(briefs: list[Brief]) -> list[Brief]:
+    return sorted(briefs, key=lambda b: (b.date, b.id))
+
+
+def _openings(dataset: Dataset) -> tuple[dict[str, dict[str, _Opening]], list[Finding]]:
+    """The sections briefs open, by topic and number (the first opening of each, in the order the
+    merge applies briefs and items), and the findings about openings that cannot stand: a number
+    the outline already has, a chapter the outline lacks, a second title for the same section."""
+    opened: dict[str, dict[str, _Opening]] = {}
+    found: list[Finding] = []
+    for brief in _in_brief_order(dataset.briefs):
+        outline = dataset.outlines.get(brief.topic)
+        if outline is None:
+            continue  # said once, by the topic check
+        numbers = {s.number: s for s in outline.sections}
+        here = opened.setdefault(brief.topic, {})
+        for i, item in sorted(enumerate(brief.items), key=lambda ii: ii[1].number):
+            p, at = item.placement, ("items", i, "placement")
+            if p.action is not PlacementAction.new_section:
+                continue
+            number, title = p.section, p.section_title or ""
+            chapter = number.split(".")[0]
+            if "." not in number:
+                found.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        at + ("section",),
+                        f"new_section §{number} would open a chapter; a brief opens only a sub-section (§{number}.1 …)",
+                        hint=f"a new chapter goes into the outline ({_outline_file(dataset, brief.topic)}), with its own page",
+                    )
+                )
+            elif number in numbers:
+                known = numbers[number].title
+                free = _free_number(chapter, [*numbers, *here])
+                found.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        at + ("section",),
+                        f"new_section §{number}: the outline already has §{number}" + (f"「{known}」" if known else ""),
+                        hint=f"use action: new_sub_entry to place the item in §{number}, or open a free number (§{free})",
+                    )
+                )
+            elif chapter not in numbers:
+                chapters = [n for n in numbers if "." not in n]
+                found.append(
+                    _at(
+                        dataset,
+                        brief.id,
+                        at + ("section",),
+                        f"new_section §{number}: the outline has no chapter §{chapter}",
+                        hint="open it under a chapter of the outline ("
+                        + ", ".join(f"§{c}" for c in chapters)
+                        + f") or add §{chapter} to {_outline_file(dataset, brief.topic)}",
+                    )
+                )
+            elif number in here:
+                first = here[number]
+                if first.title != title:
+                    found.append(
+                        _at(
+                            dataset,
+                            brief.id,
+                            at + ("section_title",),
+                            f"§{number} was opened by {first.name()} as「{first.title}」; this item titles it「{title}」",
+                            hint=f"the section keeps its first title: write「{first.title}」here, "
+                            f"or place the item with action: new_sub_entry",
+                            severity="warning",
+                        )
+                    )
+            else:
+                here[number] = _Opening(number, title, brief, item.number)
+    return opened, found
+
+
+def _outline_file(dataset: Dataset, topic: str) -> str:
+    return dataset.sources.get(f"outline:{topic}", f"data/outlines/{topic}.yml")
+
+
+def _free_number(chapter: str, taken: list[str]) -> str:
+    """The sub-section number after the highest one a chapter has (§2.6 when §2.5 is the last)."""
+    minors = [int(n.split(".")[1]) for n in taken if n.split(".")[0] == chapter and "." in n]
+    return f"{chapter}.{max(minors, default=0) + 1}"
+
+
 def _check_corrections(dataset: Dataset) -> list[Finding]:
     """A correction names a figure the living doc holds (a figure key of an outline entry or of an
     item of the same topic); else it would correct nothing, silently."""
@@ -148,10 +254,27 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
         figures[topic] = {f.key for e in outline.entries for f in e.figures}
     for brief in dataset.briefs:
         figures.setdefault(brief.topic, set()).update(f.key for i in brief.items for f in i.figures)
+    claims = {c.id: {w.text for w in c.withheld} for b in dataset.briefs for c in b.contradictions}
     for brief in dataset.briefs:
         known = figures.get(brief.topic, set())
         for i, update in enumerate(brief.contradiction_updates):
             for j, correction in enumerate(update.corrections):
+                if correction.claim is not None:
+                    withheld = claims.get(update.contradiction, set())
+                    if correction.claim not in withheld:
+                        found.append(
+                            _at(
+                                dataset,
+                                brief.id,
+                                ("contradiction_updates", i, "corrections", j, "claim"),
+                                f"correction of the claim '{correction.claim}', which contradiction "
+                                f"'{update.contradiction}' does not withhold",
+                                hint=f"write one of its withheld claims: {', '.join(sorted(withheld))}"
+                                if withheld
+                                else "name the figure it corrects instead (key: …)",
+                            )
+                        )
+                    continue
                 if correction.key not in known:
                     found.append(
                         _at(
@@ -159,7 +282,7 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
                             brief.id,
                             ("contradiction_updates", i, "corrections", j, "key"),
                             f"correction of figure '{correction.key}', which no entry or item has",
-                            hint=_suggest(correction.key, sorted(known))
+                            hint=_suggest(correction.key or "", sorted(known))
                             or "name the figure key the wrong value was given under",
                         )
                     )
@@ -277,26 +400,45 @@ class _Known:
     """What references may point at, as sets built once (not per brief: that would be quadratic)."""
 
     def __init__(
-        self, outline: Outline, item_ids: dict[str, str], citations: set[str], contradictions: set[str]
+        self,
+        outline: Outline,
+        item_ids: dict[str, str],
+        citations: set[str],
+        contradictions: set[str],
+        opened: dict[str, _Opening],
     ) -> None:
-        self.sections = [s.number for s in outline.sections]
+        self.outline_sections = [s.number for s in outline.sections]
+        self.opened = opened
         self.outline_entries = {e.id for e in outline.entries}
         self.items = set(item_ids)
         self.entries = self.outline_entries | self.items
         self.citations = citations
         self.contradictions = contradictions
 
+    def sections(self, brief: Brief) -> list[str]:
+        """The outline's sections and those this brief or an earlier one opened (the few a brief
+        opens, so a scan per brief stays cheap)."""
+        return self.outline_sections + [
+            n for n, o in self.opened.items() if (o.brief.date, o.brief.id) <= (brief.date, brief.id)
+        ]
+
 
 def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]:
     found: list[Finding] = []
-    sections, entries, items = known.sections, known.entries, known.items
+    entries, items = known.entries, known.items
     citations, contradictions = known.citations, known.contradictions
+    sections = known.sections(brief)
 
     def section(loc: _Loc, value: str) -> None:
-        if value not in sections:
-            found.append(
-                _at(dataset, brief.id, loc, f"unknown section §{value}", hint=_nearest_section(value, sections))
-            )
+        if value in sections:
+            return
+        later = known.opened.get(value)
+        hint = (
+            f"§{value} is opened only later, by {later.name()}; place items in it from that brief on"
+            if later is not None
+            else _nearest_section(value, sections)
+        )
+        found.append(_at(dataset, brief.id, loc, f"unknown section §{value}", hint=hint))
 
     def ref(loc: _Loc, value: str | None, known: set[str], kind: str) -> None:
         if value is not None and value not in known:
@@ -304,7 +446,8 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
 
     for i, item in enumerate(brief.items):
         p, at = item.placement, ("items", i, "placement")
-        section(at + ("section",), p.section)
+        if p.action is not PlacementAction.new_section:  # an opening is checked by _openings
+            section(at + ("section",), p.section)
         if p.action is PlacementAction.update_in_place:
             ref(at + ("entry",), p.entry, entries, "entry to update in place")
         ref(at + ("after",), p.after, entries, "entry")
@@ -350,6 +493,8 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
     return found
 
 
-def _at(dataset: Dataset, key: str, loc: _Loc, message: str, hint: str | None = None) -> Finding:
+def _at(
+    dataset: Dataset, key: str, loc: _Loc, message: str, hint: str | None = None, severity: str = "error"
+) -> Finding:
     line, col = locate(dataset.tree(key), loc)
-    return Finding(dataset.sources.get(key, key), line, col, message, hint=hint)
+    return Finding(dataset.sources.get(key, key), line, col, message, severity=severity, hint=hint)

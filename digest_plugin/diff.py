@@ -66,6 +66,38 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     if new is None:
         return ["- topic removed"]
     sections: list[tuple[str, list[str]]] = []
+    was_sections = old.sections if old else {}
+    sections.append(
+        (
+            "Sections opened",
+            [
+                f"- §{v.number} {md(v.section.title or '')} (brief `{v.opened_by.id}`)"
+                for v in new.sections.values()
+                if v.opened_by is not None and v.number not in was_sections
+            ],
+        )
+    )
+    sections.append(
+        (
+            "⚠ Sections removed (the brief that opened them was deleted or changed)",
+            [
+                f"- §{v.number} {md(v.section.title or '')}" + (f" (brief `{v.opened_by.id}`)" if v.opened_by else "")
+                for v in was_sections.values()
+                if v.number not in new.sections
+            ],
+        )
+    )
+    sections.append(
+        (
+            "Sections retitled",
+            [
+                f"- §{v.number} {md(was_sections[v.number].section.title or '')} → {md(v.section.title or '')}"
+                + (f" (brief `{v.opened_by.id}`)" if v.opened_by else "")
+                for v in new.sections.values()
+                if v.number in was_sections and was_sections[v.number].section.title != v.section.title
+            ],
+        )
+    )
     old_entries = _entry_state(old) if old else {}
     new_entries = _entry_state(new)
     was = old.entries if old else {}

@@ -89,6 +89,8 @@ BASELINE_ORIGIN: Final = "活文档 {version} 既有条目，据 {source}"
 STUB: Final = "↔ 交叉引用："
 STUB_HOME: Final = "（§{section}，{brief}）"
 SECTION_EMPTY: Final = "本节暂无来自简报的条目。"
+SECTION_OPENED: Final = "由 {brief}新建"
+"""Under the heading of a section a brief opened (not the outline): '由 2026-10-23 E1 简报新建'."""
 
 # --------------------------------------------------------------------------- contradictions
 
@@ -136,6 +138,7 @@ FOLLOW_UP_ITEMS: Final = " · 条目：{items}"
 # --------------------------------------------------------------------------- brief pages
 
 CHANGE_KINDS: Final = {
+    "sections_opened": "新建小节",
     "entries_added": "新增条目",
     "entries_updated": "更新条目",
     "entries_retracted": "撤回条目",

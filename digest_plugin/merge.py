@@ -235,6 +235,10 @@ class SectionView:
     entries: tuple[EntryView, ...] = ()
     stubs: tuple[Stub, ...] = ()
     contradictions: tuple[ContradictionView, ...] = ()
+    opened_by: Brief | None = None
+    """The brief whose ``new_section`` placement opened the section (None for the outline's own)."""
+    opened_with: Item | None = None
+    """The item of that brief that opened it (its first entry, unless discarded)."""
 
     @property
     def number(self) -> str:
@@ -262,6 +266,7 @@ class FollowUpView:
 
 
 CHANGE_KINDS = (
+    "sections_opened",
     "entries_added",
     "entries_updated",
     "entries_retracted",
@@ -280,8 +285,9 @@ CHANGE_KINDS = (
 
 @dataclass(frozen=True)
 class Changes:
-    """What one brief did to the living doc (ids; citation numbers)."""
+    """What one brief did to the living doc (ids; section numbers; citation numbers)."""
 
+    sections_opened: tuple[str, ...] = ()
     entries_added: tuple[str, ...] = ()
     entries_updated: tuple[str, ...] = ()
     entries_retracted: tuple[str, ...] = ()
@@ -501,6 +507,7 @@ class _FollowUpDraft:
 
 @dataclass
 class _ChangesDraft:
+    sections_opened: list[str] = field(default_factory=list)
     entries_added: list[str] = field(default_factory=list)
     entries_updated: list[str] = field(default_factory=list)
     entries_retracted: list[str] = field(default_factory=list)
@@ -523,6 +530,8 @@ class _SectionDraft:
     section: Section
     entries: list[_EntryDraft] = field(default_factory=list)
     stubs: list[Stub] = field(default_factory=list)
+    opened_by: Brief | None = None
+    opened_with: Item | None = None
 
 
 class _State:
@@ -547,7 +556,10 @@ class _State:
 
     def apply(self, brief: Brief) -> None:
         changes = self.changes[brief.id] = _ChangesDraft()
-        for item in sorted(brief.items, key=lambda i: i.number):
+        items = sorted(brief.items, key=lambda i: i.number)
+        for item in items:  # first, so that any item of the brief may place into or point at them
+            self._open(item, brief, changes)
+        for item in items:
             self._place(item, brief, changes)
         for c in sorted(brief.contradictions, key=lambda c: c.number):
             self.contradictions[c.id] = _ContradictionDraft(c, brief, c.status)
@@ -622,6 +634,10 @@ class _State:
             candidates = [*touches.entries, *(self.items[i].entry_id for i in touches.items if i in self.items)]
         for entry_id in dict.fromkeys(candidates):
             draft = self.entries.get(entry_id)
+            if draft is not None and correction.claim is not None:  # a claim: it stays withheld; the story is told
+                draft.history.append(Update("corrected", brief, None, correction.reason, correction=correction))
+                changes.entries_updated.append(draft.id)
+                return
             figure = next((f for f in draft.figures if f.key == correction.key), None) if draft else None
             if draft is None or figure is None:
                 continue
@@ -638,6 +654,16 @@ class _State:
             draft.history.append(Update("corrected", brief, None, correction.reason, correction=correction))
             changes.entries_updated.append(draft.id)
             return
+
+    def _open(self, item: Item, brief: Brief, changes: _ChangesDraft) -> None:
+        """A ``new_section`` placement opens its section, titled as the brief titles it, unless the
+        outline or an earlier item already has it (then the item is placed in it like any other)."""
+        placement = item.placement
+        if placement.action is not PlacementAction.new_section or placement.section in self.sections:
+            return
+        section = Section(number=placement.section, title=placement.section_title)
+        self.sections[placement.section] = _SectionDraft(section, opened_by=brief, opened_with=item)
+        changes.sections_opened.append(placement.section)
 
     def _place(self, item: Item, brief: Brief, changes: _ChangesDraft) -> None:
         placement = item.placement
@@ -666,7 +692,11 @@ class _State:
         draft.history.append(Update("placed", brief, item, item.title, item.evidence))
         draft.figures = [_FigureDraft(f.key, f.label, f, brief.id) for f in item.figures]
         self.entries[item.id] = draft
-        _insert(self.sections[placement.section].entries, draft)
+        home = self.sections[placement.section]
+        if home.opened_with is not None and home.opened_with.id == item.id:
+            home.entries.insert(0, draft)  # the item that opened a section is its first entry
+        else:
+            _insert(home.entries, draft)
         changes.entries_added.append(draft.id)
         for ref in placement.cross_refs:
             self.sections[ref.section].stubs.append(Stub(ref.section, item, brief, placement.section))
@@ -701,8 +731,10 @@ class _State:
                 tuple(entries[e.id] for e in draft.entries),
                 tuple(draft.stubs),
                 tuple(on_pages[number]),
+                draft.opened_by,
+                draft.opened_with,
             )
-            for number, draft in self.sections.items()
+            for number, draft in _in_order(self.sections)
         }
         changes = {brief_id: draft.freeze() for brief_id, draft in self.changes.items()}
         return LivingDoc(
@@ -724,7 +756,27 @@ class _State:
         found = list(c.touches.sections)
         found += [self.items[i].item.placement.section for i in c.touches.items if i in self.items]
         found += [self.entries[e].section for e in c.touches.entries if e in self.entries]
-        return tuple(sorted({s for s in found if s in self.sections}, key=lambda s: [int(p) for p in s.split(".")]))
+        return tuple(sorted({s for s in found if s in self.sections}, key=_number))
+
+
+def _number(section: str) -> list[int]:
+    return [int(p) for p in section.split(".")]
+
+
+def _in_order(sections: dict[str, _SectionDraft]) -> list[tuple[str, _SectionDraft]]:
+    """The outline's sections in the outline's order, each section a brief opened right after the
+    last sibling with a smaller number (§2.6 after §2.5, §2.10 after §2.9), else after its chapter."""
+    order = [(n, d) for n, d in sections.items() if d.opened_by is None]
+    opened = sorted((n for n, d in sections.items() if d.opened_by is not None), key=_number)
+    for number in opened:
+        draft = sections[number]
+        chapter, key = number.split(".")[0], _number(number)
+        at = len(order)
+        for i, (other, _) in enumerate(order):
+            if other == chapter or (other.split(".")[0] == chapter and "." in other and _number(other) < key):
+                at = i + 1
+        order.insert(at, (number, draft))
+    return order
 
 
 def _update_figures(draft: _EntryDraft, item: Item, brief: Brief) -> None:

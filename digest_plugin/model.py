@@ -538,10 +538,14 @@ class FollowUp(Model):
 
 
 class Correction(Model):
-    """A figure a contradiction showed to be wrong: the wrong value, the right one, and why."""
+    """What a contradiction showed to be wrong: a figure (``key``) or a withheld claim (``claim``),
+    the wrong value, the right one, and why."""
 
-    key: Slug
+    key: Slug | None = None
     """The figure (``figures[].key``) the correction is about."""
+    claim: Text | None = None
+    """Or the withheld claim (``withheld[].text`` of the contradiction) it is about: the claim
+    stays withheld for good, and the register shows what it was corrected to."""
     old: FigureValue
     new: FigureValue
     reason: Text
@@ -551,6 +555,16 @@ class Correction(Model):
     """The item that stated the wrong value, where the contradiction touches several."""
     entry: Slug | None = None
     """The living-doc entry that holds the figure, where the contradiction touches several."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": [{"required": ["key"]}, {"required": ["claim"]}]})
+
+    @model_validator(mode="after")
+    def _names_what(self) -> Correction:
+        if (self.key is None) == (self.claim is None):
+            raise ValueError(
+                "a correction names the figure (key: …) or the withheld claim (claim: …) it corrects, one of them"
+            )
+        return self
 
 
 class ContradictionUpdate(Model):

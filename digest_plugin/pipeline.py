@@ -108,11 +108,12 @@ def _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir) ->
 
 
 def _checks(dataset: Dataset, rules: Rules, today: dt.date | None) -> list[Finding]:
-    """References first; the editorial rules only once every reference resolves (they assume it)."""
+    """References first; the editorial rules only once every reference resolves (they assume it).
+    A warning about references (two titles for one new section) does not stop the rules."""
     findings = check_references(dataset)
-    if findings:
+    if any(f.severity == "error" for f in findings):
         return sorted(findings)
-    return sorted(check_rules(dataset, rules, today))
+    return sorted(findings + check_rules(dataset, rules, today))
 
 
 def _plain_checks(

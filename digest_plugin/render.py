@@ -31,6 +31,7 @@ from .layout import (
     feed_page,
     follow_ups_page,
     register_page,
+    section_anchor,
     section_page,
 )
 from .merge import (
@@ -225,7 +226,7 @@ class Renderer:
         return f'<a class="digest-brief-link" href="{esc(href)}">{name}</a>'
 
     def section_link(self, number: str) -> str:
-        anchor = "s" + number.replace(".", "-") if "." in number else None  # a top section is its page
+        anchor = section_anchor(number)  # a top section is its page
         href = self.linker.url(section_page(self.doc.topic, number), anchor)
         return f'<a href="{esc(href)}">§{esc(number)}</a>'
 
@@ -639,9 +640,22 @@ class Renderer:
         for child in self.doc.children(number):
             body = self._section_body(child, year)
             if body or year is None:
-                blocks.append(Heading(2, "s" + child.number.replace(".", "-"), self.plain(section_title(child))))
+                blocks.append(Heading(2, self._section_anchor(child.number), self.plain(section_title(child))))
                 blocks += body
         return blocks
+
+    @staticmethod
+    def _section_anchor(number: str) -> str:
+        anchor = section_anchor(number)
+        assert anchor is not None, "only a sub-section has a heading of its own"
+        return anchor
+
+    def section_origin(self, view: SectionView) -> str:
+        """Under a section a brief opened: which brief, linked to its page ('' for the outline's)."""
+        if view.opened_by is None:
+            return ""
+        origin = labels.SECTION_OPENED.format(brief=self.brief_link(view.opened_by))
+        return f'<p class="digest-section__origin" data-opened-by="{esc(view.opened_by.id)}">{origin}</p>'
 
     def _archive_links(self, number: str) -> list[Block]:
         years = self.layout.archive_years.get(number, [])
@@ -676,7 +690,10 @@ class Renderer:
             parts.append(f'<p class="digest-empty">{labels.SECTION_EMPTY}</p>')
         if not parts:
             return []
-        return [Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + "".join(parts) + "</div>")]
+        origin = self.section_origin(view) if year is None else ""
+        return [
+            Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + origin + "".join(parts) + "</div>")
+        ]
 
     def _year_links(self, kind: str) -> str:
         """Links to the yearly archive pages of the register, bibliography, follow-ups or briefs."""
@@ -864,7 +881,12 @@ class Renderer:
             label, ids = labels.CHANGE_KINDS[name], ch.of(name)
             if not ids:
                 continue
-            if name == "citations_added":
+            if name == "sections_opened":
+                links = [
+                    f"{self.section_link(str(n))} {self.text(self.doc.sections[str(n)].section.title or '', links=False)}"
+                    for n in ids
+                ]
+            elif name == "citations_added":
                 by_number = {v.number: v for v in self.doc.citations_by_brief.get(brief.id, [])}
                 links = [
                     f'<a href="{esc(self.linker.url(self.layout.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>'
