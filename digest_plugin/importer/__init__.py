@@ -34,6 +34,7 @@ from typing import Any
 
 from ..model import Brief, Outline
 from ..vocabulary import Vocabulary, default_file
+from .backrefs import History
 from .citations import _read_citations
 from .common import MARK, SCHEMA_LINE, ImportNote, _Draft, _Line
 from .conclusions import _read_conclusions
@@ -45,6 +46,7 @@ from .items import _read_items
 from .links import _link
 from .markdown import _split_parts
 from .numbering import _check_counts, _validate
+from .updates import read_updates
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ def import_full(
     check § numbers; ``known_briefs`` keeps derived ids unique across the data folder."""
     known_briefs = sorted(known_briefs, key=lambda b: (b.date, b.id))
     draft = _Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
+    history = History(known_briefs, outline)
     outline = _with_brief_entries(outline, known_briefs)
     text = markdown.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = [_Line(n, line.rstrip()) for n, line in enumerate(text.split("\n"), 1)]
@@ -102,6 +105,7 @@ def import_full(
             brief.update(_read_conclusions(part, stem, brief.get("round"), draft))
     brief["items"] = items
     _link(brief, outline, draft)
+    read_updates(brief, draft, history)
     _check_counts(brief, parts, draft)
     _validate(brief, draft)
     text = _emit(_reorder(brief, Brief), draft.comments)

@@ -367,7 +367,9 @@ def find_references(
     with id=None and a problem / candidates.
 
     ``part`` is the part of the brief the text comes from (``items``, ``contradictions``, …): a bare
-    「第 N 条」 in part 二 continuing nothing names a contradiction.  ``round`` is the round of the brief
+    「第 N 条」 in part 二 continuing nothing names a contradiction; in ``follow_ups`` (a line of a
+    follow-up status list, 「顺延清单：10-30 的 v0.29.2 复跑——…」, read as ``follow_up_status``) a description
+    names a follow-up.  ``round`` is the round of the brief
     being imported (``E1``): with it, 「前一轮」 after a brief of another round (an E1 brief the night
     after an E2 deep read) is seen to be ambiguous, as the editor found on 2026-10-23.
     """
@@ -436,7 +438,7 @@ def find_references(
                 )
             )
 
-    refs.extend(_descriptive(text, scan, dates, history, used))
+    refs.extend(_descriptive(text, scan, dates, history, used, part))
     refs.extend(_entries(text, scan, today, history, used))
     refs.extend(_citations(text, scan, today, history))
     refs.sort(key=lambda r: (r.start, r.end))
@@ -521,7 +523,12 @@ def _described(
 
 
 def _descriptive(
-    text: str, scan: str, dates: Sequence[_When], history: History, used: Sequence[tuple[int, int]]
+    text: str,
+    scan: str,
+    dates: Sequence[_When],
+    history: History,
+    used: Sequence[tuple[int, int]],
+    part: str | None = None,
 ) -> list[Reference]:
     """「10-24 的 Braintrust 待办」, 「10-27 卡上的 +296」, 「10-25 模型卡」: a date and a description instead of
     a number.  A word of the description says which list (待办 → follow-ups, 卡 → items, 登记 → citations);
@@ -538,8 +545,8 @@ def _descriptive(
         if not clause.strip() or _LIST.search(clause) or _ARXIV.search(clause):
             continue  # the number, id or section written next to it says more than the description
         kinds = [kind for word, kind in _HINTS if word in clause]
-        if not kinds and _STATUS_AFTER.match(rest[len(clause) :]):
-            kinds = ["follow_up"]
+        if not kinds and (_STATUS_AFTER.match(rest[len(clause) :]) or part == "follow_up_status"):
+            kinds = ["follow_up"]  # (a line of a follow-up status list names follow-ups)
         hinted = kinds[0] if kinds else None
         candidates = [
             (b.id, kind, ident)

@@ -1,0 +1,414 @@
+"""What tonight's brief says about earlier nights, turned into updates.
+
+From the second night on, a brief mostly talks about earlier ones: 「10-21 矛盾 1 更正（+175 → +58，…）」,
+「上周四的第 4 条矛盾证实」, 「前一轮跟进 ③ 由此完成」, 「撤回：10-23 条目 3 …由本条目替代」.  Each
+back-reference is resolved by :mod:`.backrefs` (never guessed), and the words around it say what
+happened: a contradiction resolved (confirmed or corrected), re-opened, superseded or re-judged; a
+follow-up done, dropped or carried over; an item retracted; an earlier item given new evidence by an
+item of tonight.  Every reference becomes a ``back_refs`` row, so a reviewer sees each resolution;
+one that names no single id is marked ``# digest-import:`` and warned about.
+
+A numbered line of part 二 that only restates an earlier contradiction (「2. Kapitsa 周增（重开 10-21
+矛盾清单 1）：…」) is that contradiction's update, with its number in tonight's list: it does not open
+a new one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
+from .backrefs import History, Reference, find_references
+from .common import _At, _Code, _Draft
+
+# The words that say what happened to what a reference names.  Order matters: the first that
+# matches in the reference's own clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
+CONTRADICTION_WORDS: list[tuple[str, re.Pattern[str]]] = [
+    ("reopened", re.compile(r"重开|重新打开|再次打开|再度打开")),
+    ("corrected", re.compile(r"更正|不成立|判为不实|有误|读错|是错的")),
+    ("superseded", re.compile(r"取代|替代|改由")),
+    ("redisposed", re.compile(r"改判|暂挂|转交|移交")),
+    ("confirmed", re.compile(r"证实|坐实|成立|印证|得到确认")),
+    ("kept", re.compile(r"维持|继续封存|仍|延续|不变|没有新材料|无新材料")),
+    ("resolved", re.compile(r"解决|收口|关闭|结案")),
+]
+FOLLOW_UP_WORDS: list[tuple[FollowUpStatus | None, re.Pattern[str]]] = [
+    (FollowUpStatus.dropped, re.compile(r"放弃|取消|不再跟进|作罢|撤销")),
+    (FollowUpStatus.carried_over, re.compile(r"顺延|延后|推迟|仍排|改到|留到")),
+    (FollowUpStatus.done, re.compile(r"完成|办结|做完|已看完|已读完")),
+]
+RETRACT = re.compile(r"撤回")
+REPLACED_BY_THIS = re.compile(r"由本条(?:目)?(?:替代|取代)|本条(?:目)?替代")
+REPLACED_BY_NUMBER = re.compile(r"由(?:今日|今天|本轮)?条目\s*(?P<n>\d+)\s*(?:替代|取代)")
+TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
+TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
+REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
+ARROW = re.compile(r"(?P<old>[^（(，,；;：:→]+?)\s*→\s*(?P<new>[^，,）)；;。]+)")
+CLAUSE_END = "；;。\n"
+STATUS_HEADING = re.compile(
+    r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留|[^：:]{0,8}交给[^：:]*件事))\s*[：:](?P<rest>.*)$",
+    re.S,
+)
+"""A conclusion that reports what became of earlier follow-ups (or heads the lines that do)."""
+PAST = re.compile(r"已于|已经|此前已|自\s*\S{0,10}?(?:更正|证实|解决)后|(?:更正|证实)后未再")
+DISPOSITION_PHRASE = re.compile(r"(?P<label>暂挂\w{0,2}|转交\s*[\w-]+\s*主题|转交|移交)")
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A text of tonight's brief that may refer back: where it is, for the ``back_refs`` row."""
+
+    part: str
+    at: str | int
+    text: str
+    line: int
+    origin: _At
+    item: str | None = None
+    """The item of tonight the text belongs to (its relation, placement, notes)."""
+    lookup: str | None = None
+    """The part to read references as, when not ``part``: a follow-up status list's lines."""
+    default: FollowUpStatus | None = None
+    """The status a list's heading gives its lines (顺延清单 → carried over)."""
+
+
+def read_updates(brief: dict[str, Any], draft: _Draft, history: History) -> None:
+    """Fill ``contradiction_updates``, ``follow_up_updates``, ``evidence_updates``, ``retractions``
+    and ``back_refs`` from the back-references of ``brief`` (a draft), and fill an in-place
+    update's missing entry from the item it names."""
+    today = brief.get("date")
+    if not isinstance(today, dt.date) or not draft.earlier:
+        return
+    state = _State(brief, draft, history, today)
+    state.restated_contradictions()
+    for piece in state.pieces():
+        state.read(piece)
+    state.finish()
+
+
+class _State:
+    def __init__(self, brief: dict[str, Any], draft: _Draft, history: History, today: dt.date) -> None:
+        self.brief, self.draft, self.history, self.today = brief, draft, history, today
+        self.round = brief.get("round")
+        self.contradictions: dict[str, dict[str, Any]] = {}
+        self.follow_ups: dict[str, dict[str, Any]] = {
+            str(u["follow_up"]): u for u in brief.get("follow_up_updates", [])
+        }
+        self.evidence: dict[str, dict[str, Any]] = {}
+        self.retractions: dict[str, dict[str, Any]] = {}
+        self.rows: list[dict[str, Any]] = []
+        self.earlier: dict[str, Contradiction] = {c.id: c for b in draft.earlier for c in b.contradictions}
+        self.earlier_follow_ups = {f.id: f for b in draft.earlier for f in b.follow_ups}
+
+    # ------------------------------------------------------------------ where references are
+
+    def refs(self, text: str, part: str) -> list[Reference]:
+        return find_references(text, self.today, self.history, part=part, round=self.round)
+
+    def pieces(self) -> Iterator[_Piece]:
+        for i, item in enumerate(self.brief.get("items", [])):
+            line = self.draft.origins.get(("items", i), 1)
+            at = ("items", i)
+            texts = [item.get("relation", ""), item.get("placement", {}).get("text", ""), *item.get("notes", [])]
+            for text in texts:
+                if text:
+                    yield _Piece("items", str(item["id"]), text, line, at, str(item["id"]))
+        for i, c in enumerate(self.brief.get("contradictions", [])):
+            line = self.draft.origins.get(("contradictions", i), 1)
+            yield _Piece("contradictions", str(c["id"]), f"{c['title']}：{c['text']}", line, ("contradictions", i))
+        if note := self.brief.get("contradictions_note"):
+            for text in note.split("\n"):
+                yield _Piece("contradictions", "note", text, 1, ("contradictions_note",))
+        status_list = False
+        for i, text in enumerate(self.brief.get("conclusions", [])):
+            line = self.draft.origins.get(("conclusions", i), 1)
+            heading = STATUS_HEADING.match(text)
+            if heading:
+                status_list = not heading["rest"].strip()  # a heading alone: the next lines are its list
+            listed = bool(heading) or (status_list and i > 0)
+            default = FollowUpStatus.carried_over if heading and "顺延" in heading["heading"] else None
+            yield _Piece(
+                "conclusions",
+                i + 1,
+                text,
+                line,
+                ("conclusions", i),
+                lookup="follow_up_status" if listed else None,
+                default=default,
+            )
+
+    # ------------------------------------------------------------------ part 二: restated lines
+
+    def restated_contradictions(self) -> None:
+        """A numbered line of part 二 whose head names an earlier contradiction restates it."""
+        kept = []
+        for c in self.brief.get("contradictions", []):
+            head = f"{c['title']}"
+            named = [r for r in self.refs(head, "contradictions") if r.kind == "contradiction" and r.id]
+            if len(named) == 1 and named[0].id:
+                ref, cid = named[0], named[0].id
+                change = self.change(head, ref, whole=head) or self.change(c["text"], ref, whole=c["text"])
+                update = self.contradiction_update(cid, change, f"{c['title']}：{c['text']}", c["text"])
+                if update is not None:
+                    update["number"] = c["number"]
+                    self.row(ref, "contradictions", c["number"])
+                    continue
+            kept.append(c)
+        self.brief["contradictions"] = kept
+
+    # ------------------------------------------------------------------ reading one piece
+
+    def read(self, piece: _Piece) -> None:
+        refs = self.refs(piece.text, piece.lookup or piece.part)
+        for k, ref in enumerate(refs):
+            if ref.id is None:
+                self.draft.warn(
+                    piece.line,
+                    f"«{ref.text}» names no single earlier {ref.kind.replace('_', '-')}"
+                    + (f" ({', '.join(ref.candidates)})" if ref.candidates else "")
+                    + f": {ref.problem or 'unresolved'}; write the update by hand if it changes anything",
+                    ("back_refs",),
+                )
+                continue
+            self.row(ref, piece.part, piece.at)
+            end = refs[k + 1].start if k + 1 < len(refs) else len(piece.text)
+            scope = _clause_after(piece.text, ref.end, end)
+            before = _clause_before(piece.text, refs[k - 1].end if k else 0, ref.start)
+            if ref.kind == "contradiction":
+                if not any(w.search(scope) for _, w in CONTRADICTION_WORDS) and not any(
+                    r.kind == "contradiction" for r in refs[k + 1 :]
+                ):
+                    scope = _clause_after(piece.text, ref.end, len(piece.text))  # past the other references
+                change = self.change(scope, ref, whole=before + scope)
+                self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
+            elif ref.kind == "follow_up":
+                self.follow_up_update(ref.id, scope or before, piece, piece.default)
+            elif ref.kind == "item" and (RETRACT.search(before) or RETRACT.search(scope[:4])):
+                self.retraction(ref.id, piece)
+            elif ref.kind in ("item", "entry") and piece.item is not None:
+                self.entry_named(ref.id, piece.item)
+
+    def change(self, scope: str, ref: Reference, whole: str) -> str | None:
+        """What the words around a reference say happened; 「已于 10-27 更正」, 「自 10-29 更正后」 tell
+        of an earlier night's change, which that night's brief recorded: nothing happens tonight."""
+        if PAST.search(scope):
+            return "kept"
+        for text in (scope, whole):
+            for change, words in CONTRADICTION_WORDS:
+                if words.search(text):
+                    return change
+        return None
+
+    # ------------------------------------------------------------------ contradictions
+
+    def contradiction_update(self, cid: str, change: str | None, text: str, scope: str) -> dict[str, Any] | None:
+        if change in (None, "kept"):
+            return None
+        if cid in self.contradictions:
+            known = self.contradictions[cid]
+            said = known.get("corrections", [{}])[0]
+            if change == "corrected" and said.get("new") == "" and ARROW.search(scope):  # a later line says how
+                known["text"] = text.strip()
+                known["corrections"] = [self.correction(cid, self.earlier.get(cid), scope)]
+            return known
+        earlier = self.earlier.get(cid)
+        update: dict[str, Any] = {"contradiction": _Code(cid), "text": text.strip()}
+        if change == "reopened":
+            update["change"] = ContradictionChange.reopened
+        elif change == "superseded":
+            successor = TODAYS_CONTRADICTION.search(scope)
+            todays = {c["number"]: c["id"] for c in self.brief.get("contradictions", [])}
+            if not successor or int(successor["n"]) not in todays:
+                self.draft.warn(
+                    1,
+                    f"contradiction {cid} is superseded by no numbered contradiction of tonight",
+                    ("contradiction_updates",),
+                )
+                return None
+            update["change"] = ContradictionChange.superseded
+            update["superseded_by"] = _Code(todays[int(successor["n"])])
+        elif change == "redisposed":
+            phrase = DISPOSITION_PHRASE.search(scope) or DISPOSITION_PHRASE.search(text)
+            if phrase is None:
+                return None
+            label = (
+                "转交其他主题" if phrase["label"].startswith("转交") and "主题" in phrase["label"] else phrase["label"]
+            )
+            update["change"] = ContradictionChange.redisposed
+            update["disposition"] = _Code(self.draft.code("dispositions", label, 1))
+        elif change == "confirmed":
+            update["change"] = ContradictionChange.resolved
+            update["outcome"] = Outcome.confirmed
+        elif change == "corrected":
+            update["change"] = ContradictionChange.resolved
+            update["outcome"] = Outcome.corrected
+            update["corrections"] = [self.correction(cid, earlier, scope or text)]
+        else:  # resolved, with no word for how: only safe when nothing was withheld
+            if earlier is not None and earlier.withheld:
+                self.draft.warn(
+                    1,
+                    f"contradiction {cid} is called settled, but not whether its withheld claim was "
+                    "confirmed (证实) or corrected (更正); write the update by hand",
+                    ("contradiction_updates",),
+                )
+                return None
+            update["change"] = ContradictionChange.resolved
+        self.contradictions[cid] = update
+        return update
+
+    def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any]:
+        """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
+        figure the contradiction withheld, else its one withheld claim."""
+        arrow = ARROW.search(scope)
+        old, new = (_value(arrow["old"]), _value(arrow["new"])) if arrow else ("", "")
+        rest = scope[arrow.end() :] if arrow else scope
+        reason = rest.strip(" ，,）)；;。") or scope.strip()
+        correction: dict[str, Any] = {}
+        figures = [w.figure for w in earlier.withheld if w.figure] if earlier else []
+        claims = [w.text for w in earlier.withheld] if earlier else []
+        if len(set(figures)) == 1:
+            correction["key"] = _Code(figures[0])
+        elif len(claims) == 1:
+            correction["claim"] = claims[0]
+        else:
+            correction["key"] = ""
+            self.draft.warn(
+                1,
+                f"contradiction {cid} is corrected, but it withholds no single figure or claim to name; "
+                "write key: <figure> (or claim: …)",
+                ("contradiction_updates",),
+            )
+        if not arrow:
+            self.draft.warn(
+                1,
+                f"contradiction {cid} is corrected, but no 「旧 → 新」 says to what; write old: and new:",
+                ("contradiction_updates",),
+            )
+        correction.update(old=old if old != "" else (claims[0] if claims else ""), new=new, reason=reason or "—")
+        return correction
+
+    # ------------------------------------------------------------------ follow-ups, retractions, entries
+
+    def follow_up_update(self, fid: str, scope: str, piece: _Piece, default: FollowUpStatus | None = None) -> None:
+        said = [(m.start(), status) for status, words in FOLLOW_UP_WORDS for m in words.finditer(scope)]
+        status = max(said, key=lambda x: x[0])[1] if said else default  # the last word: 顺延一次，今天完成
+        if status is None or fid in self.follow_ups:
+            return
+        note = _trim(scope)
+        self.follow_ups[fid] = {"follow_up": _Code(fid), "status": status, "note": note or scope}
+        if status is FollowUpStatus.done:
+            self.evidence_from(fid, scope, piece)
+
+    def evidence_from(self, fid: str, scope: str, piece: _Piece) -> None:
+        """A follow-up done by an item of tonight brings the evidence its items lacked."""
+        follow_up = self.earlier_follow_ups.get(fid)
+        if follow_up is None or not follow_up.items:
+            return
+        items = {i["number"]: i for i in self.brief.get("items", [])}
+        by = piece.item
+        if by is None and (m := TODAYS_ITEM.search(scope)) and int(m["n"]) in items:
+            by = str(items[int(m["n"])]["id"])
+        source = next((i for i in self.brief.get("items", []) if str(i["id"]) == by), None)
+        if source is None or "evidence" not in source:
+            return
+        for old in follow_up.items:
+            self.evidence.setdefault(
+                old,
+                {
+                    "item": _Code(old),
+                    "follow_up": _Code(fid),
+                    "note": _trim(scope),
+                    "evidence": source["evidence"],
+                },
+            )
+
+    def retraction(self, item_id: str, piece: _Piece) -> None:
+        if item_id in self.retractions:
+            return
+        text = piece.text
+        reason = REASON.search(text)
+        retraction: dict[str, Any] = {"item": _Code(item_id), "reason": (reason["reason"] if reason else text).strip()}
+        numbered = REPLACED_BY_NUMBER.search(text)
+        items = {i["number"]: i["id"] for i in self.brief.get("items", [])}
+        if numbered and int(numbered["n"]) in items:
+            retraction["superseded_by"] = _Code(items[int(numbered["n"])])
+        elif REPLACED_BY_THIS.search(text) and piece.item:
+            retraction["superseded_by"] = _Code(piece.item)
+        self.retractions[item_id] = retraction
+
+    def entry_named(self, target: str, item_id: str) -> None:
+        """An in-place update whose entry the placement did not name, but whose text names the one
+        earlier item that created an entry (「10-22 深读条目 4 挂进 §5.2 …的那篇论文」)."""
+        item = next((i for i in self.brief.get("items", []) if str(i["id"]) == item_id), None)
+        if item is None or item["placement"].get("entry") or str(item["placement"].get("action")) != "update_in_place":
+            return
+        created = {i.id for b in self.draft.earlier for i in b.items if _creates(i.placement.action.value)}
+        if target in created:
+            item["placement"]["entry"] = _Code(target)
+
+    # ------------------------------------------------------------------ the result
+
+    def row(self, ref: Reference, part: str, at: str | int) -> None:
+        row = {"text": ref.text, "part": part, "at": at, "kind": ref.kind, "brief": ref.brief, "id": ref.id}
+        if row not in self.rows:
+            self.rows.append(row)
+
+    def finish(self) -> None:
+        b = self.brief
+        for key, found in (
+            ("contradiction_updates", list(self.contradictions.values())),
+            ("evidence_updates", list(self.evidence.values())),
+            ("retractions", list(self.retractions.values())),
+        ):
+            if found:
+                b[key] = b.get(key, []) + found
+        if self.follow_ups:
+            b["follow_up_updates"] = list(self.follow_ups.values())
+        retracted = {str(r["item"]) for r in self.retractions.values()}
+        for item in b.get("items", []):  # a retraction line told as a note is now the retraction itself
+            notes = [n for n in item.get("notes", []) if not (RETRACT.search(n[:6]) and any(x in n for x in retracted))]
+            if "notes" in item and len(notes) != len(item["notes"]):
+                kept = [n for n in item["notes"] if n not in notes]
+                for r in self.retractions.values():
+                    if "reason" in r and kept and REASON.search(kept[0]) is None:
+                        r["reason"] = kept[0]
+                item["notes"] = notes
+                if not notes:
+                    del item["notes"]
+        if self.rows:
+            b["back_refs"] = self.rows
+
+
+def _trim(text: str) -> str:
+    """A clause without the punctuation around it: 「——完成，」 → 「完成」."""
+    return re.sub(r"^[\s：:—\-，,。；;]+|[\s：:—\-，,。；;]+$", "", text)
+
+
+def _creates(action: str) -> bool:
+    return action in ("new_sub_entry", "new_section", "footnote")
+
+
+def _clause(text: str, at: int) -> str:
+    start = max(text.rfind(c, 0, at) for c in CLAUSE_END) + 1
+    ends = [i for i in (text.find(c, at) for c in CLAUSE_END) if i >= 0]
+    return text[start : min(ends) + 1 if ends else len(text)].strip()
+
+
+def _clause_after(text: str, start: int, end: int) -> str:
+    ends = [i for i in (text.find(c, start, end) for c in "；;。\n") if i >= 0]
+    return text[start : min(ends) if ends else end]
+
+
+def _clause_before(text: str, start: int, end: int) -> str:
+    cut = max(text.rfind(c, start, end) for c in "；;。\n，,")
+    return text[max(start, cut + 1) : end]
+
+
+def _value(text: str) -> Any:
+    """``+175`` or ``周增 +175`` → 175 (a figure as the YAML holds it), anything else as written."""
+    bare = text.strip()
+    number = re.fullmatch(r"(?:[\u4e00-\u9fff]{1,6}\s*)?\+?(\d+)", bare.replace(",", ""))
+    return int(number[1]) if number else bare

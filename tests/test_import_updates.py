@@ -1,0 +1,123 @@
+"""What a later night says about earlier ones becomes updates: the blind corpus imported in order
+(tests/corpus/days/), each statement checked as the editor who wrote it would check it."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from corpus_days import run
+from ruamel.yaml import YAML
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    work = tmp_path_factory.mktemp("updates")
+    run(ROOT / "data", work)
+    return work / "data"
+
+
+def brief(data, name: str) -> dict:
+    return YAML(typ="safe").load((data / "briefs" / f"{name}.yml").read_text(encoding="utf-8"))
+
+
+def update_of(b: dict, key: str, ident: str, field: str) -> dict:
+    (found,) = [u for u in b.get(key, []) if u[field] == ident]
+    return found
+
+
+def test_a_contradiction_corrected_names_the_figure_the_wrong_and_the_right_value(data):
+    # 10-22: 10-21 矛盾 1 更正（周增 +175 → +58，采集器把组织级与单仓库口径混用）
+    u = update_of(
+        brief(data, "2026-10-22-inference-E2"), "contradiction_updates", "kapitsa-weekly-gain", "contradiction"
+    )
+    assert (u["change"], u["outcome"]) == ("resolved", "corrected")
+    (c,) = u["corrections"]
+    assert (c["key"], c["old"], c["new"]) == ("weekly-gain", 175, 58)
+    assert "口径混用" in c["reason"]
+
+
+def test_confirmed_and_superseded_contradictions(data):
+    b = brief(data, "2026-10-22-inference-E2")
+    confirmed = update_of(b, "contradiction_updates", "long-prefill-no-version", "contradiction")
+    assert (confirmed["change"], confirmed["outcome"]) == ("resolved", "confirmed")  # 10-21 矛盾 4 证实
+    superseded = update_of(b, "contradiction_updates", "vllm-version-basis", "contradiction")
+    successor = next(c for c in b["contradictions"] if c["number"] == 2)  # 10-21 矛盾 2 由今日矛盾 2 取代
+    assert (superseded["change"], superseded["superseded_by"]) == ("superseded", successor["id"])
+
+
+def test_follow_ups_done_and_carried_over_with_what_the_brief_says(data):
+    # 10-22: ① 已完成（issue #31842，见条目 1）；③ 已完成（…）；② 只完成一半——…，顺延。
+    b = brief(data, "2026-10-22-inference-E2")
+    status = {u["follow_up"]: u["status"] for u in b["follow_up_updates"]}
+    assert status == {
+        "vllm-long-prefill-issue": "done",
+        "modelexpress-dynamo-relation": "done",
+        "recsys-vol178-anchors": "carried_over",
+    }
+    assert "只完成一半" in update_of(b, "follow_up_updates", "recsys-vol178-anchors", "follow_up")["note"]
+
+
+def test_a_follow_up_done_by_an_item_gives_its_items_the_new_evidence(data):
+    b = brief(data, "2026-10-22-inference-E2")
+    u = update_of(b, "evidence_updates", "vllm-long-prefill-freeze", "item")
+    issue_item = next(i for i in b["items"] if i["number"] == 1)  # 见条目 1
+    assert u["follow_up"] == "vllm-long-prefill-issue" and u["evidence"] == issue_item["evidence"]
+
+
+def test_a_restated_contradiction_is_an_update_not_a_new_one(data):
+    # 10-27 part 二: 2. Kapitsa 周增（重开 10-21 矛盾清单 1）：…
+    b = brief(data, "2026-10-27-inference-E1")
+    assert [c["number"] for c in b["contradictions"]] == [1]
+    u = update_of(b, "contradiction_updates", "kapitsa-weekly-gain", "contradiction")
+    assert (u["change"], u["number"]) == ("reopened", 2) and u["text"].startswith(
+        "Kapitsa 周增（重开 10-21 矛盾清单 1）"
+    )
+
+
+def test_a_retraction_names_the_item_and_what_replaces_it(data):
+    # 10-27 条目 2: 撤回(原 10-21 条目 7):金额读错段落——…；由今日条目 2 替代。
+    b = brief(data, "2026-10-27-inference-E1")
+    r = update_of(b, "retractions", "braintrust-series-b", "item")
+    assert r["superseded_by"] == next(i["id"] for i in b["items"] if i["number"] == 2)
+    assert "$80M" in r["reason"]
+
+
+def test_a_change_an_earlier_night_made_is_not_made_again(data):
+    # 10-29: 上周四矛盾清单第 4 条已于 10-27 更正，…此处销项。
+    b = brief(data, "2026-10-29-inference-E1")
+    assert "prefill-fix-v031-claim" not in [u["contradiction"] for u in b.get("contradiction_updates", [])]
+
+
+def test_a_re_judged_contradiction_gets_its_new_disposition_as_a_word_of_the_vocabulary(data):
+    # 11-01: 3. Dolphin / Venice VVV（10-21 矛盾清单 7）：与推理引擎无关，转交 crypto-infra 主题
+    b = brief(data, "2026-11-01-inference-E1")
+    u = update_of(b, "contradiction_updates", "dolphin-venice-vvv", "contradiction")
+    assert u["change"] == "redisposed"
+    words = YAML(typ="safe").load((data / "vocabulary.yml").read_text(encoding="utf-8"))["dispositions"]
+    assert words[u["disposition"]] == "转交其他主题"
+
+
+def test_a_follow_up_status_list_carries_its_lines_over(data):
+    # 10-31: 顺延清单：10-30 的 v0.29.2 复跑——周末机器空闲已跑完，数据明晚整理；…
+    b = brief(data, "2026-10-31-inference-E1")
+    ten_thirty = brief(data, "2026-10-30-inference-E1")
+    rerun = next(f["id"] for f in ten_thirty["follow_ups"] if "v0.29.2" in f["text"])
+    assert update_of(b, "follow_up_updates", rerun, "follow_up")["status"] == "carried_over"
+
+
+def test_an_ambiguous_reference_is_marked_not_guessed(data):
+    # 10-28: 「矛盾 3 仍挂着」 with no date: 10-21's list or 10-22's?
+    text = (data / "briefs" / "2026-10-28-inference-E1.yml").read_text(encoding="utf-8")
+    assert "# digest-import: «矛盾 3» names no single earlier contradiction" in text
+
+
+def test_every_reference_is_listed_for_the_reviewer(data):
+    rows = brief(data, "2026-10-27-inference-E1")["back_refs"]
+    assert {
+        "text": "重开 10-21 矛盾清单 1"[3:],
+        "part": "contradictions",
+        "at": 2,
+        "kind": "contradiction",
+        "brief": "2026-10-21-inference-E1",
+        "id": "kapitsa-weekly-gain",
+    } in rows
