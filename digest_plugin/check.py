@@ -261,7 +261,7 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
             for j, correction in enumerate(update.corrections):
                 if correction.claim is not None:
                     withheld = claims.get(update.contradiction, set())
-                    if correction.claim not in withheld:
+                    if withheld and correction.claim not in withheld:  # (one that withheld nothing: any wording)
                         found.append(
                             _at(
                                 dataset,

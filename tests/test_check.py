@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from conftest import BRIEF, FIXTURES, LIFECYCLE, line_of, replace_in
 
 from digest_plugin.check import check_references
@@ -98,3 +99,44 @@ def test_a_correction_names_a_figure_the_doc_holds(data_copy):
     (finding,) = check_references(load_data(data_copy))
     assert (finding.line, finding.col) == (13, 15)  # the key's value: "      - {key: " is 14 characters
     assert "weekly-gian" in finding.message and finding.hint == "did you mean weekly-gain?"
+
+
+def _corrects(data_copy, contradiction: str, correction: str) -> list:
+    from digest_plugin.load import load_data
+
+    (data_copy / "briefs" / "2026-10-22-inference-E1.yml").write_text(
+        "schema: 1\nid: 2026-10-22-inference-E1\ntopic: inference\nround: E1\n"
+        'title: "inference · E1 预消化简报（2026-10-22）"\ndate: 2026-10-22\n'
+        "contradiction_updates:\n"
+        f"  - contradiction: {contradiction}\n    change: resolved\n    outcome: corrected\n"
+        f'    text: "更正。"\n    corrections:\n      - {correction}\n',
+        encoding="utf-8",
+    )
+    return check_references(load_data(data_copy))
+
+
+def test_a_claim_correction_names_a_claim_the_contradiction_withheld(data_copy):
+    # 10-21 矛盾 1 withholds「+175 周增」; 矛盾 4 (no version) withholds nothing
+    assert (
+        _corrects(data_copy, "kapitsa-weekly-gain", '{claim: "+175 周增", old: "+175", new: "+58", reason: "口径"}')
+        == []
+    )
+    (f,) = _corrects(data_copy, "kapitsa-weekly-gain", '{claim: "周增很多", old: "+175", new: "+58", reason: "口径"}')
+    assert (
+        f.message == "correction of the claim '周增很多', which contradiction 'kapitsa-weekly-gain' does not withhold"
+    )
+    assert f.hint == "write one of its withheld claims: +175 周增" and f.line == 13
+    no_claims = '{claim: "v0.30.0–v0.30.1", old: "v0.30.0–v0.30.1", new: "v0.29.2–v0.30.1", reason: "区间"}'
+    assert _corrects(data_copy, "long-prefill-no-version", no_claims) == []
+
+
+def test_a_correction_names_a_figure_or_a_claim_not_both_nor_neither(data_copy):
+    from digest_plugin.findings import DataError
+
+    for both in (
+        '{key: weekly-gain, claim: "+175 周增", old: 175, new: 58, reason: "x"}',
+        '{old: 175, new: 58, reason: "x"}',
+    ):
+        with pytest.raises(DataError) as info:
+            _corrects(data_copy, "kapitsa-weekly-gain", both)
+        assert "names the figure (key: …) or the withheld claim (claim: …)" in info.value.findings[0].message

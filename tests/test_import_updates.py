@@ -121,3 +121,23 @@ def test_every_reference_is_listed_for_the_reviewer(data):
         "brief": "2026-10-21-inference-E1",
         "id": "kapitsa-weekly-gain",
     } in rows
+
+
+def test_an_update_in_place_of_an_entry_named_only_by_reference(data):
+    # 11-02 条目 3: 与活文档脉络的关系：10-22 深读条目 4 挂进 §5.2「…」的那篇论文的后续 · 建议归入：§5.2 证据缓存文献子条目原地更新
+    item = next(i for i in brief(data, "2026-11-02-inference-E1")["items"] if i["number"] == 3)
+    deep_read = next(i for i in brief(data, "2026-10-22-inference-E2")["items"] if i["number"] == 4)
+    assert (item["placement"]["action"], item["placement"]["entry"]) == ("update_in_place", deep_read["id"])
+
+
+def test_a_correction_of_words_no_figure_holds_names_the_words(data):
+    # 11-01: 10-22 写的区间「v0.30.0–v0.30.1」更正为「v0.29.2–v0.30.1（v0.31.0 起默认分块缓解）」
+    u = update_of(
+        brief(data, "2026-11-01-inference-E1"), "contradiction_updates", "long-prefill-no-version", "contradiction"
+    )
+    (c,) = u["corrections"]
+    assert (c["claim"], c["old"], c["new"]) == (
+        "v0.30.0–v0.30.1",
+        "v0.30.0–v0.30.1",
+        "v0.29.2–v0.30.1（v0.31.0 起默认分块缓解）",
+    )

@@ -47,7 +47,11 @@ REPLACED_BY_NUMBER = re.compile(r"由(?:今日|今天|本轮)?条目\s*(?P<n>\d+
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
 REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
-ARROW = re.compile(r"(?P<old>[^（(，,；;：:→]+?)\s*→\s*(?P<new>[^，,）)；;。]+)")
+ARROW = re.compile(
+    r"「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成)\s*「(?P<qnew>[^」]+)」"
+    r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)"
+)
+"""The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
 CLAUSE_END = "；;。\n"
 STATUS_HEADING = re.compile(
     r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留|[^：:]{0,8}交给[^：:]*件事))\s*[：:](?P<rest>.*)$",
@@ -263,16 +267,22 @@ class _State:
         """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
         figure the contradiction withheld, else its one withheld claim."""
         arrow = ARROW.search(scope)
-        old, new = (_value(arrow["old"]), _value(arrow["new"])) if arrow else ("", "")
+        old, new = (_value(arrow["old"] or arrow["qold"]), _value(arrow["new"] or arrow["qnew"])) if arrow else ("", "")
         rest = scope[arrow.end() :] if arrow else scope
         reason = rest.strip(" ，,）)；;。") or scope.strip()
         correction: dict[str, Any] = {}
         figures = [w.figure for w in earlier.withheld if w.figure] if earlier else []
         claims = [w.text for w in earlier.withheld] if earlier else []
+        stated = self.figures_valued(old) if old != "" else []
         if len(set(figures)) == 1:
             correction["key"] = _Code(figures[0])
         elif len(claims) == 1:
             correction["claim"] = claims[0]
+        elif len({key for key, _ in stated}) == 1:  # the one figure an earlier item gave that value
+            correction["key"] = _Code(stated[-1][0])
+            correction["item"] = _Code(stated[-1][1])
+        elif not claims and isinstance(old, str) and old:  # it withheld nothing: the wrong words as written
+            correction["claim"] = old
         else:
             correction["key"] = ""
             self.draft.warn(
@@ -289,6 +299,17 @@ class _State:
             )
         correction.update(old=old if old != "" else (claims[0] if claims else ""), new=new, reason=reason or "—")
         return correction
+
+    def figures_valued(self, value: Any) -> list[tuple[str, str]]:
+        """(figure key, item id) of every earlier item's figure that has ``value``, oldest first."""
+        wanted = _fold_value(value)
+        return [
+            (f.key, item.id)
+            for b in self.draft.earlier
+            for item in b.items
+            for f in item.figures
+            if _fold_value(f.value) == wanted
+        ]
 
     # ------------------------------------------------------------------ follow-ups, retractions, entries
 
@@ -342,12 +363,23 @@ class _State:
     def entry_named(self, target: str, item_id: str) -> None:
         """An in-place update whose entry the placement did not name, but whose text names the one
         earlier item that created an entry (「10-22 深读条目 4 挂进 §5.2 …的那篇论文」)."""
-        item = next((i for i in self.brief.get("items", []) if str(i["id"]) == item_id), None)
-        if item is None or item["placement"].get("entry") or str(item["placement"].get("action")) != "update_in_place":
+        index, item = next(
+            ((n, i) for n, i in enumerate(self.brief.get("items", [])) if str(i["id"]) == item_id), (0, None)
+        )
+        if item is None or item["placement"].get("entry"):
+            return
+        if getattr(item["placement"].get("action"), "value", None) != "update_in_place":
             return
         created = {i.id for b in self.draft.earlier for i in b.items if _creates(i.placement.action.value)}
         if target in created:
             item["placement"]["entry"] = _Code(target)
+            at = ("items", index, "placement", "entry")
+            self.draft.comments.pop(at, None)  # the doubt is settled, by the reference (which the note names)
+            self.draft.warn(
+                self.draft.origins.get(("items", index), 1),
+                f"条目 {item['number']}: the entry it updates in place is {target}, the item its text names; check",
+                at,
+            )
 
     # ------------------------------------------------------------------ the result
 
@@ -380,6 +412,10 @@ class _State:
                     del item["notes"]
         if self.rows:
             b["back_refs"] = self.rows
+
+
+def _fold_value(value: Any) -> str:
+    return re.sub(r"\s+", "", str(value)).casefold()
 
 
 def _trim(text: str) -> str:
