@@ -244,6 +244,8 @@ def _gains(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
 
 
 def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -> list[Finding]:
+    # a drop the same brief explains as a correction (旧 → 新) needs no note
+    corrected = {(c.key, c.new) for u in brief.contradiction_updates for c in u.corrections if c.key}
     found = []
     for i, item in enumerate(brief.items):
         entry = item.placement.entry if item.placement.action is PlacementAction.update_in_place else item.id
@@ -251,7 +253,14 @@ def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -
         for j, figure in enumerate(item.figures):
             before = current.get((entry, figure.key))
             old, new = _number(before.value) if before else None, _number(figure.value)
-            if before is not None and old is not None and new is not None and new < old and not figure.note:
+            if (
+                before is not None
+                and old is not None
+                and new is not None
+                and new < old
+                and not figure.note
+                and (figure.key, figure.value) not in corrected
+            ):
                 found.append(
                     at(
                         ("items", i, "figures", j, "value"),

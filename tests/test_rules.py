@@ -38,6 +38,19 @@ def test_a_count_that_drops_needs_a_note(data_copy):
     assert check(data_copy) == []
 
 
+def test_a_drop_the_same_brief_explains_as_a_correction_needs_no_note(data_copy):
+    # the second night: 10-21 矛盾 1 更正（周增 +175 → +58）, and Kapitsa's 周增 is 58 from then on
+    night = ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.yml"
+    (data_copy / "briefs" / night.name).write_text(night.read_text(encoding="utf-8"), encoding="utf-8")
+    later = data_copy / "briefs" / night.name
+    replace_in(later, '        note: "单仓库 7 日窗口（10-14 为 97 ⭐）"\n', "")  # the figure says nothing itself
+    assert check(data_copy, today=dt.date(2026, 12, 3)) == []
+    replace_in(later, "new: 58", "new: 57")  # the correction no longer says 58: the drop is unexplained
+    assert f"{line_of(later, 'value: 58')}:warning: 周增 went down from 175 to 58 without a note" in check(
+        data_copy, today=dt.date(2026, 12, 3)
+    )
+
+
 def test_a_date_after_the_brief(data_copy):
     brief = data_copy / BRIEF
     replace_in(brief, "last_collected: 2026-10-21", "last_collected: 2026-10-25")

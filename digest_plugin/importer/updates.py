@@ -106,6 +106,10 @@ class _State:
         self.rows: list[dict[str, Any]] = []
         self.earlier: dict[str, Contradiction] = {c.id: c for b in draft.earlier for c in b.contradictions}
         self.earlier_follow_ups = {f.id: f for b in draft.earlier for f in b.follow_ups}
+        self.line = 1
+        """The Markdown line of the piece being read, for warnings."""
+        self.doubts: dict[tuple[str, str], tuple[int, str]] = {}
+        """Warnings held back until every piece is read: a later line may settle them."""
 
     # ------------------------------------------------------------------ where references are
 
@@ -166,6 +170,7 @@ class _State:
     # ------------------------------------------------------------------ reading one piece
 
     def read(self, piece: _Piece) -> None:
+        self.line = piece.line
         refs = self.refs(piece.text, piece.lookup or piece.part)
         for k, ref in enumerate(refs):
             if ref.id is None:
@@ -217,6 +222,7 @@ class _State:
             if change == "corrected" and said.get("new") == "" and ARROW.search(scope):  # a later line says how
                 known["text"] = text.strip()
                 known["corrections"] = [self.correction(cid, self.earlier.get(cid), scope)]
+                self.doubts.pop((cid, "arrow"), None)
             return known
         earlier = self.earlier.get(cid)
         update: dict[str, Any] = {"contradiction": _Code(cid), "text": text.strip()}
@@ -226,10 +232,13 @@ class _State:
             successor = TODAYS_CONTRADICTION.search(scope)
             todays = {c["number"]: c["id"] for c in self.brief.get("contradictions", [])}
             if not successor or int(successor["n"]) not in todays:
-                self.draft.warn(
-                    1,
-                    f"contradiction {cid} is superseded by no numbered contradiction of tonight",
-                    ("contradiction_updates",),
+                self.doubts.setdefault(
+                    (cid, "successor"),
+                    (
+                        self.line,
+                        f"contradiction {cid} is called superseded, but by no numbered contradiction of "
+                        "tonight; write the update by hand",
+                    ),
                 )
                 return None
             update["change"] = ContradictionChange.superseded
@@ -253,7 +262,7 @@ class _State:
         else:  # resolved, with no word for how: only safe when nothing was withheld
             if earlier is not None and earlier.withheld:
                 self.draft.warn(
-                    1,
+                    self.line,
                     f"contradiction {cid} is called settled, but not whether its withheld claim was "
                     "confirmed (证实) or corrected (更正); write the update by hand",
                     ("contradiction_updates",),
@@ -286,16 +295,15 @@ class _State:
         else:
             correction["key"] = ""
             self.draft.warn(
-                1,
+                self.line,
                 f"contradiction {cid} is corrected, but it withholds no single figure or claim to name; "
                 "write key: <figure> (or claim: …)",
                 ("contradiction_updates",),
             )
         if not arrow:
-            self.draft.warn(
-                1,
+            self.doubts[(cid, "arrow")] = (
+                self.line,
                 f"contradiction {cid} is corrected, but no 「旧 → 新」 says to what; write old: and new:",
-                ("contradiction_updates",),
             )
         correction.update(old=old if old != "" else (claims[0] if claims else ""), new=new, reason=reason or "—")
         return correction
@@ -389,6 +397,9 @@ class _State:
             self.rows.append(row)
 
     def finish(self) -> None:
+        for (cid, what), (line, message) in self.doubts.items():
+            if what != "successor" or cid not in self.contradictions:
+                self.draft.warn(line, message, ("contradiction_updates",))
         b = self.brief
         for key, found in (
             ("contradiction_updates", list(self.contradictions.values())),
