@@ -941,14 +941,17 @@ class Renderer:
             )
         blocks.append(Raw("".join(parts)))
         blocks.append(Heading(2, "contradictions", labels.BRIEF_CONTRADICTIONS))
-        blocks.append(
-            Raw(
-                "".join(self.callout(c) for c in self.doc.contradictions_by_brief.get(brief.id, []))
-                or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'
-            )
-        )
+        said = "".join(
+            f'<p class="digest-contradictions-note">{self.text(line)}</p>'
+            for line in (brief.contradictions_note or "").split("\n")
+            if line.strip()
+        )  # what part 二 says outside its list: 「延续：…」, 「今日无矛盾。」
+        callouts = "".join(self.callout(c) for c in self.doc.contradictions_by_brief.get(brief.id, []))
+        blocks.append(Raw(callouts + said or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'))
         blocks.append(Heading(2, "citations", labels.BRIEF_CITATIONS))
-        cites = self.doc.citations_by_brief.get(brief.id, [])
+        # every paper the brief lists, also one cited before (its number kept, its counts refreshed)
+        listed = dict.fromkeys(arxiv_key(c.arxiv) for c in brief.citations)
+        cites = [self.doc.citations[k] for k in listed if k in self.doc.citations]
         note = brief.citations_note
         parts = [f"<p>{labels.BRIEF_CITATIONS_NOTE.format(note=self.text(note))}</p>"] if note else []
         parts += [self.reference(v, back_links=False) for v in cites]

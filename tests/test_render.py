@@ -199,3 +199,13 @@ def test_a_corrected_figure_shows_the_right_value_and_the_correction_never_the_w
     assert re.search(r"更正：175 → 58（采集器把整个组织的周增算进来了）", page)
     register = html_of(renderer(doc, "inference/register.md").register())
     assert 'data-outcome="corrected"' in register and "175 → 58" in register
+
+
+def test_a_later_briefs_page_shows_the_papers_it_cites_again_and_what_part_two_said(shipped):
+    later = later_brief(contradictions=[], contradictions_note="今日无矛盾。\n延续：10-21 矛盾 2 仍无新材料。")
+    doc = merge(shipped.outlines["inference"], [*shipped.briefs, later])
+    html = html_of(renderer(doc, "inference/briefs/2026-10-22-inference-E1.md").brief(later.id))
+    assert '<p class="digest-contradictions-note">今日无矛盾。</p>' in html
+    assert '<p class="digest-contradictions-note">延续：10-21 矛盾 2 仍无新材料。</p>' in html
+    real_nvp = doc.citations["1605.08803"].number  # first cited by the 10-21 brief
+    assert f'id="ref-{real_nvp}"' in html and "Density Estimation Using Real NVP" in html
