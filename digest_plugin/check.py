@@ -255,6 +255,15 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
     for brief in dataset.briefs:
         figures.setdefault(brief.topic, set()).update(f.key for i in brief.items for f in i.figures)
     claims = {c.id: {w.text for w in c.withheld} for b in dataset.briefs for c in b.contradictions}
+    values: dict[tuple[str, str], set[str]] = {}
+    for topic, outline in dataset.outlines.items():
+        for e in outline.entries:
+            for f in e.figures:
+                values.setdefault((topic, f.key), set()).add(_same_value(f.value))
+    for b in dataset.briefs:
+        for item in b.items:
+            for f in item.figures:
+                values.setdefault((b.topic, f.key), set()).add(_same_value(f.value))
     for brief in dataset.briefs:
         known = figures.get(brief.topic, set())
         for i, update in enumerate(brief.contradiction_updates):
@@ -275,6 +284,18 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
                             )
                         )
                     continue
+                had = values.get((brief.topic, correction.key or ""), set())
+                if correction.key in known and had and _same_value(correction.old) not in had:
+                    found.append(
+                        _at(
+                            dataset,
+                            brief.id,
+                            ("contradiction_updates", i, "corrections", j, "old"),
+                            f"figure '{correction.key}' never had the value {correction.old!r} that this corrects",
+                            hint=f"its values were: {', '.join(sorted(had))}; write the wrong value as given",
+                            severity="warning",
+                        )
+                    )
                 if correction.key not in known:
                     found.append(
                         _at(
@@ -287,6 +308,11 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
                         )
                     )
     return found
+
+
+def _same_value(value: object) -> str:
+    """A figure's value as text, spaces aside (175 and "175" are one value)."""
+    return "".join(str(value).split())
 
 
 def _check_lifecycle(dataset: Dataset) -> list[Finding]:

@@ -140,3 +140,12 @@ def test_a_correction_names_a_figure_or_a_claim_not_both_nor_neither(data_copy):
         with pytest.raises(DataError) as info:
             _corrects(data_copy, "kapitsa-weekly-gain", both)
         assert "names the figure (key: …) or the withheld claim (claim: …)" in info.value.findings[0].message
+
+
+def test_a_correction_of_a_value_the_figure_never_had_is_a_warning(data_copy):
+    # 10-21's Kapitsa card gave 周增 +175; a correction of "176" corrects nothing the doc ever said
+    (f,) = _corrects(data_copy, "kapitsa-weekly-gain", '{key: weekly-gain, old: 176, new: 58, reason: "口径"}')
+    assert (f.severity, f.line) == ("warning", 13)
+    assert f.message == "figure 'weekly-gain' never had the value 176 that this corrects"
+    assert f.hint == "its values were: 175; write the wrong value as given"
+    assert _corrects(data_copy, "kapitsa-weekly-gain", '{key: weekly-gain, old: 175, new: 58, reason: "口径"}') == []

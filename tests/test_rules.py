@@ -98,3 +98,24 @@ def test_a_brief_dated_in_the_future():
         f"{line_of(data / BRIEF, 'date: 2026-10-21')}:error: brief date 2026-10-21 is in the future"
     ]
     assert check(data, Rules(allow_future_dates=True), today=dt.date(2026, 10, 19)) == []
+
+
+def test_diverging_counts_are_judged_on_the_latest_of_each_source(data_copy):
+    # 10-21 gives 4677 (S2) and 2066 (OpenAlex); a later brief refreshes only S2, to 9000: the
+    # bibliography now shows 9000 beside 2066, more than 3× apart, though the later brief gives one count
+    later = data_copy / "briefs" / "2026-10-22-inference-E1.yml"
+    later.write_text(
+        "schema: 1\nid: 2026-10-22-inference-E1\ntopic: inference\nround: E1\n"
+        'title: "inference · E1 预消化简报（2026-10-22）"\ndate: 2026-10-22\n'
+        "citations:\n"
+        '  - arxiv: "1605.08803v3"\n    title: "Density Estimation Using Real NVP"\n    refresh: true\n'
+        "    cited_by:\n      - {source: S2, count: 9000, as_of: 2026-10-22}\n",
+        encoding="utf-8",
+    )
+    (finding,) = check(data_copy)
+    assert (
+        finding
+        == f"{line_of(later, 'cited_by:')}:warning: cited-by counts of arXiv:1605.08803v3 differ by more than 3× (9000 S2, 2066 OpenAlex)"
+    )
+    later.write_text(later.read_text(encoding="utf-8").replace("9000", "5000"), encoding="utf-8")
+    assert check(data_copy) == []
