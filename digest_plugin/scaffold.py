@@ -7,7 +7,8 @@ from pathlib import Path
 
 from . import files
 from .findings import DataError
-from .load import load_data
+from .load import load_data, site_vocabulary
+from .vocabulary import Vocabulary, default_file
 
 TEMPLATE = """\
 # yaml-language-server: $schema=../../schema/brief.schema.json
@@ -27,10 +28,11 @@ scope: ""
 #  - id: {item_id}
 #    number: 1
 #    title: ""
-#    value: [high]                 # high | high_pending | refresh | medium | filler
+#    value: [{value}]                 # {values}
 #    sources: {{materials: [{{path: "", anchor: ""}}], urls: [""]}}
 #    points: [""]
-#    evidence: {{level: lead, source_kinds: [], gaps: [], boundary: ""}}
+#    evidence: {{level: {level}, source_kinds: [], gaps: [], boundary: ""}}   # levels: {levels}
+# (the words of value, level, source_kinds, gaps and disposition are those of data/vocabulary.yml)
 #    relation: ""
 #    placement: {{section: "3.1", action: new_sub_entry, text: ""}}
 items: []
@@ -85,8 +87,17 @@ def new_brief(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> 
         | {c.id for b in briefs for c in b.contradictions}
         | {f.id for b in briefs for f in b.follow_ups}
     )
+    try:
+        words = site_vocabulary(Path(data_dir))
+    except DataError:
+        words = Vocabulary(default_file())
+    values, levels = list(words.words("value_ratings")), list(words.words("evidence_levels"))
     stem = f"{date.isoformat()}-{round_.lower()}"
     text = TEMPLATE.format(
+        value=values[0] if values else "",
+        values=" | ".join(values),  # codes: lower-case ASCII and _, nothing that could break the YAML
+        level="lead" if "lead" in levels else (levels[-1] if levels else ""),
+        levels=" | ".join(levels),
         id=brief_id,
         topic=topic,
         round=round_,

@@ -117,3 +117,12 @@ def test_an_import_meeting_a_new_word_writes_the_sites_vocabulary_file(data_copy
     assert words.gaps == default_file().gaps  # the package's words, kept
     errors, _ = check(data_copy)
     assert not [e for e in errors if "vocabulary" in e.message]
+
+
+def test_a_new_brief_offers_the_sites_words(data_copy):
+    from digest_plugin.scaffold import new_brief
+
+    replace_in(data_copy / "vocabulary.yml", "value_ratings:\n", "value_ratings:\n  low: 低价值\n")
+    text = new_brief(data_copy, "inference", dt.date(2026, 10, 22)).read_text(encoding="utf-8")
+    assert "#    value: [low]                 # low | high | high_pending | refresh | medium | filler" in text
+    assert "# levels: verified | partially_verified | unverified | lead | discard" in text
