@@ -255,6 +255,10 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
     for brief in dataset.briefs:
         figures.setdefault(brief.topic, set()).update(f.key for i in brief.items for f in i.figures)
     claims = {c.id: {w.text for w in c.withheld} for b in dataset.briefs for c in b.contradictions}
+    figures_withheld = {
+        c.id: {w.figure for w in c.withheld if w.figure} for b in dataset.briefs for c in b.contradictions
+    }
+    """A figure a contradiction withheld: its wrong value was never recorded as a value."""
     values: dict[tuple[str, str], set[str]] = {}
     for topic, outline in dataset.outlines.items():
         for e in outline.entries:
@@ -285,7 +289,8 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
                         )
                     continue
                 had = values.get((brief.topic, correction.key or ""), set())
-                if correction.key in known and had and _same_value(correction.old) not in had:
+                withheld_figure = correction.key in figures_withheld.get(update.contradiction, set())
+                if correction.key in known and had and not withheld_figure and _same_value(correction.old) not in had:
                     found.append(
                         _at(
                             dataset,

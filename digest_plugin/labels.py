@@ -102,6 +102,7 @@ CONTRADICTION_SOURCE: Final = "来源："
 WITHHELD_CLAIMS: Final = "暂扣说法"
 WITHHELD_CLAIMS_OPEN: Final = "（修正前不得作为事实写入）"
 WITHHELD_CLAIMS_SETTLED: Final = "（矛盾已不再未解决，可以写入）"
+WITHHELD_CLAIMS_CORRECTED: Final = "（已更正：说法有误，不得写入）"
 REQUIRED_LABEL: Final = "必须带标注"
 SUPERSEDED_BY: Final = "，由 {successor} 取代"
 

@@ -648,8 +648,14 @@ class _State:
             right = figure.current.model_copy(
                 update={"value": correction.new, "unit": correction.unit or figure.current.unit, "as_of": brief.date}
             )
-            if figure.current.value == correction.old:  # else a later value stands: only the history changes
-                figure.history.append(FigureValue(figure.current, figure.current_from, contradiction.id))
+            was_a_value = figure.current.value == correction.old or any(
+                v.figure.value == correction.old for v in figure.history
+            )
+            # the current value was the wrong one, or the wrong one was never a value (it was withheld):
+            # the right value is current from this brief; else a later value stands and only the history changes
+            if figure.current.value == correction.old or not was_a_value:
+                wrong = contradiction.id if figure.current.value == correction.old else None  # else it was right then
+                figure.history.append(FigureValue(figure.current, figure.current_from, wrong))
                 figure.current, figure.current_from = right, brief.id
             draft.history.append(Update("corrected", brief, None, correction.reason, correction=correction))
             changes.entries_updated.append(draft.id)

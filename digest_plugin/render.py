@@ -577,7 +577,13 @@ class Renderer:
             touched.append(labels.CONTRADICTION_CITES + labels.LIST_SEP.join(self.cite(v) for v in cited_views))
         withheld = ""
         if c.withheld:
-            note = labels.WITHHELD_CLAIMS_OPEN if view.is_open else labels.WITHHELD_CLAIMS_SETTLED
+            note = (
+                labels.WITHHELD_CLAIMS_OPEN
+                if view.is_open
+                else labels.WITHHELD_CLAIMS_CORRECTED
+                if view.corrected  # the claim was wrong: it stays withheld for good
+                else labels.WITHHELD_CLAIMS_SETTLED
+            )
             withheld = (
                 f'<p class="digest-withheld-claims"><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
                 + labels.LIST_SEP.join(
@@ -600,7 +606,9 @@ class Renderer:
                 then = labels.SUPERSEDED_BY.format(successor=self.contradiction_link(successor)) if successor else ""
                 outcome = labels.OUTCOME.format(outcome=esc(update.outcome.label)) if update.outcome else ""
                 corrections = "".join(
-                    f'<br><span class="digest-correction" data-figure="{esc(x.key)}">'
+                    '<br><span class="digest-correction"'
+                    + (f' data-figure="{esc(x.key)}"' if x.key else "")  # a claim correction names no figure
+                    + ">"
                     + labels.CORRECTION.format(
                         label=self.text(f"{x.label} " if x.label else ""),
                         old=self.text(f"{x.old} {x.unit}" if x.unit else str(x.old), quote=view),

@@ -143,9 +143,11 @@ def test_a_correction_names_a_figure_or_a_claim_not_both_nor_neither(data_copy):
 
 
 def test_a_correction_of_a_value_the_figure_never_had_is_a_warning(data_copy):
-    # 10-21's Kapitsa card gave 周增 +175; a correction of "176" corrects nothing the doc ever said
-    (f,) = _corrects(data_copy, "kapitsa-weekly-gain", '{key: weekly-gain, old: 176, new: 58, reason: "口径"}')
+    # Kapitsa's Stars were 105 (the outline) and 155 (10-21): a correction of "150" corrects nothing the
+    # doc ever said.  (A value the contradiction withheld, like 周增 +175, was never a value: no warning.)
+    (f,) = _corrects(data_copy, "kapitsa-weekly-gain", '{key: stars, old: 150, new: 156, reason: "口径"}')
     assert (f.severity, f.line) == ("warning", 13)
-    assert f.message == "figure 'weekly-gain' never had the value 176 that this corrects"
-    assert f.hint == "its values were: 175; write the wrong value as given"
-    assert _corrects(data_copy, "kapitsa-weekly-gain", '{key: weekly-gain, old: 175, new: 58, reason: "口径"}') == []
+    assert f.message == "figure 'stars' never had the value 150 that this corrects"
+    assert f.hint == "its values were: 105, 155; write the wrong value as given"
+    assert _corrects(data_copy, "kapitsa-weekly-gain", '{key: stars, old: 155, new: 156, reason: "口径"}') == []
+    assert _corrects(data_copy, "kapitsa-weekly-gain", '{key: weekly-gain, old: 296, new: 108, reason: "口径"}') == []

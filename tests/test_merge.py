@@ -269,6 +269,29 @@ def test_a_claim_corrected_stays_withheld_and_its_wrong_value_leaves_the_figure(
     assert entry.history[-1].kind == "corrected" and entry.history[-1].correction.new == 58
 
 
+def test_a_correction_of_a_value_never_published_makes_the_right_one_current(shipped):
+    """10-22 corrects +175 → +58; 10-27 re-opens it on a withheld +296; 10-29 corrects 296 → 108:
+    108 is current from 10-29, and 58 (right in its day) stays a point of the chart."""
+    reopened = {"contradiction": "kapitsa-weekly-gain", "change": "reopened", "text": "周增再次按组织级汇总（+296）。"}
+    again = {
+        "contradiction": "kapitsa-weekly-gain",
+        "change": "resolved",
+        "outcome": "corrected",
+        "text": "人工核对：+108。",
+        "corrections": [{"key": "weekly-gain", "old": 296, "new": 108, "reason": "组织级口径"}],
+    }
+    briefs = [
+        *shipped.briefs,
+        corrected_gain(),
+        later_brief(id="2026-10-27-inference-E1", date="2026-10-27", citations=[], contradiction_updates=[reopened]),
+        later_brief(id="2026-10-29-inference-E1", date="2026-10-29", citations=[], contradiction_updates=[again]),
+    ]
+    doc = merge(shipped.outlines["inference"], briefs)
+    gain = next(f for e in doc.entries.values() for f in e.figures if f.key == "weekly-gain")
+    assert (gain.current.value, gain.current.as_of.isoformat()) == (108, "2026-10-29")
+    assert [f.value for f in gain.series()] == [58, 108]
+
+
 def test_a_claim_confirmed_is_published(shipped):
     doc = merge(shipped.outlines["inference"], [*shipped.briefs, corrected_gain("confirmed")])
     view = doc.contradiction("kapitsa-weekly-gain")
