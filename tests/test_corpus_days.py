@@ -13,7 +13,7 @@ from conftest import ROOT
 from corpus_days import run, table
 from ruamel.yaml import YAML
 
-MATCHED_AT_LEAST = 1630
+MATCHED_AT_LEAST = 1665
 CLEAN_NIGHTS_AT_LEAST = 12  # every night: digest check passes with no edit by hand
 
 
@@ -128,3 +128,24 @@ def test_what_part_two_says_outside_its_list_is_kept(nights):
     _, work = nights
     assert _imported(work, "2026-10-31-inference-E1")["contradictions_note"] == "今日无矛盾。"
     assert _imported(work, "2026-10-23-inference-E1")["contradictions_note"].startswith("延续：")
+
+
+def test_a_repo_card_refresh_gives_dated_figures_with_how_they_were_counted(nights):
+    _, work = nights
+    # 10-23 条目 4: 来源 …/4475-nace-ai-kapitsa.md（上次采集 2026-10-23）; 要点: 171 ⭐，周增 +70（采集器已按…改为单仓库 7 日窗口，…）
+    item = _imported(work, "2026-10-23-inference-E1")["items"][3]
+    figures = {f["key"]: f for f in item["figures"]}
+    assert (figures["stars"]["value"], str(figures["stars"]["as_of"])) == (171, "2026-10-23")
+    assert figures["weekly-gain"]["value"] == 70 and "单仓库 7 日窗口" in figures["weekly-gain"]["note"]
+
+
+def test_counts_written_after_the_title_are_counts(nights):
+    _, work = nights
+    # 11-01: arXiv:1605.08803（v3）— Density Estimation Using Real NVP：被引 4690 / S2、2073 / OpenAlex（截至 2026-11-01）。…
+    (citation,) = _imported(work, "2026-11-01-inference-E1")["citations"]
+    assert citation["title"] == "Density Estimation Using Real NVP"
+    assert [(c["source"], c["count"], str(c["as_of"])) for c in citation["cited_by"]] == [
+        ("S2", 4690, "2026-11-01"),
+        ("OpenAlex", 2073, "2026-11-01"),
+    ]
+    assert citation["use_note"].startswith("上周日刷新时为 4681 / 2069。")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -73,17 +74,21 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
     else:
         close_at = _matching_close(rest, open_at)
         title, meta, note = rest[:open_at], rest[open_at + 1 : close_at], rest[close_at + 1 :]
+    head, colon, tail = title.partition("：")
+    facts = [p.strip() for p in re.split(r"[；;，,、]", tail) if p.strip()]
+    if colon and facts and all(any(pattern.match(p) for _, pattern in CITATION_FACTS) for p in facts):
+        title, meta = head, "，".join([*facts, meta])  # "Title：被引 4690 / S2、2073 / OpenAlex（截至 …）"
     citation["title"] = title.strip()
     for piece in (p.strip() for p in re.split(r"[；;，,、]", meta) if p.strip()):
         _citation_fact(citation, piece, line, draft, at)
     if as_of := citation.pop("as_of", None):  # 截至 …: the date of every count given
         for count in citation.get("cited_by", []):
-            count["as_of"] = as_of
+            count["as_of"] = dt.date.fromisoformat(as_of)
     if (version := citation.pop("version", None)) and not re.search(r"v\d+$", citation["arxiv"]):
         citation["arxiv"] += version
     if verified:
         citation["verified"] = True
-    note = note.strip().lstrip("—–-").strip()
+    note = note.strip().lstrip("—–-。；;，,").strip()
     if note:
         citation["use_note"] = note
     _cited_before(citation, draft)

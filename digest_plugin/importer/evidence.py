@@ -27,8 +27,10 @@ MATERIAL = re.compile(r"^(?P<path>[^\s「（(]+?\.(?:md|txt|json|ya?ml|html|pdf)
 
 
 COLLECTED = re.compile(
-    r"^[（(]\s*首次采集\s*(?P<first>\d{4}-\d{2}-\d{2})\s*[，,、]\s*上次采集\s*(?P<last>\d{4}-\d{2}-\d{2})\s*[）)]$"
+    r"^[（(]\s*(?:首次采集\s*(?P<first>\d{4}-\d{2}-\d{2}))?\s*[，,、]?\s*"
+    r"(?:上次采集\s*(?P<last>\d{4}-\d{2}-\d{2}))?\s*[）)]$"
 )
+"""（首次采集 2026-10-19，上次采集 2026-10-21）, or either date alone (（上次采集 2026-10-23））."""
 
 
 # --- evidence
@@ -93,9 +95,11 @@ def _material(text: str) -> dict[str, Any] | None:
         return None
     ref: dict[str, Any] = {"path": m["path"]}
     rest = m["rest"].strip()
-    if collected := COLLECTED.match(rest):
-        ref["first_collected"] = dt.date.fromisoformat(collected["first"])
-        ref["last_collected"] = dt.date.fromisoformat(collected["last"])
+    if (collected := COLLECTED.match(rest)) and (collected["first"] or collected["last"]):
+        if collected["first"]:
+            ref["first_collected"] = dt.date.fromisoformat(collected["first"])
+        if collected["last"]:
+            ref["last_collected"] = dt.date.fromisoformat(collected["last"])
     elif rest:
         ref["anchor"] = rest
     return ref

@@ -78,7 +78,7 @@ FIGURE_RULES: list[tuple[str, str, re.Pattern[str], str | None]] = [
     ("stars", "Stars", re.compile(r"^(?:(?P<value>\d[\d,]*)\s*⭐|Stars\s*(?P<value2>\d[\d,]*))$"), "⭐"),
     ("weekly-gain", "周增", re.compile(r"^周增\s*\+?(?P<value>\d[\d,]*)$"), None),
     ("last-commit", "最近提交", re.compile(r"^最近提交\s*(?P<value>\d{4}-\d{2}-\d{2})$"), None),
-    ("maturity", "成熟度", re.compile(r"^成熟度(?:标为|为|[：:])?\s*(?P<value>[A-Za-z][\w-]*)$"), None),
+    ("maturity", "成熟度", re.compile(r"^成熟度(?:仍?标为|仍?为|[：:])?\s*(?P<value>[A-Za-z][\w-]*)$"), None),
 ]
 
 
@@ -223,15 +223,23 @@ def _repo_card_figures(item: dict[str, Any], line: int, draft: _Draft, at: _At) 
         return []
     as_of = cards[0].get("last_collected")
     figures = []
-    for clause in (c.strip() for c in re.split(r"[，,]", point) if c.strip()):
-        figure = _figure(clause)
+    for clause in (c.strip() for c in _split_outside(point, "，,") if c.strip()):
+        note = TRAILING_NOTE.search(
+            clause
+        )  # 周增 +70（采集器已改为单仓库 7 日窗口…）: the figure, and how it was counted
+        figure = _figure(clause[: note.start()].strip() if note else clause)
         if figure is None:
             draft.warn(line, f"条目 {item['number']}: «{clause}» is not read as a figure; it stays in the points", at)
             continue
+        if note:
+            figure["note"] = note["note"]
         if figure["key"] in COUNTED_AS_OF_COLLECTION and as_of:
             figure["as_of"] = as_of
         figures.append(figure)
     return figures
+
+
+TRAILING_NOTE = re.compile(r"[（(](?P<note>[^（()）]+)[）)]$")
 
 
 def _figure(clause: str) -> dict[str, Any] | None:
