@@ -62,11 +62,16 @@ class Dataset:
     words: VocabularyFile | None = None
     """The site's ``vocabulary.yml``; None when the site has none (the package's words apply)."""
 
+    vocabularies: dict[str, Vocabulary] = field(default_factory=dict, repr=False)
+    """Built once per topic: checks and rules ask for it brief by brief."""
+
     def vocabulary(self, topic: str) -> Vocabulary:
         """The words a brief of ``topic`` may use: the site's, plus what its outline adds."""
-        outline = self.outlines.get(topic)
-        extra = [outline.vocabulary] if outline and outline.vocabulary else []
-        return Vocabulary(self.words or default_file(), *extra)
+        if topic not in self.vocabularies:
+            outline = self.outlines.get(topic)
+            extra = [outline.vocabulary] if outline and outline.vocabulary else []
+            self.vocabularies[topic] = Vocabulary(self.words or default_file(), *extra)
+        return self.vocabularies[topic]
 
     def tree(self, key: str) -> Any:
         """The round-trip tree of a file, for pointing a later finding at its line.

@@ -12,6 +12,7 @@ fresh site works; ``digest new`` and the importer write the site's own file when
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from importlib import resources
@@ -90,8 +91,9 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", "", text).casefold()
 
 
+@functools.cache
 def default_file() -> VocabularyFile:
-    """The words of the first brief, as the package ships them."""
+    """The words of the first brief, as the package ships them (read once: it is frozen)."""
     from ruamel.yaml import YAML
 
     text = resources.files(__package__).joinpath("assets", FILE).read_text(encoding="utf-8")
