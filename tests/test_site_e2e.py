@@ -18,13 +18,12 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from conftest import mkdocs_build, replace_in
+from html_dom import Node, norm, parse
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -55,96 +54,6 @@ VALUE_PER_BRIEF = {
 }
 ARXIV_ID = "1605.08803"
 ARXIV_URL = "https://arxiv.org/abs/1605.08803"
-
-
-# --------------------------------------------------------------------------------------------
-# A tiny DOM on top of html.parser
-# --------------------------------------------------------------------------------------------
-
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-NO_TEXT = {"script", "style", "template"}
-
-
-@dataclass(eq=False)
-class Node:
-    tag: str
-    attrs: dict[str, str]
-    parent: Node | None = None
-    children: list[Node | str] = field(default_factory=list)
-
-    def iter(self):
-        yield self
-        for child in self.children:
-            if isinstance(child, Node):
-                yield from child.iter()
-
-    def find_all(self, pred) -> list[Node]:
-        return [n for n in self.iter() if pred(n)]
-
-    def text(self, skip=None) -> str:
-        """Text content (what a reader sees), without script/style and without subtrees `skip` accepts."""
-        out: list[str] = []
-
-        def walk(node: Node) -> None:
-            if node.tag in NO_TEXT or (skip is not None and skip(node)):
-                return
-            for child in node.children:
-                if isinstance(child, str):
-                    out.append(child)
-                else:
-                    walk(child)
-
-        walk(self)
-        return norm("".join(out))
-
-    @property
-    def classes(self) -> list[str]:
-        return (self.attrs.get("class") or "").split()
-
-    def ancestors(self):
-        node = self.parent
-        while node is not None:
-            yield node
-            node = node.parent
-
-
-class _TreeBuilder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag, attrs):
-        node = Node(tag, {k: (v if v is not None else "") for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-        if tag not in VOID:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag, attrs):
-        node = Node(tag, {k: (v if v is not None else "") for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        for i in range(len(self.stack) - 1, 0, -1):
-            if self.stack[i].tag == tag:
-                del self.stack[i:]
-                return
-
-    def handle_data(self, data):
-        self.stack[-1].children.append(data)
-
-
-def parse(text: str) -> Node:
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    return builder.root
-
-
-def norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
 
 
 def content(root: Node) -> Node:
