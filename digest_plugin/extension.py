@@ -46,7 +46,7 @@ log = logging.getLogger("mkdocs.plugins.digest")
 DIRECTIVE = re.compile(r"^\[\[digest(?P<args>(?:\s+[a-z-]+(?:=[A-Za-z0-9._-]+)?)*)\s*\]\]$")
 ARG = re.compile(r"([a-z-]+)(?:=([A-Za-z0-9._-]+))?")
 CITE = r"\[\[cite\s+(?P<id>[A-Za-z0-9./-]+)\]\]"
-PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview")
+PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview", "legend")
 
 
 @dataclass
@@ -91,6 +91,8 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         return renderer.brief(value)
     if kind == "overview":
         return renderer.overview()
+    if kind == "legend":
+        return renderer.legend()
     return {
         "register": renderer.register,
         "bibliography": renderer.bibliography,

@@ -45,10 +45,6 @@ COUNT_SEP: Final = " / "
 
 # --------------------------------------------------------------------------- items and entries
 
-LEVEL_GLYPHS: Final = {"verified": "✔", "partially_verified": "◐", "unverified": "？", "lead": "○", "discard": "✕"}
-"""The glyph drawn before each evidence level's label in a badge."""
-LEVEL_GLYPH_OTHER: Final = "•"
-"""The glyph of an evidence level a site added to its vocabulary."""
 
 ITEM_REF: Final = "{brief} 条目 {number}"
 MATERIAL_FIRST_COLLECTED: Final = "首次采集 {date}"
@@ -56,6 +52,30 @@ MATERIAL_LAST_COLLECTED: Final = "上次采集 {date}"
 MATERIAL_NOTE: Final = "（{notes}）"
 
 BOUNDARY: Final = "证据边界"
+BASELINE_BADGE: Final = "活文档既有 · 本系统未复核"
+"""The badge of an entry the living doc already had: nothing here assessed it."""
+BASELINE_MEANING: Final = "这一条来自活文档原有内容，没有经过每晚简报的证据评定；不要把它当作已核查。"
+TIP_ASSESSED: Final = "评定：{where}"
+TIP_LEGEND: Final = "各等级、缺口与来源类型的含义 →"
+SCALE_FULL: Final = "●"
+SCALE_EMPTY: Final = "○"
+LEGEND_LEVELS: Final = "证据等级（由强到弱）"
+LEGEND_LEVELS_NOTE: Final = "徽章先写等级：实心圆越多，内容本身核实得越充分。颜色只是辅助，等级总以文字写出。"
+LEGEND_GAPS: Final = "证据缺口"
+LEGEND_KINDS: Final = "来源类型"
+LEGEND_VALUES: Final = "价值评级"
+LEGEND_DISPOSITIONS: Final = "矛盾的处置方式"
+LEGEND_TERMS: Final = "团队用语"
+LEGEND_TERM_ROWS: Final = (
+    ("E1", "每晚的预消化轮：读当天清单里的材料，写出当天的简报。"),
+    ("E2", "深读轮：按 E1 留下的跟进事项回到原始出处（issue、全文、源码）核对。"),
+    ("简报", "一轮阅读的产出：条目、矛盾与待核实说法、可引用的 arXiv 号、结论与跟进。"),
+    ("证据边界", "一条内容核实到了哪里、没核实什么；写在每条内容下方。"),
+    ("暂扣", "矛盾未解决时，被要求「不得写入」的说法在别处显示为「暂扣」，只在矛盾提示框和登记页里引用。"),
+    ("活文档既有", "活文档原有的条目，没有经过简报的证据评定。"),
+)
+"""The team's terms a reader meets on the site, explained on the legend page."""
+LEGEND_MEANING_NONE: Final = "（词表中没有写说明）"
 RELATED_CONTRADICTIONS: Final = "⚠ 相关矛盾："
 POINTS_NOTE: Final = "要点（{note}）："
 SOURCES: Final = "来源"
@@ -208,6 +228,7 @@ CHART_POINT: Final = "{date}：{value}"
 # --------------------------------------------------------------------------- generated pages and feed
 
 PAGE_REGISTER: Final = "矛盾与待核实登记"
+PAGE_LEGEND: Final = "图例：证据等级与团队用语"
 PAGE_BIBLIOGRAPHY: Final = "参考文献"
 PAGE_FOLLOW_UPS: Final = "待跟进事项"
 PAGE_FOLLOW_UPS_CLOSED: Final = "已关闭的跟进事项"

@@ -42,6 +42,11 @@ def register_page(topic: str, year: int | None = None) -> str:
     return f"{topic}/register.md" if year is None else f"{topic}/register/{year}.md"
 
 
+def legend_page(topic: str) -> str:
+    """What the badges, gaps, source kinds and the team's words mean (from the vocabulary)."""
+    return f"{topic}/legend.md"
+
+
 def bibliography_page(topic: str, year: int | None = None) -> str:
     return f"{topic}/bibliography.md" if year is None else f"{topic}/bibliography/{year}.md"
 

@@ -22,12 +22,15 @@ from .layout import (
     briefs_index_page,
     feed_page,
     follow_ups_page,
+    legend_page,
     register_page,
     section_page,
 )
 from .merge import LivingDoc
 
 CSS_PATH = "assets/digest/digest.css"
+JS_PATH = "assets/digest/digest.js"
+"""Closes a badge's tip on Esc (WCAG 1.4.13): the only script the plugin adds; the site works without it."""
 
 
 def stub(title: str, directive: str) -> str:
@@ -89,10 +92,12 @@ def generated_pages(
 ) -> Iterator[tuple[str, str]]:
     """(source path, content) of every generated file, in a fixed order."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
+    yield JS_PATH, package_files("digest_plugin").joinpath("assets/digest.js").read_text(encoding="utf-8")
     for topic, layout in layouts.items():
         yield register_page(topic), stub(labels.PAGE_REGISTER, "[[digest register]]")
         yield bibliography_page(topic), stub(labels.PAGE_BIBLIOGRAPHY, "[[digest bibliography]]")
         yield follow_ups_page(topic), stub(labels.PAGE_FOLLOW_UPS, "[[digest follow-ups]]")
+        yield legend_page(topic), stub(labels.PAGE_LEGEND, "[[digest legend]]")
         yield briefs_index_page(topic), stub(labels.PAGE_BRIEFS, "[[digest briefs]]")
         yield from archive_pages(layout)
         yield feed_page(topic), atom(layout, site_url, directory_urls)

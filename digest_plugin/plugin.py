@@ -36,7 +36,7 @@ from .leaks import LeakCheck
 from .load import Cache
 from .merge import LivingDoc
 from .model import Rules
-from .pages import CSS_PATH, generated_pages
+from .pages import CSS_PATH, JS_PATH, generated_pages
 from .pipeline import Result, analyse
 
 log = logging.getLogger("mkdocs.plugins.digest")
@@ -122,6 +122,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
+        if JS_PATH not in [str(x) for x in config.extra_javascript]:
+            config.extra_javascript.append(JS_PATH)
         if self._publish is not None:
             config.site_dir = str(self._publish.begin(Path(config.site_dir)))
         return config

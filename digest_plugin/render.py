@@ -30,6 +30,7 @@ from .layout import (
     briefs_index_page,
     feed_page,
     follow_ups_page,
+    legend_page,
     register_page,
     section_anchor,
     section_page,
@@ -170,11 +171,6 @@ class Renderer:
         """A word of the topic's vocabulary (``data/vocabulary.yml``) as HTML: its label, escaped."""
         return esc(self.doc.vocabulary.label(kind, code))
 
-    def meaning(self, kind: str, code: str) -> str:
-        """A ``title`` attribute with the word's one-line meaning (the badge tip), or nothing."""
-        meaning = self.doc.vocabulary.meaning(kind, code)
-        return f' title="{esc(meaning)}"' if meaning else ""
-
     def contradiction_name(self, view: ContradictionView) -> str:
         """'矛盾 3', or '2026-10-21 矛盾 3' once several briefs each number their own from 1."""
         number = view.contradiction.number
@@ -240,21 +236,97 @@ class Renderer:
         href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
 
-    def badge(self, ev: Evidence, key: str) -> str:
-        tip_id = f"boundary-{key}"
+    def scale(self, level: str) -> str:
+        """The level as an ordinal scale: ●●●○ (GRADE-like), as many filled as it is solid."""
+        steps = max(len(self.doc.vocabulary.words("evidence_levels")) - 1, 1)
+        filled = max(steps - self.doc.vocabulary.rank(level), 0)
+        return labels.SCALE_FULL * filled + labels.SCALE_EMPTY * (steps - filled)
+
+    def badge(self, ev: Evidence, key: str, assessed: str = "") -> str:
+        """How solid the statement is: the level first (scale and word), then source kinds and gaps.
+
+        The tip says what the page does not: what the level and each gap mean, where it was assessed,
+        and a link to the legend; the boundary itself is printed under the statement (and is the
+        badge's accessible description)."""
+        words = self.doc.vocabulary
+        kinds = [self.word("source_kinds", k) for k in ev.source_kinds]
+        shown_gaps = [g for g in ev.gaps if self.word("gaps", g) not in kinds]  # 厂商自述 once, not twice
         gaps = "".join(
-            f'<span class="digest-gap" data-gap="{esc(g)}"{self.meaning("gaps", g)}>{self.word("gaps", g)}</span>'
-            for g in ev.gaps
+            f'<span class="digest-gap" data-gap="{esc(g)}">{self.word("gaps", g)}</span>' for g in shown_gaps
         )
-        kinds = labels.LIST_SEP.join(self.word("source_kinds", k) for k in ev.source_kinds)
-        glyph = labels.LEVEL_GLYPHS.get(ev.level, labels.LEVEL_GLYPH_OTHER)
+        tip_rows = [
+            f"<strong>{self.word('evidence_levels', ev.level)}</strong>："
+            + esc(words.meaning("evidence_levels", ev.level) or labels.LEGEND_MEANING_NONE)
+        ]
+        tip_rows += [
+            f"{self.word('gaps', g)}：{esc(words.meaning('gaps', g) or labels.LEGEND_MEANING_NONE)}" for g in ev.gaps
+        ]
+        if assessed:
+            tip_rows.append(labels.TIP_ASSESSED.format(where=assessed))
+        legend = self.linker.url(legend_page(self.doc.topic), f"level-{ev.level}")
+        tip_rows.append(f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a>')
         return (
-            f'<span class="digest-badge" data-evidence="{esc(ev.level)}" tabindex="0" aria-describedby="{esc(tip_id)}">'
-            f'<span class="digest-badge__level"{self.meaning("evidence_levels", ev.level)}>{glyph} '
+            f'<span class="digest-badge" data-evidence="{esc(ev.level)}" data-rank="{words.rank(ev.level)}" '
+            f'tabindex="0" aria-describedby="boundary-{esc(key)}">'
+            f'<span class="digest-badge__level"><span class="digest-badge__scale">{self.scale(ev.level)}</span> '
             f"{self.word('evidence_levels', ev.level)}</span>"
-            + (f'<span class="digest-badge__kind">{kinds}</span>' if kinds else "")
+            + (f'<span class="digest-badge__kind">{labels.LIST_SEP.join(kinds)}</span>' if kinds else "")
             + gaps
-            + f'<span class="digest-badge__tip" role="tooltip">{self.text(ev.boundary)}</span></span>'
+            + '<span class="digest-badge__tip" role="tooltip">'
+            + "<br>".join(tip_rows)
+            + "</span></span>"
+        )
+
+    def legend(self) -> list[Block]:
+        """What every word on the badges and callouts means, from the topic's vocabulary: the levels
+        in rank order with their scale, then gaps, source kinds, value ratings, dispositions, and the
+        team's terms (E1, E2 …).  Each word has an anchor, so a badge's tip links to its own row."""
+        words = self.doc.vocabulary
+
+        def rows(kind: str, prefix: str) -> str:
+            return "".join(
+                f'<tr{self.anchor(f"{prefix}-{code}")} data-{prefix}="{esc(code)}">'
+                f"<th>{esc(word.label)}</th><td>{esc(word.meaning or labels.LEGEND_MEANING_NONE)}</td></tr>"
+                for code, word in words.words(kind).items()
+            )
+
+        levels = "".join(
+            f'<tr{self.anchor(f"level-{code}")} data-level="{esc(code)}"><th>'
+            f'<span class="digest-badge digest-badge--sample" data-evidence="{esc(code)}" data-rank="{words.rank(code)}">'
+            f'<span class="digest-badge__level"><span class="digest-badge__scale">{self.scale(code)}</span> '
+            f"{esc(word.label)}</span></span></th><td>{esc(word.meaning or labels.LEGEND_MEANING_NONE)}</td></tr>"
+            for code, word in words.words("evidence_levels").items()
+        )
+        baseline = (
+            f'<tr{self.anchor("baseline")} data-level="baseline"><th><span class="digest-badge digest-badge--baseline '
+            f'digest-badge--sample" data-evidence="baseline"><span class="digest-badge__level">{labels.BASELINE_BADGE}'
+            f"</span></span></th><td>{labels.BASELINE_MEANING}</td></tr>"
+        )
+        table = '<table class="digest-legend">{}</table>'.format
+        terms = "".join(f"<tr><th>{esc(t)}</th><td>{esc(m)}</td></tr>" for t, m in labels.LEGEND_TERM_ROWS)
+        return [
+            Heading(2, "levels", labels.LEGEND_LEVELS),
+            Raw(f"<p>{labels.LEGEND_LEVELS_NOTE}</p>" + table(levels + baseline)),
+            Heading(2, "gaps", labels.LEGEND_GAPS),
+            Raw(table(rows("gaps", "gap"))),
+            Heading(2, "source-kinds", labels.LEGEND_KINDS),
+            Raw(table(rows("source_kinds", "kind"))),
+            Heading(2, "values", labels.LEGEND_VALUES),
+            Raw(table(rows("value_ratings", "value"))),
+            Heading(2, "dispositions", labels.LEGEND_DISPOSITIONS),
+            Raw(table(rows("dispositions", "disposition"))),
+            Heading(2, "terms", labels.LEGEND_TERMS),
+            Raw(table(terms)),
+        ]
+
+    def baseline_badge(self) -> str:
+        """An entry the living doc already had: marked as what it is, not left to read as solid."""
+        legend = self.linker.url(legend_page(self.doc.topic), "baseline")
+        return (
+            '<span class="digest-badge digest-badge--baseline" data-evidence="baseline" tabindex="0">'
+            f'<span class="digest-badge__level">{labels.BASELINE_BADGE}</span>'
+            f'<span class="digest-badge__tip" role="tooltip">{labels.BASELINE_MEANING}<br>'
+            f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a></span></span>'
         )
 
     def material(self, path: str, anchor: str | None = None) -> str:
@@ -302,13 +374,21 @@ class Renderer:
         ev = evidence or item.evidence
         return "".join(
             [
-                f'<p class="digest-item__meta">{self.badge(ev, key)} '
+                f'<p class="digest-item__meta">{self.badge(ev, key, self.assessed(item, brief, evidence))} '
                 f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value)}</span> · '
                 f"{labels.ITEM_REF.format(brief=self.brief_link(brief), number=item.number)} · {esc(p.action.label)}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary)}</p>",
             ]
         )
+
+    def assessed(self, item: Item, brief: Brief, evidence: Evidence | None) -> str:
+        """Where the evidence shown was assessed: the brief and item, or the later brief that changed it."""
+        if evidence is not None and evidence is not item.evidence:
+            for b in reversed(self.doc.briefs):
+                if any(u.item == item.id and u.evidence == evidence for u in b.evidence_updates):
+                    return self.brief_link(b)
+        return labels.ITEM_REF.format(brief=self.brief_link(brief), number=item.number)
 
     def item_details(self, item: Item) -> str:
         """Related contradictions, key points, sources, relation, placement, guards and notes."""
@@ -488,6 +568,7 @@ class Renderer:
             out.append(f'<p class="digest-item__title">{self.text(entry.item.title)}</p>')
         if entry.item is None and entry.baseline is not None:
             out.append(
+                f'<p class="digest-item__meta">{self.baseline_badge()}</p>'
                 f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
                 '<p class="digest-entry__origin">'
                 + labels.BASELINE_ORIGIN.format(

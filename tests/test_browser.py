@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import http.server
 import importlib.util
+import itertools
 import os
 import re
 import shutil
@@ -61,6 +62,7 @@ S1 = "/inference/1/"
 S3 = "/inference/3/"
 REGISTER = "/inference/register/"
 BIBLIOGRAPHY = "/inference/bibliography/"
+LEGEND = "/inference/legend/"
 BRIEF_ID = "2026-10-21-inference-E1"
 BRIEF_PAGE = f"/inference/briefs/{BRIEF_ID}/"
 
@@ -398,10 +400,10 @@ def _level_text_ok(level: str, text: str) -> tuple[bool, str]:
     word = LEVEL_WORDS[level]
     if word not in text:
         return False, f"level word {word!r} missing"
-    icon = text.split(word)[0].strip() or text.replace(word, "").strip()[:1]
-    if not icon or re.search(r"[\w\u4e00-\u9fff]", icon[0]):
-        return False, "no icon character next to the level word"
-    return True, icon[0]
+    icon = text.split(word)[0].strip()  # the ordinal scale before the word: ●●●○
+    if not icon or re.search(r"[\w\u4e00-\u9fff]", icon):
+        return False, "no scale of symbols before the level word"
+    return True, icon
 
 
 # --------------------------------------------------------------------------------------------
@@ -409,9 +411,9 @@ def _level_text_ok(level: str, text: str) -> tuple[bool, str]:
 # --------------------------------------------------------------------------------------------
 
 
-def test_badge_tip_shows_the_full_boundary_on_hover(open_page):
+def test_badge_tip_explains_what_the_page_does_not_and_leaves_the_boundary_readable(open_page):
     page = open_page(S3)
-    badge = page.locator(".digest-badge[data-evidence]").first
+    badge = page.locator(".digest-badge[data-evidence]:not([data-evidence=baseline])").first
     badge.evaluate("e => e.scrollIntoView({block: 'center'})")
     tip = badge.locator(".digest-badge__tip")
     assert not tip.is_visible(), "the tip shows before the reader points at the badge"
@@ -420,48 +422,65 @@ def test_badge_tip_shows_the_full_boundary_on_hover(open_page):
     tip.wait_for(state="visible", timeout=3000)
     boundary_id = badge.get_attribute("aria-describedby")
     assert boundary_id, "the badge names no boundary (aria-describedby)"
-    boundary = _clean(page.locator(f"#{boundary_id}").inner_text())
-    boundary = re.sub(r"^证据边界\s*[：:]\s*", "", boundary)
-    assert _clean(tip.inner_text()) == boundary, "the tip does not show the full evidence boundary"
+    boundary = page.locator(f"#{boundary_id}")
+    level = badge.get_attribute("data-evidence")
+    words = YAML(typ="safe").load((PROJECT / "data" / "vocabulary.yml").read_text(encoding="utf-8"))
+    meaning = words["evidence_levels"][level]["meaning"]
+    text = _clean(tip.inner_text())
+    assert meaning in text, f"the tip does not say what {level} means: {text!r}"
+    assert "评定" in text and "简报" in text, f"the tip does not say where the level was assessed: {text!r}"
+    body = re.sub(r"^证据边界\s*[：:]\s*", "", _clean(boundary.inner_text()))
+    assert body not in text, "the tip repeats the boundary printed under the statement"
+    t, b = tip.bounding_box(), boundary.bounding_box()
+    overlap = not (t["y"] + t["height"] <= b["y"] or b["y"] + b["height"] <= t["y"])
+    assert not overlap, f"the tip covers the evidence boundary: tip {t}, boundary {b}"
     box = tip.evaluate(JS_VISIBLE_ON_TOP)
     assert box["onTop"], f"the tip is covered by {box['hit']}"
     assert box["left"] >= 0 and box["right"] <= box["vw"] and not box["clippedText"], f"the tip is cut off: {box}"
-    _shot_around(page, badge, "badge-tip-hover-desktop.png")
+    _shot_around(page, badge, "badge-tip-hover-desktop.png", above=260)
 
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(100)
+    assert not tip.is_visible(), "Esc does not close the tip the pointer opened (WCAG 1.4.13, dismissible)"
     page.mouse.move(5, 5)
     page.wait_for_timeout(100)
     assert not tip.is_visible(), "the tip stays open after the pointer leaves"
 
-    # A reader moving the pointer from the badge down onto the tip (to read or select it) keeps it
-    # open (WCAG 1.4.13, content on hover is hoverable).
+    # A reader moving the pointer from the badge up onto the tip (to read it or follow its legend
+    # link) keeps it open (WCAG 1.4.13, hoverable).
     badge_box = badge.bounding_box()
     page.mouse.move(badge_box["x"] + 8, badge_box["y"] + badge_box["height"] / 2)
     tip.wait_for(state="visible", timeout=3000)
     tip_box = tip.bounding_box()
-    page.mouse.move(badge_box["x"] + 8, tip_box["y"] + 12, steps=12)
-    assert tip.is_visible(), (
-        f"the tip closes while the pointer moves from the badge onto it: the {tip_box['y'] - badge_box['y'] - badge_box['height']:.1f}px "
-        "gap between badge and tip belongs to neither (WCAG 1.4.13, hoverable)"
-    )
+    page.mouse.move(badge_box["x"] + 8, tip_box["y"] + tip_box["height"] - 8, steps=12)
+    assert tip.is_visible(), "the tip closes while the pointer moves from the badge onto it (WCAG 1.4.13, hoverable)"
+    link = tip.locator("a[href*=legend]")
+    link.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(f"/inference/legend/#level-{level}"), page.url
+    row = page.locator(f"#level-{level}")
+    assert meaning in _clean(row.inner_text()), "the legend's row does not explain the level"
 
 
 def test_badge_tip_shows_on_keyboard_focus(open_page):
     page = open_page(S3)
-    first_badge = page.locator(".digest-badge[data-evidence]").first
+    first_badge = page.locator(".digest-badge[data-evidence]:not([data-evidence=baseline])").first
     first_tip = _clean(first_badge.locator(".digest-badge__tip").text_content())
     # Start from the page's heading: Tab from the header would pass through Material's search field,
     # whose overlay opens on focus and may still be fading out over the content (Material's, not ours).
     page.locator("article h1").first.click()
     for presses in range(1, 400):  # noqa: B007 (reported below)
         page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.matches('.digest-badge[data-evidence]')"):
+        if page.evaluate(
+            "() => document.activeElement.matches('.digest-badge[data-evidence]:not([data-evidence=baseline])')"
+        ):
             break
     else:
         pytest.fail("Tab never reaches an evidence badge")
-    focused = page.locator(".digest-badge[data-evidence]:focus")
+    focused = page.locator(".digest-badge[data-evidence]:not([data-evidence=baseline]):focus")
     tip = focused.locator(".digest-badge__tip")
     tip.wait_for(state="visible", timeout=3000)
-    assert _clean(tip.inner_text()) == first_tip, "Tab reached a badge, but not the first one on the page"
+    assert _clean(tip.text_content()) == first_tip, "Tab reached a badge, but not the first one on the page"
     style = focused.evaluate("(e) => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth]; }")
     assert style[0] != "none" and float(style[1].rstrip("px")) > 0, f"no visible focus ring on the badge: {style}"
     box = tip.evaluate(JS_VISIBLE_ON_TOP)
@@ -469,10 +488,15 @@ def test_badge_tip_shows_on_keyboard_focus(open_page):
         f"the focused badge's tip is not fully in view: {box}"
     )
 
-    # Screen readers get the same text: the badge is described by its boundary.
+    # Screen readers get the boundary: the badge is described by the paragraph under the statement.
     badge_id = focused.get_attribute("aria-describedby")
     ax = _accessible(page, f'.digest-badge[aria-describedby="{badge_id}"]')
-    assert first_tip in _clean(ax["description"]), f"the badge's accessible description is not its boundary: {ax}"
+    boundary = re.sub(r"^证据边界\s*[：:]\s*", "", _clean(page.locator(f"#{badge_id}").inner_text()))
+    assert boundary in _clean(ax["description"]), f"the badge's accessible description is not its boundary: {ax}"
+
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(100)
+    assert not tip.is_visible(), "Esc does not close the tip of the focused badge (WCAG 1.4.13, dismissible)"
 
     page.keyboard.press("Tab")
     page.wait_for_timeout(100)
@@ -483,7 +507,7 @@ def test_badge_tip_shows_on_keyboard_focus(open_page):
 @pytest.mark.parametrize("path", [S1, S3, "/inference/5/", BRIEF_PAGE])
 def test_badge_meaning_is_readable_without_colour(open_page, path):
     page = open_page(path)
-    badges = page.locator(".digest-badge[data-evidence]")
+    badges = page.locator(".digest-badge[data-evidence]:not([data-evidence=baseline])")
     assert badges.count() > 0, f"no evidence badge on {path}"
     icons: dict[str, set[str]] = {}
     problems = []
@@ -503,6 +527,51 @@ def test_badge_meaning_is_readable_without_colour(open_page, path):
     for level, found in icons.items():
         by_icon.setdefault(next(iter(found)), []).append(level)
     assert all(len(levels) == 1 for levels in by_icon.values()), f"two levels share an icon: {by_icon}"
+
+
+def _lab(hex_colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour, to measure how far apart two hues look (ΔE)."""
+    rgb = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047
+    y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_evidence_scale_is_ordinal_and_adjacent_levels_look_different(open_page, dark):
+    """The legend shows every level in rank order: the scale loses one ● per step, each level has its
+    own hue (ΔE ≥ 20 from the next, CIE76), and each is readable (≥ 4.5:1) in both schemes."""
+    page = open_page(LEGEND, dark=dark)
+    samples = page.locator("table.digest-legend .digest-badge--sample[data-rank]")
+    assert samples.count() == len(LEVEL_WORDS), "the legend does not show every evidence level"
+    seen = []
+    for i in range(samples.count()):
+        sample = samples.nth(i)
+        scale = sample.locator(".digest-badge__scale").inner_text()
+        level = sample.locator(".digest-badge__level")
+        contrast = level.evaluate(JS_CONTRAST)
+        seen.append((sample.get_attribute("data-evidence"), scale.count("●"), contrast))
+    assert [s[1] for s in seen] == sorted((s[1] for s in seen), reverse=True), f"the scale is not ordinal: {seen}"
+    assert len({s[1] for s in seen}) == len(seen), f"two levels share a scale: {seen}"
+    for (a, _, ca), (b, _, cb) in itertools.pairwise(seen):
+        la, lb = _lab(ca["text"]), _lab(cb["text"])
+        delta = sum((x - y) ** 2 for x, y in zip(la, lb, strict=True)) ** 0.5
+        assert delta >= 20, f"{a} ({ca['text']}) and {b} ({cb['text']}) look alike: ΔE {delta:.1f}"
+    weak = [(level, c["ratio"]) for level, _, c in seen if c["ratio"] < 4.5]
+    assert not weak, f"levels below 4.5:1 ({'dark' if dark else 'light'}): {weak}"
+    page.screenshot(path=str(_artifact(f"legend-{'dark' if dark else 'light'}.png")), full_page=True)
+
+
+def test_entries_the_doc_already_had_are_badged_as_such(open_page):
+    page = open_page(S1)
+    baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")
+    assert baseline.count() > 0, "an entry the living doc already had carries no badge: it reads as solid"
+    assert _clean(baseline.first.locator(".digest-badge__level").inner_text()) == "活文档既有 · 本系统未复核"
+    unbadged = page.locator("section.digest-entry--baseline:not(:has(.digest-badge))")
+    assert unbadged.count() == 0
 
 
 # --------------------------------------------------------------------------------------------

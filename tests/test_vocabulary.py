@@ -4,6 +4,7 @@ topic's additions), a new word is one line in that file, and readers see its lab
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
 
@@ -38,7 +39,8 @@ def test_a_new_word_fails_check_on_its_line_until_it_is_added_to_the_vocabulary(
     html = Renderer(Layout(doc), Linker("inference/1.md")).entry(
         doc.entries[doc.items["kapitsa-card-refresh"].entry_id]
     )
-    assert '<span class="digest-gap" data-gap="not_reproduced" title="没有在本地复现过">未复现</span>' in html
+    assert '<span class="digest-gap" data-gap="not_reproduced">未复现</span>' in html
+    assert "未复现：没有在本地复现过" in html.split('class="digest-badge__tip"')[1]  # its meaning, in the badge's tip
 
 
 def test_a_misspelt_word_gets_the_nearest_one(data_copy):
@@ -126,3 +128,22 @@ def test_a_new_brief_offers_the_sites_words(data_copy):
     text = new_brief(data_copy, "inference", dt.date(2026, 10, 22)).read_text(encoding="utf-8")
     assert "#    value: [low]                 # low | high | high_pending | refresh | medium | filler" in text
     assert "# levels: verified | partially_verified | unverified | lead | discard" in text
+
+
+def test_the_legend_explains_every_word_of_the_topic_in_rank_order(data_copy):
+    outline = data_copy / "outlines" / "inference.yml"
+    outline.write_text(
+        outline.read_text(encoding="utf-8")
+        + "vocabulary:\n  gaps:\n    screenshot_only: {label: 仅见截图, meaning: 只看到截图}\n",
+        encoding="utf-8",
+    )
+    _, result = check(data_copy)
+    doc = result.docs["inference"]
+    html = "".join(b.html for b in Renderer(Layout(doc), Linker("inference/legend.md")).legend() if hasattr(b, "html"))
+    levels = re.findall(r'<tr id="level-(\w+)"', html)
+    assert levels == ["verified", "partially_verified", "unverified", "lead", "discard"]
+    assert '<tr id="gap-screenshot_only" data-gap="screenshot_only"><th>仅见截图</th><td>只看到截图</td></tr>' in html
+    assert "●●●● 已核查" in re.sub(r"<[^>]+>", "", html) and "○○○○ 丢弃级" in re.sub(r"<[^>]+>", "", html)
+    assert "<th>E2</th>" in html  # the team's terms
+    badge = Renderer(Layout(doc), Linker("inference/1.md")).badge(doc.briefs[0].items[0].evidence, "k")
+    assert 'href="../legend/#level-' in badge  # each badge's tip links to its row
