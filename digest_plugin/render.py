@@ -221,6 +221,13 @@ class Renderer:
         name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=esc(brief.round))
         return f'<a class="digest-brief-link" href="{esc(href)}">{name}</a>'
 
+    def item_ref(self, brief: Brief, item: Item) -> str:
+        """「2026-10-21 E1 简报 条目 4」, one link that lands on the item itself on the brief's page."""
+        href = self.linker.url(brief_page(brief), f"item-{item.id}")
+        name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=esc(brief.round))
+        text = labels.ITEM_REF.format(brief=name, number=item.number)
+        return f'<a class="digest-brief-link digest-item-ref" href="{esc(href)}">{text}</a>'
+
     def section_link(self, number: str) -> str:
         anchor = section_anchor(number)  # a top section is its page
         href = self.linker.url(section_page(self.doc.topic, number), anchor)
@@ -376,7 +383,7 @@ class Renderer:
             [
                 f'<p class="digest-item__meta">{self.badge(ev, key, self.assessed(item, brief, evidence))} '
                 f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value)}</span> · '
-                f"{labels.ITEM_REF.format(brief=self.brief_link(brief), number=item.number)} · {esc(p.action.label)}</p>",
+                f"{self.item_ref(brief, item)} · {esc(p.action.label)}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary)}</p>",
             ]
@@ -388,7 +395,7 @@ class Renderer:
             for b in reversed(self.doc.briefs):
                 if any(u.item == item.id and u.evidence == evidence for u in b.evidence_updates):
                     return self.brief_link(b)
-        return labels.ITEM_REF.format(brief=self.brief_link(brief), number=item.number)
+        return self.item_ref(brief, item)
 
     def item_details(self, item: Item) -> str:
         """Related contradictions, key points, sources, relation, placement, guards and notes."""

@@ -565,6 +565,22 @@ def test_the_evidence_scale_is_ordinal_and_adjacent_levels_look_different(open_p
     page.screenshot(path=str(_artifact(f"legend-{'dark' if dark else 'light'}.png")), full_page=True)
 
 
+def test_the_provenance_link_lands_on_the_item_itself(open_page):
+    """「2026-10-21 E1 简报 条目 4」 takes the reader to that item, not to the top of a long page."""
+    page = open_page(S3)
+    link = page.locator("a.digest-item-ref").first
+    number = re.search(r"条目 (\d+)", link.inner_text())[1]
+    link.click()
+    page.wait_for_load_state()
+    item_id = urlsplit(page.url).fragment
+    assert item_id.startswith("item-"), page.url
+    target = page.locator(f"#{item_id}")
+    page.wait_for_timeout(200)
+    top = target.evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < 300, f"the item is not in view after the jump (top at {top}px)"
+    assert f"条目 {number}" in target.locator(".digest-item__title").inner_text()
+
+
 def test_entries_the_doc_already_had_are_badged_as_such(open_page):
     page = open_page(S1)
     baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")
