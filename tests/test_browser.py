@@ -581,6 +581,15 @@ def test_the_provenance_link_lands_on_the_item_itself(open_page):
     assert f"条目 {number}" in target.locator(".digest-item__title").inner_text()
 
 
+def test_sections_are_named_in_the_nav_and_their_heading(open_page):
+    """A section's name is what its own page's introduction calls it (§4's page says it has none yet)."""
+    page = open_page(S1)
+    assert _clean(page.locator("article h1").first.inner_text()).rstrip("¶ ") == "§1 推理引擎格局"
+    nav = [_clean(t) for t in page.locator("nav.md-nav--primary .md-nav__link").all_inner_texts()]
+    for name in ("§1 推理引擎格局", "§2 KV Cache", "§3 调度", "§5 部署与成本", "§6 开放问题与趋势", "图例"):
+        assert name in nav, f"{name!r} not in the navigation: {nav}"
+
+
 def test_entries_the_doc_already_had_are_badged_as_such(open_page):
     page = open_page(S1)
     baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")
