@@ -590,6 +590,14 @@ def test_sections_are_named_in_the_nav_and_their_heading(open_page):
         assert name in nav, f"{name!r} not in the navigation: {nav}"
 
 
+@pytest.mark.parametrize("path", [HOME, S1, LEGEND])
+def test_the_theme_speaks_chinese(open_page, path):
+    page = open_page(path)
+    html = page.content()
+    for english in ("Permanent link", "Made with", "Material for MkDocs"):
+        assert english not in html, f"{english!r} on {path}"
+
+
 def test_entries_the_doc_already_had_are_badged_as_such(open_page):
     page = open_page(S1)
     baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")
