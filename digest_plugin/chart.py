@@ -46,7 +46,7 @@ def sparkline(label: str, series: list[Figure]) -> str:
     )
     line = " ".join(f"{x},{y}" for x, y in coords)
     return (
-        f'<svg class="digest-chart" role="img" aria-label="{escape(label)}：{escape(words)}" '
+        f'<svg class="digest-chart" data-search-exclude role="img" aria-label="{escape(label)}：{escape(words)}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">'
         f'<polyline fill="none" stroke="currentColor" stroke-width="1.5" points="{line}"/>{dots}</svg>'
     )
@@ -74,7 +74,7 @@ def bars(title: str, rows: list[tuple[str, int, int]]) -> str:
             f'<text x="{label_w + max(wn, wm) + 6}" y="{y + 13}" font-size="11" fill="currentColor">{n} · {m}</text>'
         )
     return (
-        f'<svg class="digest-chart digest-bars" role="img" aria-label="{escape(title)}：{escape(words)}" '
+        f'<svg class="digest-chart digest-bars" data-search-exclude role="img" aria-label="{escape(title)}：{escape(words)}" '
         f'viewBox="0 0 {label_w + bar_w + 60} {height}" width="{label_w + bar_w + 60}" height="{height}" '
         f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
     )

@@ -1117,7 +1117,7 @@ class Renderer:
         body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         return (
             f'<div class="digest-brief" data-brief="{esc(brief.id)}"><p class="digest-brief__title"><strong>{self.text(brief.title)}</strong></p>'
-            f'<table class="digest-brief__header">{body}</table>'
+            f'<table class="digest-brief__header" data-search-exclude>{body}</table>'
             '<p class="digest-brief__counts">'
             + labels.BRIEF_COUNTS.format(
                 items=len(brief.items),
@@ -1183,7 +1183,7 @@ class Renderer:
             f"{labels.OVERVIEW_BRIEFS_COUNT.format(count=len(doc.briefs))}</a></li></ul>"
         )
         parts.append(
-            '<table class="digest-counts"><thead><tr>'
+            '<table class="digest-counts" data-search-exclude><thead><tr>'
             + "".join(f"<th>{head}</th>" for head in labels.OVERVIEW_TABLE_HEAD)
             + "</tr></thead><tbody>"
         )

@@ -796,3 +796,16 @@ def test_every_host_publishes_no_withheld_claim(site, tmp_path):
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "ok: no withheld claim" in out.stdout
+
+
+def test_search_leaves_out_charts_count_tables_and_brief_metadata(shipped_project):
+    """A search for Kapitsa finds statements, not the brief's job id or a chart's numbers."""
+    import json
+
+    index = json.loads((shipped_project / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(d.get("text", "") + d.get("title", "") for d in index["docs"])
+    job = load_yaml(PROJECT / BRIEF_YAML)["job"]["job_id"]
+    assert job not in text, "the brief's job id is indexed"
+    assert "Kapitsa" in text  # (the statements still are)
+    site_html = (shipped_project / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'class="digest-counts" data-search-exclude' in site_html
