@@ -136,6 +136,11 @@ ARCHIVE_NOUNS: Final = {"register": "矛盾", "bibliography": "新增引用", "f
 # --------------------------------------------------------------------------- register, bibliography, follow-ups
 
 REGISTER_SUMMARY: Final = "共 {total} 条矛盾与待核实说法，其中 {open} 条未解决。"
+REGISTER_BY_DISPOSITION: Final = "处置"
+REGISTER_TOTAL: Final = "合计"
+REGISTER_BY_STATUS: Final = "按状态"
+REGISTER_BY_SECTION: Final = "按章节"
+REGISTER_GROUP: Final = "{name}（{count}）"
 BIBLIOGRAPHY_SUMMARY: Final = "活文档既有引用 {existing} 条（{version}），简报新增 {added} 条，编号自 {first} 起。"
 REFERENCE_CITED_BY: Final = "被引 {count}（{source}{as_of}）"
 REFERENCE_AS_OF: Final = "，截至 {date}"

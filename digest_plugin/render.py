@@ -816,6 +816,7 @@ class Renderer:
                     + labels.REGISTER_SUMMARY.format(total=len(self.doc.contradictions), open=open_n)
                     + "</p>"
                     + self._year_links("register")
+                    + self._register_index()
                 )
             )
         for brief in self.doc.briefs:
@@ -829,6 +830,46 @@ class Renderer:
                 blocks.append(Heading(2, f"brief-{brief.id}", name))
                 blocks.append(Raw("".join(self.callout(c) for c in views)))
         return blocks
+
+    def _register_index(self) -> str:
+        """Counts by disposition and status, then every contradiction grouped by status and by
+        section: a reader filters by following a group's links, no script needed."""
+        views = list(self.doc.contradictions)
+        statuses = list(Status)
+        dispositions = [d for d in self.doc.vocabulary.words("dispositions") if any(v.disposition == d for v in views)]
+        dispositions += sorted({v.disposition for v in views} - set(dispositions))
+        head = "".join(f"<th>{esc(s.label)}</th>" for s in statuses)
+        rows = "".join(
+            f'<tr data-disposition="{esc(d)}"><th>{self.word("dispositions", d)}</th>'
+            + "".join(f"<td>{sum(v.disposition == d and v.status is s for v in views)}</td>" for s in statuses)
+            + f"<td>{sum(v.disposition == d for v in views)}</td></tr>"
+            for d in dispositions
+        )
+        table = (
+            '<table class="digest-register-summary" data-search-exclude><thead><tr>'
+            f"<th>{labels.REGISTER_BY_DISPOSITION}</th>{head}<th>{labels.REGISTER_TOTAL}</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+
+        def group(anchor: str, name: str, members: list[ContradictionView]) -> str:
+            links = labels.LIST_SEP.join(self.contradiction_link(v) for v in members)
+            title = labels.REGISTER_GROUP.format(name=name, count=len(members))
+            return f"<li{self.anchor(anchor)}><strong>{title}</strong>：{links}</li>"
+
+        by_status = "".join(
+            group(f"status-{s.value}", esc(s.label), [v for v in views if v.status is s])
+            for s in statuses
+            if any(v.status is s for v in views)
+        )
+        sections = sorted({n for v in views for n in v.sections}, key=lambda n: [int(p) for p in n.split(".")])
+        by_section = "".join(
+            group(f"section-{n}", f"§{esc(n)}", [v for v in views if n in v.sections]) for n in sections
+        )
+        return (
+            table
+            + f'<p><strong>{labels.REGISTER_BY_STATUS}</strong></p><ul class="digest-register-groups">{by_status}</ul>'
+            + f'<p><strong>{labels.REGISTER_BY_SECTION}</strong></p><ul class="digest-register-groups">{by_section}</ul>'
+        )
 
     def bibliography(self, year: int | None = None) -> list[Block]:
         doc = self.doc

@@ -598,6 +598,22 @@ def test_the_theme_speaks_chinese(open_page, path):
         assert english not in html, f"{english!r} on {path}"
 
 
+def test_the_register_filters_by_status_without_a_script(open_page):
+    """The register's groups are links: following one lands on that contradiction's callout."""
+    page = open_page(REGISTER)
+    page.evaluate("() => document.querySelectorAll('script').forEach(s => s.remove())")
+    group = page.locator("#status-open")
+    assert group.count() == 1, "no group of open contradictions on the register"
+    link = group.locator("a.digest-contradiction-link").first
+    target = link.get_attribute("href").split("#")[1]
+    link.click()
+    page.wait_for_timeout(200)
+    callout = page.locator(f"#{target}")
+    assert callout.get_attribute("data-status") == "open"
+    top = callout.evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < 300, f"the callout is not in view after following the group (top {top}px)"
+
+
 def test_entries_the_doc_already_had_are_badged_as_such(open_page):
     page = open_page(S1)
     baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")

@@ -209,3 +209,19 @@ def test_a_later_briefs_page_shows_the_papers_it_cites_again_and_what_part_two_s
     assert '<p class="digest-contradictions-note">延续：10-21 矛盾 2 仍无新材料。</p>' in html
     real_nvp = doc.citations["1605.08803"].number  # first cited by the 10-21 brief
     assert f'id="ref-{real_nvp}"' in html and "Density Estimation Using Real NVP" in html
+
+
+def test_the_register_counts_by_disposition_and_status_and_groups_its_contradictions(doc):
+    html = html_of(renderer(doc, "inference/register.md").register())
+    table = html.split('<table class="digest-register-summary"')[1].split("</table>")[0]
+    rows = re.findall(r'<tr data-disposition="(\w+)"><th>[^<]+</th>((?:<td>\d+</td>)+)</tr>', table)
+    counts = {d: [int(n) for n in re.findall(r"\d+", cells)] for d, cells in rows}
+    for disposition, (open_n, resolved, superseded, total) in counts.items():
+        mine = [c for c in doc.contradictions if c.disposition == disposition]
+        assert total == len(mine) == open_n + resolved + superseded, disposition
+        assert open_n == sum(c.is_open for c in mine)
+    assert sum(c[-1] for c in counts.values()) == len(doc.contradictions)
+    open_group = re.search(r'<li id="status-open"><strong>未解决（(\d+)）</strong>：(.*?)</li>', html)
+    assert open_group and int(open_group[1]) == sum(c.is_open for c in doc.contradictions)
+    assert open_group[2].count("digest-contradiction-link") == int(open_group[1])
+    assert '<li id="section-1.1"><strong>§1.1（' in html  # and by section
