@@ -555,6 +555,7 @@ class Renderer:
             f'<section class="{" ".join(classes)}"{self.anchor("entry-" + entry.id)} {attrs}>',
             f'<p class="digest-entry__title">{f"<del>{title}</del>" if entry.retracted else title}'
             + (f'<span class="digest-entry__kind">{labels.FOOTNOTE}</span>' if entry.footnote else "")
+            + self.dispute_tags(entry)
             + "</p>",
         ]
         if entry.retraction is not None and entry.retracted_in is not None:
@@ -602,6 +603,26 @@ class Renderer:
             )
         out.append("</section>")
         return "".join(out)
+
+    def dispute_tags(self, entry: EntryView) -> str:
+        """After the title, one short dated tag per open contradiction on the entry, linked to its
+        callout, with the label the statement must carry (须带标注写入) right there."""
+        related = list(self.doc.contradictions_by_entry.get(entry.id, []))
+        if entry.item is not None:
+            related += [c for c in self.doc.contradictions_by_item.get(entry.item.id, []) if c not in related]
+        tags = []
+        for view in related:
+            if not view.is_open:
+                continue
+            href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
+            text = labels.DISPUTE_TAG.format(
+                disposition=self.word("dispositions", view.disposition), date=view.brief.date.isoformat()
+            )
+            required = view.contradiction.required_label
+            if required:
+                text += labels.REQUIRED_LABEL_TAG.format(label=self.text(required, links=False))
+            tags.append(f' <a class="digest-dispute" data-contradiction="{esc(view.id)}" href="{esc(href)}">{text}</a>')
+        return "".join(tags)
 
     def stub(self, stub: Stub) -> str:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")

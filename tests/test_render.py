@@ -225,3 +225,18 @@ def test_the_register_counts_by_disposition_and_status_and_groups_its_contradict
     assert open_group and int(open_group[1]) == sum(c.is_open for c in doc.contradictions)
     assert open_group[2].count("digest-contradiction-link") == int(open_group[1])
     assert '<li id="section-1.1"><strong>§1.1（' in html  # and by section
+
+
+def test_an_open_contradiction_is_tagged_after_the_statement_with_the_label_it_requires(doc):
+    """矛盾 4 (长 prefill 冻结, 须带标注写入「单点博客观察、版本未知」) tags the entry it touches."""
+    view = doc.contradiction("long-prefill-no-version")
+    assert view is not None and view.is_open
+    entry = doc.entries[doc.items["vllm-long-prefill-freeze"].entry_id]
+    html = renderer(doc, f"inference/{entry.section.split('.')[0]}.md").entry(entry)
+    title = html.split('<p class="digest-entry__title">')[1].split("</p>")[0]
+    tag = re.search(
+        r'<a class="digest-dispute" data-contradiction="long-prefill-no-version" href="([^"]+)">([^<]+)</a>', title
+    )
+    assert tag, title
+    assert tag[2] == "〔须带标注写入 · 2026-10-21〕须标注：单点博客观察、版本未知"
+    assert tag[1].endswith("#contradiction-long-prefill-no-version")
