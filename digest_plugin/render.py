@@ -853,8 +853,8 @@ class Renderer:
         return blocks
 
     def _register_index(self) -> str:
-        """Counts by disposition and status, then every contradiction grouped by status and by
-        section: a reader filters by following a group's links, no script needed."""
+        """Counts by disposition and status (all years), then the contradictions of this page grouped
+        by status and by section: a reader filters by following a group's links, no script needed."""
         views = list(self.doc.contradictions)
         statuses = list(Status)
         dispositions = [d for d in self.doc.vocabulary.words("dispositions") if any(v.disposition == d for v in views)]
@@ -877,14 +877,15 @@ class Renderer:
             title = labels.REGISTER_GROUP.format(name=name, count=len(members))
             return f"<li{self.anchor(anchor)}><strong>{title}</strong>：{links}</li>"
 
+        here = [v for v in views if self.layout.contradiction_year(v) is None]  # the archived: on their year's page
         by_status = "".join(
-            group(f"status-{s.value}", esc(s.label), [v for v in views if v.status is s])
+            group(f"status-{s.value}", esc(s.label), [v for v in here if v.status is s])
             for s in statuses
-            if any(v.status is s for v in views)
+            if any(v.status is s for v in here)
         )
-        sections = sorted({n for v in views for n in v.sections}, key=lambda n: [int(p) for p in n.split(".")])
+        sections = sorted({n for v in here for n in v.sections}, key=lambda n: [int(p) for p in n.split(".")])
         by_section = "".join(
-            group(f"section-{n}", f"§{esc(n)}", [v for v in views if n in v.sections]) for n in sections
+            group(f"section-{n}", f"§{esc(n)}", [v for v in here if n in v.sections]) for n in sections
         )
         return (
             table
