@@ -186,7 +186,9 @@ class Renderer:
         label = self.withheld_label(view)
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
-        href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
+        on_this_page = any(section_page(self.doc.topic, s.split(".")[0]) == self.linker.page for s in view.sections)
+        page = self.linker.page if on_this_page else self.layout.contradiction_page(view)  # its callout, if here
+        href = self.linker.url(page, f"contradiction-{view.id}")
         return f'<a class="digest-withheld" data-withheld-by="{esc(view.id)}" href="{esc(href)}">{label}</a>'
 
     def _arxiv_link(self, m: re.Match[str]) -> str:

@@ -614,6 +614,25 @@ def test_the_register_filters_by_status_without_a_script(open_page):
     assert 0 <= top < 300, f"the callout is not in view after following the group (top {top}px)"
 
 
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_withheld_claim_is_a_muted_mark_that_leads_to_its_callout_on_the_same_page(open_page, dark):
+    page = open_page(S1, dark=dark)
+    mark = page.locator("a.digest-withheld").first
+    assert mark.count() == 1, "no withheld claim on §1"
+    style = mark.evaluate(
+        "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.color, "
+        "getComputedStyle(e.closest('article')).color]; }"
+    )
+    assert style[0] in ("rgba(0, 0, 0, 0)", "transparent"), f"the withheld mark is highlighted: {style}"
+    assert style[1] != style[2], f"the withheld mark is not muted against the text: {style}"
+    href = mark.get_attribute("href")
+    assert href.startswith("#contradiction-"), f"the mark leaves the page for {href}, though its callout is here"
+    mark.click()
+    page.wait_for_timeout(200)
+    callout = page.locator(href)
+    assert callout.count() == 1 and 0 <= callout.evaluate("e => e.getBoundingClientRect().top") < 300
+
+
 def test_entries_the_doc_already_had_are_badged_as_such(open_page):
     page = open_page(S1)
     baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")
