@@ -1059,10 +1059,11 @@ class Renderer:
                 views = (self.doc.contradiction(str(i)) for i in ids)
                 links = [self.contradiction_link(v) for v in views if v is not None]
             else:
-                links = [
-                    f'<a href="{esc(self.linker.url(self.layout.follow_up_page(self.doc.follow_up(str(i))), f"follow-up-{i}"))}">{esc(i)}</a>'
-                    for i in ids
-                ]
+                links = []  # a follow-up by what it says, not by its id
+                for i in ids:
+                    view = self.doc.follow_up(str(i))
+                    href = self.linker.url(self.layout.follow_up_page(view), f"follow-up-{i}")
+                    links.append(f'<a href="{esc(href)}">{self.text(view.follow_up.text, links=False)}</a>')
             row = labels.CHANGE_ROW.format(label=label, count=len(ids), links=labels.LIST_SEP.join(links))
             rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{row}</li>')
         return (
@@ -1182,7 +1183,8 @@ class Renderer:
         body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         return (
             f'<div class="digest-brief" data-brief="{esc(brief.id)}"><p class="digest-brief__title"><strong>{self.text(brief.title)}</strong></p>'
-            f'<table class="digest-brief__header" data-search-exclude>{body}</table>'
+            f'<details class="digest-brief__meta"><summary>{labels.BRIEF_META}</summary>'
+            f'<table class="digest-brief__header" data-search-exclude>{body}</table></details>'
             '<p class="digest-brief__counts">'
             + labels.BRIEF_COUNTS.format(
                 items=len(brief.items),

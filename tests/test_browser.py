@@ -633,6 +633,17 @@ def test_a_withheld_claim_is_a_muted_mark_that_leads_to_its_callout_on_the_same_
     assert callout.count() == 1 and 0 <= callout.evaluate("e => e.getBoundingClientRect().top") < 300
 
 
+def test_a_brief_page_opens_with_what_it_changed_on_a_phone(open_page):
+    page = open_page(BRIEF_PAGE, viewport=PHONE, phone=True)
+    changes = page.locator("#changes")
+    top = changes.evaluate("e => e.getBoundingClientRect().top")
+    assert top < PHONE["height"], f"what the brief changed starts {top:.0f}px down, below the first screen"
+    job = YAML(typ="safe").load((PROJECT / "data" / "briefs" / f"{BRIEF_ID}.yml").read_text(encoding="utf-8"))["job"]
+    assert not page.get_by_text(job["job_id"]).is_visible(), "the job id shows before the reader asks for it"
+    page.locator("details.digest-brief__meta > summary").click()
+    assert page.get_by_text(job["job_id"]).is_visible()
+
+
 def test_entries_the_doc_already_had_are_badged_as_such(open_page):
     page = open_page(S1)
     baseline = page.locator("section.digest-entry--baseline .digest-badge[data-evidence=baseline]")
