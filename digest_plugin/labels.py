@@ -137,6 +137,8 @@ ARCHIVE_NOUNS: Final = {"register": "矛盾", "bibliography": "新增引用", "f
 
 REGISTER_SUMMARY: Final = "共 {total} 条矛盾与待核实说法，其中 {open} 条未解决。"
 REGISTER_BY_DISPOSITION: Final = "处置"
+PENDING_FOLLOW_UPS: Final = "待跟进："
+"""Before the follow-ups still open on an entry, each linked to the follow-up list."""
 DISPUTE_TAG: Final = "〔{disposition} · {date}〕"
 """An inline dispute tag after an entry's title (Wikipedia's {{disputed inline}}): short, dated, linked."""
 REQUIRED_LABEL_TAG: Final = "须标注：{label}"

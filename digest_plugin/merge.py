@@ -371,6 +371,11 @@ class LivingDoc:
     def _follow_ups_by_id(self) -> dict[str, FollowUpView]:
         return {f.follow_up.id: f for f in self.follow_ups}
 
+    @cached_property
+    def follow_ups_by_item(self) -> dict[str, list[FollowUpView]]:
+        """The follow-ups on each item (``follow_ups[].items``), in the order briefs opened them."""
+        return _group(list(self.follow_ups), lambda f: f.follow_up.items)
+
     def follow_up(self, follow_up_id: str) -> FollowUpView:
         return self._follow_ups_by_id[follow_up_id]
 

@@ -597,6 +597,14 @@ class Renderer:
             out.append(self.figures(entry))
         out.append(self.history(entry))
         entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
+        pending = [f for f in self.doc.follow_ups_by_item.get(entry.item.id, []) if f.pending] if entry.item else []
+        if pending:  # what the team still means to check about this statement
+            links = labels.LIST_SEP.join(
+                f'<a href="{esc(self.linker.url(self.layout.follow_up_page(f), f"follow-up-{f.follow_up.id}"))}">'
+                f"{self.text(f.follow_up.text, links=False)}</a>（{esc(f.status.label)}）"
+                for f in pending
+            )
+            out.append(f'<p class="digest-entry__follow-ups">{labels.PENDING_FOLLOW_UPS}{links}</p>')
         if entry_contradictions and entry.item is None:
             out.append(
                 f'<p class="digest-item__contradictions">{labels.RELATED_CONTRADICTIONS}'

@@ -240,3 +240,14 @@ def test_an_open_contradiction_is_tagged_after_the_statement_with_the_label_it_r
     assert tag, title
     assert tag[2] == "〔须带标注写入 · 2026-10-21〕须标注：单点博客观察、版本未知"
     assert tag[1].endswith("#contradiction-long-prefill-no-version")
+
+
+def test_an_entry_links_to_the_follow_ups_still_open_on_it(doc):
+    pending = [f for f in doc.follow_ups if f.pending and f.follow_up.items]
+    assert pending, "the shipped brief opens follow-ups on its items"
+    for f in pending:
+        for item_id in f.follow_up.items:
+            entry = doc.entries[doc.items[item_id].entry_id]
+            html = renderer(doc, f"inference/{entry.section.split('.')[0]}.md").entry(entry)
+            line = html.split('<p class="digest-entry__follow-ups">')[1].split("</p>")[0]
+            assert f"#follow-up-{f.follow_up.id}" in line and f.follow_up.text in line, (item_id, line)
