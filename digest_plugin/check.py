@@ -17,6 +17,7 @@ from .findings import Finding, locate
 from .load import Dataset
 from .model import VOCABULARIES, Brief, Evidence, Outline, PlacementAction
 from .vocabulary import FILE as VOCABULARY_FILE
+from .vocabulary import fold  # 175 and "175" are one value
 
 _Loc = tuple[str | int, ...]
 """Where in a brief's YAML a finding points: keys and list indexes, as pydantic locates errors."""
@@ -151,16 +152,8 @@ class _Opening(NamedTuple):
     item: int
     """The number of the item that opens it."""
 
-    @property
-    def order(self) -> tuple[object, ...]:
-        return (self.brief.date, self.brief.id, self.item)
-
     def name(self) -> str:
         return f"{self.brief.id} item {self.item}"
-
-
-def _in_brief_order(briefs: list[Brief]) -> list[Brief]:
-    return sorted(briefs, key=lambda b: (b.date, b.id))
 
 
 def _openings(dataset: Dataset) -> tuple[dict[str, dict[str, _Opening]], list[Finding]]:
@@ -169,7 +162,7 @@ def _openings(dataset: Dataset) -> tuple[dict[str, dict[str, _Opening]], list[Fi
     the outline already has, a chapter the outline lacks, a second title for the same section."""
     opened: dict[str, dict[str, _Opening]] = {}
     found: list[Finding] = []
-    for brief in _in_brief_order(dataset.briefs):
+    for brief in dataset.briefs:  # (in date order: load_data sorts them)
         outline = dataset.outlines.get(brief.topic)
         if outline is None:
             continue  # said once, by the topic check
@@ -263,11 +256,11 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
     for topic, outline in dataset.outlines.items():
         for e in outline.entries:
             for f in e.figures:
-                values.setdefault((topic, f.key), set()).add(_same_value(f.value))
+                values.setdefault((topic, f.key), set()).add(fold(str(f.value)))
     for b in dataset.briefs:
         for item in b.items:
             for f in item.figures:
-                values.setdefault((b.topic, f.key), set()).add(_same_value(f.value))
+                values.setdefault((b.topic, f.key), set()).add(fold(str(f.value)))
     for brief in dataset.briefs:
         known = figures.get(brief.topic, set())
         for i, update in enumerate(brief.contradiction_updates):
@@ -290,7 +283,7 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
                     continue
                 had = values.get((brief.topic, correction.key or ""), set())
                 withheld_figure = correction.key in figures_withheld.get(update.contradiction, set())
-                if correction.key in known and had and not withheld_figure and _same_value(correction.old) not in had:
+                if correction.key in known and had and not withheld_figure and fold(str(correction.old)) not in had:
                     found.append(
                         _at(
                             dataset,
@@ -313,11 +306,6 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
                         )
                     )
     return found
-
-
-def _same_value(value: object) -> str:
-    """A figure's value as text, spaces aside (175 and "175" are one value)."""
-    return "".join(str(value).split())
 
 
 def _check_lifecycle(dataset: Dataset) -> list[Finding]:

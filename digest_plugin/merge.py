@@ -440,8 +440,7 @@ def merge(
     state = _State(outline, rules)
     for brief in ordered:
         state.apply(brief)
-    doc = state.freeze(outline, ordered)
-    return dataclasses.replace(doc, vocabulary=vocabulary) if vocabulary is not None else doc
+    return state.freeze(outline, ordered, vocabulary or Vocabulary(default_file()))
 
 
 @dataclass
@@ -712,7 +711,7 @@ class _State:
         for ref in placement.cross_refs:
             self.sections[ref.section].stubs.append(Stub(ref.section, item, brief, placement.section))
 
-    def freeze(self, outline: Outline, briefs: list[Brief]) -> LivingDoc:
+    def freeze(self, outline: Outline, briefs: list[Brief], vocabulary: Vocabulary) -> LivingDoc:
         """The merged doc, frozen: which sections each contradiction touches, which figures an open
         one withholds, and every draft turned into its record."""
         on_pages: dict[str, list[ContradictionView]] = {number: [] for number in self.sections}
@@ -760,6 +759,7 @@ class _State:
             tuple(f.freeze() for f in self.follow_ups.values()),
             MappingProxyType(changes),
             self.rules.archive_after_days,
+            vocabulary,
         )
 
     def _touched_sections(self, c: Contradiction) -> tuple[str, ...]:

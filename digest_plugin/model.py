@@ -58,6 +58,11 @@ class PlacementAction(Vocabulary):
     new_section = "new_section"
     """Opens a sub-section the outline does not have yet (建议归入：新建 §2.6「…」)."""
 
+    @property
+    def creates_entry(self) -> bool:
+        """The item becomes an entry of its own, named by the item's id (a later brief can update it)."""
+        return self in (PlacementAction.new_sub_entry, PlacementAction.new_section, PlacementAction.footnote)
+
 
 # Words of the team's open vocabularies (data/vocabulary.yml) that the code gives a meaning to.
 DISCARD = "discard"

@@ -251,6 +251,13 @@ class Renderer:
         filled = max(steps - self.doc.vocabulary.rank(level), 0)
         return labels.SCALE_FULL * filled + labels.SCALE_EMPTY * (steps - filled)
 
+    def level_mark(self, level: str) -> str:
+        """A level as the badge and the legend draw it: its scale, then its word."""
+        return (
+            f'<span class="digest-badge__level"><span class="digest-badge__scale">{self.scale(level)}</span> '
+            f"{self.word('evidence_levels', level)}</span>"
+        )
+
     def badge(self, ev: Evidence, key: str, assessed: str = "") -> str:
         """How solid the statement is: the level first (scale and word), then source kinds and gaps.
 
@@ -277,8 +284,7 @@ class Renderer:
         return (
             f'<span class="digest-badge" data-evidence="{esc(ev.level)}" data-rank="{words.rank(ev.level)}" '
             f'tabindex="0" aria-describedby="boundary-{esc(key)}">'
-            f'<span class="digest-badge__level"><span class="digest-badge__scale">{self.scale(ev.level)}</span> '
-            f"{self.word('evidence_levels', ev.level)}</span>"
+            + self.level_mark(ev.level)
             + (f'<span class="digest-badge__kind">{labels.LIST_SEP.join(kinds)}</span>' if kinds else "")
             + gaps
             + '<span class="digest-badge__tip" role="tooltip">'
@@ -302,8 +308,7 @@ class Renderer:
         levels = "".join(
             f'<tr{self.anchor(f"level-{code}")} data-level="{esc(code)}"><th>'
             f'<span class="digest-badge digest-badge--sample" data-evidence="{esc(code)}" data-rank="{words.rank(code)}">'
-            f'<span class="digest-badge__level"><span class="digest-badge__scale">{self.scale(code)}</span> '
-            f"{esc(word.label)}</span></span></th><td>{esc(word.meaning or labels.LEGEND_MEANING_NONE)}</td></tr>"
+            f"{self.level_mark(code)}</span></th><td>{esc(word.meaning or labels.LEGEND_MEANING_NONE)}</td></tr>"
             for code, word in words.words("evidence_levels").items()
         )
         baseline = (
@@ -375,29 +380,23 @@ class Renderer:
         """Everything a brief says about one item, with its evidence boundary beside it."""
         return self.item_head(item, brief, key) + self.item_details(item)
 
-    def item_head(self, item: Item, brief: Brief, key: str, evidence: Evidence | None = None) -> str:
+    def item_head(
+        self, item: Item, brief: Brief, key: str, evidence: Evidence | None = None, assessed_in: Brief | None = None
+    ) -> str:
         """The badge, value rating, brief date and the evidence boundary: what qualifies the statement.
 
-        ``evidence`` is the entry's current evidence when a later brief changed it."""
+        ``evidence`` is the entry's current evidence when a later brief (``assessed_in``) changed it."""
         p = item.placement
         ev = evidence or item.evidence
         return "".join(
             [
-                f'<p class="digest-item__meta">{self.badge(ev, key, self.assessed(item, brief, evidence))} '
+                f'<p class="digest-item__meta">{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} '
                 f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value)}</span> · '
                 f"{self.item_ref(brief, item)} · {esc(p.action.label)}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary)}</p>",
             ]
         )
-
-    def assessed(self, item: Item, brief: Brief, evidence: Evidence | None) -> str:
-        """Where the evidence shown was assessed: the brief and item, or the later brief that changed it."""
-        if evidence is not None and evidence is not item.evidence:
-            for b in reversed(self.doc.briefs):
-                if any(u.item == item.id and u.evidence == evidence for u in b.evidence_updates):
-                    return self.brief_link(b)
-        return self.item_ref(brief, item)
 
     def item_details(self, item: Item) -> str:
         """Related contradictions, key points, sources, relation, placement, guards and notes."""
@@ -588,7 +587,7 @@ class Renderer:
             )
         if entry.item is not None and entry.brief is not None:
             body = [
-                self.item_head(entry.item, entry.brief, entry.id, entry.evidence),
+                self.item_head(entry.item, entry.brief, entry.id, entry.evidence, _assessed_in(entry)),
                 self.figures(entry),
                 self.item_details(entry.item),
             ]
@@ -1305,3 +1304,19 @@ def section_title(view: SectionView) -> str:
     if s.title:
         return labels.SECTION_TITLE.format(number=s.number, title=s.title)
     return labels.SECTION_UNTITLED.format(number=s.number)
+
+
+def _assessed_in(entry: EntryView) -> Brief | None:
+    """The brief whose evidence update of the entry's item gave it its current evidence (None: the
+    item's own, as its brief assessed it)."""
+    item = entry.item
+    if item is None or entry.evidence is item.evidence:
+        return None
+    return next(
+        (
+            u.brief
+            for u in reversed(entry.history)
+            if u.kind == "evidence" and u.item is not None and u.item.id == item.id and u.evidence == entry.evidence
+        ),
+        None,
+    )

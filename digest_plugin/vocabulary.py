@@ -16,7 +16,6 @@ import functools
 import re
 from collections.abc import Iterator, Mapping
 from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -74,20 +73,22 @@ class Vocabulary:
 
     def find(self, kind: str, text: str) -> str | None:
         """The code whose label or alias is ``text`` (spaces and case aside), or None."""
-        wanted = _fold(text)
+        wanted = fold(text)
         for code, word in self._words[kind].items():
-            if wanted in {_fold(word.label), *map(_fold, word.aliases), _fold(code)}:
+            if wanted in {fold(word.label), *map(fold, word.aliases), fold(code)}:
                 return code
         return None
 
     def spellings(self, kind: str) -> Iterator[tuple[str, str]]:
-        """(spelling, code) for every label and alias, longest first (so 高价值但待回溯 wins over 高价值)."""
-        pairs = [(w.label, c) for c, w in self._words[kind].items()]
-        pairs += [(a, c) for c, w in self._words[kind].items() for a in w.aliases]
-        yield from sorted(pairs, key=lambda p: (-len(p[0]), p[0]))
+        """(spelling, code) for every label and alias of ``kind``."""
+        for code, word in self._words[kind].items():
+            yield word.label, code
+            for alias in word.aliases:
+                yield alias, code
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """Text as compared with a word: spaces and case aside (GitHub issue = githubissue)."""
     return re.sub(r"\s+", "", text).casefold()
 
 
@@ -96,17 +97,12 @@ def default_file() -> VocabularyFile:
     """The words of the first brief, as the package ships them (read once: it is frozen)."""
     from ruamel.yaml import YAML
 
-    text = resources.files(__package__).joinpath("assets", FILE).read_text(encoding="utf-8")
-    return VocabularyFile.model_validate(YAML(typ="safe").load(text))
+    return VocabularyFile.model_validate(YAML(typ="safe").load(default_text()))
 
 
 def default_text() -> str:
     """The package's vocabulary file, comments and all (what ``digest new`` copies into a site)."""
     return resources.files(__package__).joinpath("assets", FILE).read_text(encoding="utf-8")
-
-
-def site_file(data_dir: Path) -> Path:
-    return Path(data_dir) / FILE
 
 
 def schema_of(what: str, vocabulary: Vocabulary) -> dict[str, Any]:

@@ -103,7 +103,6 @@ class _Section:
     title: str
 
 
-_CREATING = (PlacementAction.new_sub_entry, PlacementAction.new_section, PlacementAction.footnote)
 _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
 
 
@@ -130,7 +129,7 @@ class History:
             index.items[item.number] = item.id
             index.texts["item", item.id] = " ".join([item.title, *item.points, item.relation])
             placement = item.placement
-            if placement.action in _CREATING:
+            if placement.action.creates_entry:
                 names = [placement.entry_title] if placement.entry_title else []
                 if head := _TITLE_HEAD.match(item.title):
                     names.append(head.group(1).strip())

@@ -172,10 +172,6 @@ def _strip_end(text: str) -> str:
     return text.strip().rstrip("；;，,。.").strip()
 
 
-def _fold(text: str) -> str:
-    return re.sub(r"\s+", "", text).casefold()
-
-
 def _unique(values: list[str]) -> str | None:
     values = list(dict.fromkeys(values))
     return values[0] if len(values) == 1 else None

@@ -8,7 +8,8 @@ from typing import Any
 from ..model import (
     FollowUpStatus,
 )
-from .common import BULLET, _Code, _Draft, _fold, _one_line, _Part, _strip_end
+from ..vocabulary import fold
+from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
 from .markdown import _entries
 from .words import _conclusion_ratings
 
@@ -131,8 +132,8 @@ def _carried_on(text: str, draft: _Draft) -> str | None:
     least five characters (本地复现长 prefill 冻结).  None when no single one does (never guessed)."""
     closed = {u.follow_up for b in draft.earlier for u in b.follow_up_updates if u.status.value in ("done", "dropped")}
     open_ = [f for b in draft.earlier for f in b.follow_ups if f.id not in closed]
-    wanted = _fold(re.sub(r"[（(][^）)]*[）)]", "", text))
-    runs = {f.id: _shared_run(wanted, _fold(f.text)) for f in open_}
+    wanted = fold(re.sub(r"[（(][^）)]*[）)]", "", text))
+    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in open_}
     best = max(runs.values(), default=0)
     hits = [fid for fid, run in runs.items() if run == best]
     return hits[0] if best >= 5 and len(hits) == 1 else None

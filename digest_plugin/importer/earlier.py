@@ -13,7 +13,7 @@ from ..model import (
     PlacementAction,
     Section,
 )
-from .common import _fold
+from ..vocabulary import fold
 
 
 def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline | None:
@@ -25,7 +25,6 @@ def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline
     sections = list(outline.sections)
     entries = list(outline.entries)
     numbers = {s.number for s in sections}
-    creating = {PlacementAction.new_sub_entry, PlacementAction.new_section, PlacementAction.footnote}
     for brief in sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id)):
         for item in brief.items:
             p = item.placement
@@ -33,8 +32,8 @@ def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline
                 numbers.add(p.section)
                 sections.append(Section.model_construct(number=p.section, title=p.section_title, aliases=[]))
             title = p.entry_title or _title_head(item.title)
-            taken = any(e.section == p.section and _fold(e.title) == _fold(title) for e in entries)
-            if p.action in creating and not taken:  # a name already there names that entry
+            taken = any(e.section == p.section and fold(e.title) == fold(title) for e in entries)
+            if p.action.creates_entry and not taken:  # a name already there names that entry
                 entries.append(
                     Entry.model_construct(
                         id=item.id, section=p.section, title=title, text=item.title, figures=[], stated_in=brief.id

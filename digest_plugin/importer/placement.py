@@ -10,7 +10,8 @@ from ..model import (
     Outline,
     PlacementAction,
 )
-from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Field, _fold, _split_outside, _unique
+from ..vocabulary import fold
+from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Field, _split_outside, _unique
 
 ALTERNATIVE = re.compile(r"或[^，,；;。§]{0,12}§\s*(?P<section>\d+(?:\.\d+)?)[^，,；;。]*")
 
@@ -173,12 +174,12 @@ def _entry_to_update(text: str, item_title: str, section: str, outline: Outline 
     """The outline entry of the section whose title the placement names; the item's title breaks a tie
     ("Kapitsa 段数值更新 + 选型决策树保持不变" updates Kapitsa, the item is about Kapitsa)."""
     entries = _section_entries(outline, section)
-    named = [e for e in entries if _fold(e.title) in _fold(text)]
+    named = [e for e in entries if fold(e.title) in fold(text)]
     if len(named) > 1:
-        named = [e for e in named if _fold(e.title) in _fold(item_title)]
+        named = [e for e in named if fold(e.title) in fold(item_title)]
     if not named:  # 「llm-d 1.0」子节点: a quoted name that is part of one entry's title
-        quoted = [_fold(m["text"]) for m in QUOTED.finditer(text.split("原地")[0])]
-        named = [e for e in entries if any(q and q in _fold(e.title) for q in quoted)]
+        quoted = [fold(m["text"]) for m in QUOTED.finditer(text.split("原地")[0])]
+        named = [e for e in entries if any(q and q in fold(e.title) for q in quoted)]
     return named[0].id if len(named) == 1 else None
 
 

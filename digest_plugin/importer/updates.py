@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
+from ..vocabulary import fold
 from .backrefs import History, Reference, find_references
-from .common import _At, _Code, _Draft
+from .common import _Code, _Draft
 
 # The words that say what happened to what a reference names.  Order matters: the first that
 # matches in the reference's own clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
@@ -36,7 +37,7 @@ CONTRADICTION_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("kept", re.compile(r"维持|继续封存|仍|延续|不变|没有新材料|无新材料")),
     ("resolved", re.compile(r"解决|收口|关闭|结案")),
 ]
-FOLLOW_UP_WORDS: list[tuple[FollowUpStatus | None, re.Pattern[str]]] = [
+FOLLOW_UP_WORDS: list[tuple[FollowUpStatus, re.Pattern[str]]] = [
     (FollowUpStatus.dropped, re.compile(r"放弃|取消|不再跟进|作罢|撤销")),
     (FollowUpStatus.carried_over, re.compile(r"顺延|延后|推迟|仍排|改到|留到")),
     (FollowUpStatus.done, re.compile(r"完成|办结|做完|已看完|已读完")),
@@ -70,7 +71,6 @@ class _Piece:
     at: str | int
     text: str
     line: int
-    origin: _At
     item: str | None = None
     """The item of tonight the text belongs to (its relation, placement, notes)."""
     lookup: str | None = None
@@ -106,6 +106,8 @@ class _State:
         self.rows: list[dict[str, Any]] = []
         self.earlier: dict[str, Contradiction] = {c.id: c for b in draft.earlier for c in b.contradictions}
         self.earlier_follow_ups = {f.id: f for b in draft.earlier for f in b.follow_ups}
+        self.created = {i.id for b in draft.earlier for i in b.items if i.placement.action.creates_entry}
+        """Items of earlier briefs that are entries of their own (an in-place update may name them)."""
         self.line = 1
         """The Markdown line of the piece being read, for warnings."""
         self.doubts: dict[tuple[str, str], tuple[int, str]] = {}
@@ -119,17 +121,16 @@ class _State:
     def pieces(self) -> Iterator[_Piece]:
         for i, item in enumerate(self.brief.get("items", [])):
             line = self.draft.origins.get(("items", i), 1)
-            at = ("items", i)
             texts = [item.get("relation", ""), item.get("placement", {}).get("text", ""), *item.get("notes", [])]
             for text in texts:
                 if text:
-                    yield _Piece("items", str(item["id"]), text, line, at, str(item["id"]))
+                    yield _Piece("items", str(item["id"]), text, line, str(item["id"]))
         for i, c in enumerate(self.brief.get("contradictions", [])):
             line = self.draft.origins.get(("contradictions", i), 1)
-            yield _Piece("contradictions", str(c["id"]), f"{c['title']}：{c['text']}", line, ("contradictions", i))
+            yield _Piece("contradictions", str(c["id"]), f"{c['title']}：{c['text']}", line)
         if note := self.brief.get("contradictions_note"):
             for text in note.split("\n"):
-                yield _Piece("contradictions", "note", text, 1, ("contradictions_note",))
+                yield _Piece("contradictions", "note", text, 1)
         status_list = False
         for i, text in enumerate(self.brief.get("conclusions", [])):
             line = self.draft.origins.get(("conclusions", i), 1)
@@ -143,7 +144,6 @@ class _State:
                 i + 1,
                 text,
                 line,
-                ("conclusions", i),
                 lookup="follow_up_status" if listed else None,
                 default=default,
             )
@@ -154,11 +154,10 @@ class _State:
         """A numbered line of part 二 whose head names an earlier contradiction restates it."""
         kept = []
         for c in self.brief.get("contradictions", []):
-            head = f"{c['title']}"
-            named = [r for r in self.refs(head, "contradictions") if r.kind == "contradiction" and r.id]
+            named = [r for r in self.refs(c["title"], "contradictions") if r.kind == "contradiction" and r.id]
             if len(named) == 1 and named[0].id:
                 ref, cid = named[0], named[0].id
-                change = self.change(head, ref, whole=head) or self.change(c["text"], ref, whole=c["text"])
+                change = self.change(c["title"], c["title"]) or self.change(c["text"], c["text"])
                 update = self.contradiction_update(cid, change, f"{c['title']}：{c['text']}", c["text"])
                 if update is not None:
                     update["number"] = c["number"]
@@ -191,16 +190,16 @@ class _State:
                     r.kind == "contradiction" for r in refs[k + 1 :]
                 ):
                     scope = _clause_after(piece.text, ref.end, len(piece.text))  # past the other references
-                change = self.change(scope, ref, whole=before + scope)
+                change = self.change(scope, before + scope)
                 self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
             elif ref.kind == "follow_up":
-                self.follow_up_update(ref.id, scope or before, piece, piece.default)
+                self.follow_up_update(ref.id, scope or before, piece)
             elif ref.kind == "item" and (RETRACT.search(before) or RETRACT.search(scope[:4])):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
                 self.entry_named(ref.id, piece.item)
 
-    def change(self, scope: str, ref: Reference, whole: str) -> str | None:
+    def change(self, scope: str, whole: str) -> str | None:
         """What the words around a reference say happened; 「已于 10-27 更正」, 「自 10-29 更正后」 tell
         of an earlier night's change, which that night's brief recorded: nothing happens tonight."""
         if PAST.search(scope):
@@ -310,20 +309,20 @@ class _State:
 
     def figures_valued(self, value: Any) -> list[tuple[str, str]]:
         """(figure key, item id) of every earlier item's figure that has ``value``, oldest first."""
-        wanted = _fold_value(value)
+        wanted = fold(str(value))
         return [
             (f.key, item.id)
             for b in self.draft.earlier
             for item in b.items
             for f in item.figures
-            if _fold_value(f.value) == wanted
+            if fold(str(f.value)) == wanted
         ]
 
     # ------------------------------------------------------------------ follow-ups, retractions, entries
 
-    def follow_up_update(self, fid: str, scope: str, piece: _Piece, default: FollowUpStatus | None = None) -> None:
+    def follow_up_update(self, fid: str, scope: str, piece: _Piece) -> None:
         said = [(m.start(), status) for status, words in FOLLOW_UP_WORDS for m in words.finditer(scope)]
-        status = max(said, key=lambda x: x[0])[1] if said else default  # the last word: 顺延一次，今天完成
+        status = max(said, key=lambda x: x[0])[1] if said else piece.default  # the last word: 顺延一次，今天完成
         if status is None or fid in self.follow_ups:
             return
         note = _trim(scope)
@@ -378,8 +377,7 @@ class _State:
             return
         if getattr(item["placement"].get("action"), "value", None) != "update_in_place":
             return
-        created = {i.id for b in self.draft.earlier for i in b.items if _creates(i.placement.action.value)}
-        if target in created:
+        if target in self.created:
             item["placement"]["entry"] = _Code(target)
             at = ("items", index, "placement", "entry")
             self.draft.comments.pop(at, None)  # the doubt is settled, by the reference (which the note names)
@@ -410,32 +408,13 @@ class _State:
                 b[key] = b.get(key, []) + found
         if self.follow_ups:
             b["follow_up_updates"] = list(self.follow_ups.values())
-        retracted = {str(r["item"]) for r in self.retractions.values()}
-        for item in b.get("items", []):  # a retraction line told as a note is now the retraction itself
-            notes = [n for n in item.get("notes", []) if not (RETRACT.search(n[:6]) and any(x in n for x in retracted))]
-            if "notes" in item and len(notes) != len(item["notes"]):
-                kept = [n for n in item["notes"] if n not in notes]
-                for r in self.retractions.values():
-                    if "reason" in r and kept and REASON.search(kept[0]) is None:
-                        r["reason"] = kept[0]
-                item["notes"] = notes
-                if not notes:
-                    del item["notes"]
         if self.rows:
             b["back_refs"] = self.rows
-
-
-def _fold_value(value: Any) -> str:
-    return re.sub(r"\s+", "", str(value)).casefold()
 
 
 def _trim(text: str) -> str:
     """A clause without the punctuation around it: 「——完成，」 → 「完成」."""
     return re.sub(r"^[\s：:—\-，,。；;]+|[\s：:—\-，,。；;]+$", "", text)
-
-
-def _creates(action: str) -> bool:
-    return action in ("new_sub_entry", "new_section", "footnote")
 
 
 def _clause(text: str, at: int) -> str:
@@ -445,7 +424,7 @@ def _clause(text: str, at: int) -> str:
 
 
 def _clause_after(text: str, start: int, end: int) -> str:
-    ends = [i for i in (text.find(c, start, end) for c in "；;。\n") if i >= 0]
+    ends = [i for i in (text.find(c, start, end) for c in CLAUSE_END) if i >= 0]
     return text[start : min(ends) if ends else end]
 
 
