@@ -37,6 +37,14 @@ WITHHELD = re.compile(
     r"|(?:不要|不得|不能|不可|勿|切勿|不)\s*(?:再)?写(?:成|为|入|进)?\s*「(?P<quoted>[^」]+)」"
 )
 """A claim the doc must not state: 不要把「X」写进…, 不得写「X」, 只写「A」，不写「X」, 不得写成「X」."""
+KEPT_OUT = "不上活文档|不写进|不写入|暂不落笔|不落笔|不许再出现|不得出现|不转述|拿掉|不得写|不要写|先不写"
+WITHHELD_AFTER = re.compile(
+    rf"(?<!须带)(?<!必须带)「(?P<claim>[^」]+)」[^「」。；;]{{0,24}}?(?:{KEPT_OUT})(?![成为入进]?\s*「)"
+)
+"""The claim first, the ban after it: 「X」不写进 §3.3, 「X」从活文档里拿掉 (not a label the statement must
+carry, 须带「preview」字样, and not a ban that names its own claim next, 不得写成「Y」)."""
+BANNED = re.compile(KEPT_OUT)
+"""Words that keep something out of the doc: with no claim read, the import must say so."""
 
 
 REQUIRED_LABEL = re.compile(r"必须带\s*「(?P<label>[^」]+)」")
@@ -93,12 +101,31 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     materials = [{"path": m["path"], "anchor": m["anchor"]} for m in MATERIAL_MENTION.finditer(whole)]
     if materials:
         c["materials"] = materials
-    claims = list(dict.fromkeys((m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)))
+    claims = [(m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)]
+    claims += [m["claim"].strip() for m in WITHHELD_AFTER.finditer(text)]
+    quoted = list(dict.fromkeys(QUOTED.findall(whole)))
+    if not claims and BANNED.search(text):
+        if len(quoted) == 1:  # 「X」：…这句话不上活文档: the one quoted claim is the one kept out
+            claims = quoted
+            draft.warn(
+                line, f"矛盾 {number}: withholds「{quoted[0]}」, the one claim it quotes; check", at + ("withheld",)
+            )
+        else:  # a ban with no claim it names: never publish silently, never guess
+            draft.warn(
+                line,
+                f"矛盾 {number}: keeps something out of the doc, but names no single claim"
+                + (f" (it quotes {'、'.join(f'「{q}」' for q in quoted)})" if quoted else "")
+                + "; write withheld: by hand",
+                at + ("withheld",),
+            )
+    claims = list(dict.fromkeys(claims))
     if claims:
         c["withheld"] = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
     if m := REQUIRED_LABEL.search(text):
         c["required_label"] = m["label"]
     disposition = next((d for d, words in DISPOSITION_RULES if words.search(whole)), None)
+    if disposition is None and claims:
+        disposition = "blocked"  # a claim kept out of the doc until the contradiction is settled
     if disposition is None:
         disposition = "pending_check"
         if not STILL_TO_CHECK.search(whole):

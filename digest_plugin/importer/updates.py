@@ -434,7 +434,8 @@ def _clause_before(text: str, start: int, end: int) -> str:
 
 
 def _value(text: str) -> Any:
-    """``+175`` or ``周增 +175`` → 175 (a figure as the YAML holds it), anything else as written."""
-    bare = text.strip()
+    """``+175`` or ``周增 +175`` → 175 (a figure as the YAML holds it), anything else as written;
+    a leading 旧 / 新 (「旧 580+ / 29 → 新 561 / 28」) says which side, and is not part of the value."""
+    bare = re.sub(r"^[旧新]\s*", "", text.strip())
     number = re.fullmatch(r"(?:[\u4e00-\u9fff]{1,6}\s*)?\+?(\d+)", bare.replace(",", ""))
     return int(number[1]) if number else bare
