@@ -105,6 +105,7 @@ def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -
     """A copy of the repository's site on ``data``, in ``work/name``, with the digest plugin."""
     site = work / name
     shutil.copytree(ROOT / "docs", site / "docs")
+    shutil.copytree(ROOT / "overrides", site / "overrides")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     # synthetic days run past today; the cache is off so every build is a cold one
     config = config.replace(
@@ -122,6 +123,7 @@ def floor_site(plugin: Path, work: Path) -> Path:
     site = work / "floor"
     docs = living_docs(plugin / "data")
     shutil.copytree(plugin / "docs", site / "docs")
+    shutil.copytree(plugin / "overrides", site / "overrides")
     for path, content in generated_pages(layouts(docs)):
         target = site / "docs" / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,7 @@ from .arxiv import key as arxiv_key
 from .layout import Layout, Linker, cite_anchor, layouts
 from .pipeline import living_docs
 from .render import Block, Heading, Raw, Renderer, esc
+from .templating import TemplateProblem, Templates, override_folders
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
@@ -60,6 +61,8 @@ class PageContext:
     source_links: bool = False
     anchors: set[str] = field(default_factory=set)
     """Ids already given on this page, shared by every directive and citation on it."""
+    templates: Templates = field(default_factory=Templates)
+    """The shipped templates, or the site's overrides of some of them."""
 
 
 class DirectiveError(Exception):
@@ -74,7 +77,9 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
     layout = _topic(ctx, args.get("topic"))
     doc = layout.doc
-    renderer = Renderer(layout, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
+    renderer = Renderer(
+        layout, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors, templates=ctx.templates
+    )
     kind = kinds[0]
     value = args[kind]
     year_arg = args.get("year")
@@ -129,7 +134,7 @@ class DirectiveProcessor(BlockProcessor):
             if ctx is None:
                 raise DirectiveError("no living-doc data is loaded (is the digest plugin or extension configured?)")
             rendered = render_directive(ctx, args)
-        except DirectiveError as exc:
+        except (DirectiveError, TemplateProblem) as exc:
             where = ctx.page if ctx else "?"
             log.warning(f"{where}: {block}: {exc}")
             rendered = [Raw(f'<p class="digest-error">digest: {esc(exc)}</p>')]
@@ -155,8 +160,13 @@ class CiteProcessor(InlineProcessor):
         key = arxiv_key(m.group("id"))
         for layout in ctx.layouts.values() if ctx else ():
             if ctx is not None and key in layout.doc.citations:
-                renderer = Renderer(layout, Linker(ctx.page, ctx.directory_urls, ctx.source_links), anchors=ctx.anchors)
-                html = renderer.cite(layout.doc.citations[key], anchor=renderer.anchor(cite_anchor(key)))
+                linker = Linker(ctx.page, ctx.directory_urls, ctx.source_links)
+                renderer = Renderer(layout, linker, anchors=ctx.anchors, templates=ctx.templates)
+                try:
+                    html = renderer.cite(layout.doc.citations[key], anchor=renderer.anchor_id(cite_anchor(key)))
+                except TemplateProblem as exc:
+                    log.warning(f"{ctx.page}: [[cite {m.group('id')}]]: {exc}")
+                    html = f'<span class="digest-error">digest: {esc(exc)}</span>'
                 return self.md.htmlStash.store(html), m.start(0), m.end(0)
         log.warning(f"{ctx.page if ctx else '?'}: [[cite {m.group('id')}]]: no brief cites arXiv:{key}")
         return (
@@ -176,7 +186,8 @@ class DigestExtension(Extension):
 
     def __init__(self, context: Callable[[], PageContext | None] | None = None, **kwargs: Any):
         self.config = {
-            "data_dir": ["data", "the data folder (outlines/ and briefs/), relative to the working directory"]
+            "data_dir": ["data", "the data folder (outlines/ and briefs/), relative to the working directory"],
+            "custom_templates": ["", "a folder of templates that replace the shipped ones of the same name"],
         }
         super().__init__(**kwargs)
         self._explicit = context
@@ -198,6 +209,7 @@ class DigestExtension(Extension):
                 rendering.page.path,
                 bool(config.get("use_directory_urls", True)),
                 source_links=True,
+                templates=Templates(override_folders(Path.cwd(), self.getConfig("custom_templates") or None)),
             )
             self._md._digest_context = cached  # type: ignore[union-attr]
         return cached

@@ -22,6 +22,8 @@ CLAUSE_SEP: Final = "；"
 COMMA: Final = "，"
 BRIEF_NAME: Final = "{date} {round} 简报"
 """A brief as the site names it: '2026-10-21 E1 简报'."""
+CALLOUT_KIND: Final = "矛盾"
+"""What a callout is when its disposition's word names no ``kind``."""
 CONTRADICTION_NAME: Final = "矛盾 {number}"
 CONTRADICTION_NAME_DATED: Final = "{date} 矛盾 {number}"
 """Once several briefs each number their own contradictions from 1."""
@@ -35,6 +37,14 @@ EMPTY_NONE: Final = "无。"
 
 WITHHELD: Final = "〔暂扣，见{name}〕"
 WITHHELD_DATED: Final = "〔暂扣，见 {name}〕"
+WITHHELD_AGAIN: Final = "〔暂扣〕"
+"""The same claim again in the same entry: the first mark already names and links the contradiction."""
+FOLDED: Final = "〔一句涉及暂扣说法，已略，见{name}〕"
+"""A sentence about a withheld value, folded on the section page (the brief's page shows it whole)."""
+FOLDED_AGAIN: Final = "〔一句已略〕"
+LAST_CHANGED: Final = "最近变更 {date}"
+FRESH: Final = {"new": "新", "changed": "有更新"}
+"""What the latest brief did to an entry, marked beside its title on the section page."""
 """When the contradiction's name starts with a date (several briefs)."""
 
 # --------------------------------------------------------------------------- citations
@@ -73,6 +83,10 @@ LEGEND_TERM_ROWS: Final = (
     ("证据边界", "一条内容核实到了哪里、没核实什么；写在每条内容下方。"),
     ("暂扣", "矛盾未解决时，被要求「不得写入」的说法在别处显示为「暂扣」，只在矛盾提示框和登记页里引用。"),
     ("活文档既有", "活文档原有的条目，没有经过简报的证据评定。"),
+    ("新 / 有更新", "标在条目标题旁：最近一份简报新增了这一条，或改动了它。"),
+    ("最近变更", "这一条最后一次被简报改动的日期。"),
+    ("一句已略", "在章节页上，专门谈论暂扣数值的句子折叠为一个标记；简报页上保留整句（数值仍暂扣）。"),
+    ("矛盾 / 待核实 / 不入活文档 / 降权", "提示框的种类，由简报给出的处置决定；编号沿用简报矛盾清单的编号。"),
 )
 """The team's terms a reader meets on the site, explained on the legend page."""
 LEGEND_MEANING_NONE: Final = "（词表中没有写说明）"
@@ -151,7 +165,18 @@ REFERENCE_CITED_BY: Final = "被引 {count}（{source}{as_of}）"
 REFERENCE_AS_OF: Final = "，截至 {date}"
 REFERENCE_OPENALEX: Final = "OpenAlex {id}"
 REFERENCE_DOI: Final = "DOI {link}"
-REFERENCE_OA: Final = "开放获取 {status}"
+REFERENCE_OA: Final = "开放获取：{status}"
+OPEN_ACCESS: Final = {
+    "gold": "金色（期刊开放）",
+    "green": "绿色（存于开放仓储）",
+    "hybrid": "混合",
+    "bronze": "铜色（免费阅读，无开放许可）",
+    "diamond": "钻石（期刊开放，作者免费）",
+    "closed": "未开放",
+}
+"""OpenAlex's ``oa_status`` words (its documentation's closed list), as readers read them."""
+JOB_ID: Final = "清单任务 {id}"
+JOB_ITEM: Final = "清单项 {item}"
 REFERENCE_CARD: Final = "卡片 {path}"
 REFERENCE_CARD_TOPIC: Final = "（卡片主题 {topic}）"
 REFERENCE_VERIFIED: Final = "已核实"
@@ -160,6 +185,7 @@ REFERENCE_FROM: Final = " · 来自 {brief}"
 REFERENCE_USE: Final = "用途：{note}"
 REFERENCE_DOWN_WEIGHTED: Final = "⚠ 降权：不作为结论依据，见 {contradiction}"
 REFERENCE_BACK: Final = "引用处："
+CITE_REFERENCE: Final = "参考文献 [{number}] →"
 FOLLOW_UPS_SUMMARY: Final = "待跟进 {pending} 项，已关闭 {closed} 项。"
 FOLLOW_UPS_NONE: Final = "目前没有待跟进事项。"
 FOLLOW_UPS_CLOSED: Final = "已关闭"

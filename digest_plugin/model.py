@@ -518,6 +518,9 @@ class Citation(Model):
     arxiv: ArxivId
     title: Text
     year: Year | None = None
+    authors: list[Text] = Field(default_factory=list)
+    """As the brief gives them (none: the card and the bibliography show none, never a guess)."""
+    venue: Text | None = None
     card: MaterialPath | None = None
     card_topic: str | None = None
     cited_by: list[CitedBy] = Field(default_factory=list)
@@ -777,6 +780,12 @@ class Word(Model):
     meaning: str | None = None
     aliases: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
     """Other ways the team writes it in a brief (未在本地复现 for 未复现): the importer reads them."""
+    kind: str | None = None
+    """Dispositions only: what a callout with this disposition is, in a word readers see first
+    (矛盾, 待核实, 不入活文档, 降权); without it a callout is a 矛盾."""
+    style: Annotated[str, Field(pattern=r"^[a-z]+$")] | None = None
+    """Dispositions only: the Material admonition type its open callouts take (``warning``,
+    ``danger``, ``question``, ``info``, ``failure`` …: its colour and icon); ``warning`` without it."""
 
 
 Words = dict[Annotated[str, AfterValidator(_vocabulary_code)], Annotated[Word, BeforeValidator(_short_form)]]

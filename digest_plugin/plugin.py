@@ -38,6 +38,7 @@ from .merge import LivingDoc
 from .model import Rules
 from .pages import CSS_PATH, JS_PATH, generated_pages
 from .pipeline import Result, analyse
+from .templating import Templates, override_folders
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
@@ -54,6 +55,9 @@ class DigestConfig(Config):
     """Keep mkdocs-macros' INFO lines and jieba's dictionary messages out of the build log."""
     rules = c.Type(dict, default={})
     """Editorial rules (see ``digest_plugin.model.Rules``); omitted keys keep the team's defaults."""
+    custom_templates = c.Optional(c.Type(str))
+    """A folder, relative to mkdocs.yml, whose files replace the shipped templates of the same name
+    (``digest_plugin/templates/``: entry.html, badge.html, callout.html, citation.html …)."""
 
 
 class DigestPlugin(BasePlugin[DigestConfig]):
@@ -69,6 +73,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._generated: set[str] = set()
         self._serving = False
         self._publish: SiteSwap | None = None
+        self._templates = Templates()
         self._errors: list[Finding] = []
         """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
 
@@ -96,6 +101,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         except ValidationError as exc:
             raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
         cache_dir = (root / self.config.cache_dir).resolve() if self.config.cache_dir else None
+        try:
+            self._templates = Templates(override_folders(root, self.config.custom_templates))
+        except FileNotFoundError as exc:
+            raise PluginError(f"digest: {config.config_file_path}: {exc}") from None
         result = analyse(
             data_dir,
             rules=rules,
@@ -169,7 +178,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
         """Tell the extension which page it is about to convert (for relative links and the topic)."""
-        self._page = PageContext(self._layouts, page.file.src_uri, config.use_directory_urls)
+        self._page = PageContext(self._layouts, page.file.src_uri, config.use_directory_urls, templates=self._templates)
         return page
 
     @event_priority(-100)

@@ -16,7 +16,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from markupsafe import Markup
 
 from . import labels
 from .arxiv import key as arxiv_key
@@ -48,6 +51,7 @@ from .merge import (
     Update,
 )
 from .model import BLOCKED, DISCARDED, Brief, Evidence, Item, Status, not_public
+from .templating import Templates
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
@@ -111,10 +115,18 @@ class Renderer:
     layout: Layout
     linker: Linker
     anchors: set[str] = field(default_factory=set)
+    templates: Templates = field(default_factory=Templates)
+    marks: set[str] | None = None
+    """While an entry is rendered: the contradictions whose withheld mark it already shows (one
+    clear mark per entry; later spellings of the same claim get the short, unlinked one)."""
 
     @property
     def doc(self) -> LivingDoc:
         return self.layout.doc
+
+    def render(self, template: str, **data: Any) -> str:
+        """A template of ``digest_plugin/templates/`` (or the site's override of it), given data."""
+        return self.templates.render(template, self, data)
 
     # ------------------------------------------------------------------ text
 
@@ -143,11 +155,20 @@ class Renderer:
 
         ``quote`` is the contradiction whose callout this text is in: its own claims are quoted
         there (marked ``data-withheld-quote`` and kept out of the search index), any other
-        contradiction's are withheld as everywhere else.  ``links=False`` for text inside a link."""
+        contradiction's are withheld as everywhere else.  ``links=False`` for text inside a link.
+
+        Inside an entry (``marks`` set) a sentence that talks *about* a withheld value, rather than
+        listing it, is folded into one mark: with the value cut out it would read as nonsense
+        (「〔暂扣〕 > 总 Stars 155 属明显口径异常」).  The brief's own page shows it whole."""
+        pieces = self._segments(value)
+        if len(pieces) > 1 and self.marks is not None and quote is None:
+            pieces = _fold(value, pieces)
         parts = []
-        for piece, view in self._segments(value):
+        for piece, view in pieces:
             if view is None:
                 parts.append(esc(piece))
+            elif isinstance(view, _Folded):
+                parts.append(self.withheld(view.view, link=links, folded=True))
             elif quote is not None and view.id == quote.id:
                 parts.append(
                     f'<span class="digest-withheld-quote" data-withheld-quote="{esc(view.id)}" '
@@ -167,6 +188,11 @@ class Renderer:
         """Brief text for an HTML attribute value."""
         return esc(self.plain(value))
 
+    def withholds(self, value: str) -> bool:
+        """Whether the text holds a spelling an open contradiction withholds (one C-level search)."""
+        pattern = self.doc.withheld_pattern
+        return pattern is not None and pattern.search(value) is not None
+
     def word(self, kind: str, code: str) -> str:
         """A word of the topic's vocabulary (``data/vocabulary.yml``) as HTML: its label, escaped."""
         return esc(self.doc.vocabulary.label(kind, code))
@@ -182,39 +208,109 @@ class Renderer:
         name = self.contradiction_name(view)
         return (labels.WITHHELD if len(self.doc.briefs) == 1 else labels.WITHHELD_DATED).format(name=name)
 
-    def withheld(self, view: ContradictionView, *, link: bool = True) -> str:
+    def withheld(self, view: ContradictionView, *, link: bool = True, folded: bool = False) -> str:
+        """The mark that stands for a withheld claim (or, ``folded``, for a sentence about one).
+
+        Muted, never highlighted: the value not to use must not be the loudest thing on the page.
+        Inside an entry the first mark of a contradiction links to its callout and names it; later
+        ones are short and unlinked, so an entry carries one clear mark, not seven."""
+        again = self.marks is not None and view.id in self.marks
+        if self.marks is not None:
+            self.marks.add(view.id)
+        if again:
+            label = labels.FOLDED_AGAIN if folded else labels.WITHHELD_AGAIN
+            return (
+                f'<span class="digest-withheld digest-withheld--again" data-withheld-by="{esc(view.id)}"'
+                f"{' data-folded' if folded else ''}>{label}</span>"
+            )
         label = self.withheld_label(view)
+        if folded:
+            name = self.contradiction_name(view)
+            label = labels.FOLDED.format(name=name if len(self.doc.briefs) == 1 else f" {name}")
+        fold = " data-folded" if folded else ""
         if not link:
-            return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}">{label}</span>'
-        on_this_page = any(section_page(self.doc.topic, s.split(".")[0]) == self.linker.page for s in view.sections)
-        page = self.linker.page if on_this_page else self.layout.contradiction_page(view)  # its callout, if here
-        href = self.linker.url(page, f"contradiction-{view.id}")
-        return f'<a class="digest-withheld" data-withheld-by="{esc(view.id)}" href="{esc(href)}">{label}</a>'
+            return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}"{fold}>{label}</span>'
+        href = self.callout_href(view)
+        return f'<a class="digest-withheld" data-withheld-by="{esc(view.id)}"{fold} href="{esc(href)}">{label}</a>'
+
+    def callout_href(self, view: ContradictionView) -> str:
+        """Where a contradiction's callout is: on this page when it is shown here, else the register."""
+        shown = view.is_open or self.layout.contradiction_year(view) is None  # as _section_body shows them
+        on_this_page = shown and any(
+            section_page(self.doc.topic, s.split(".")[0]) == self.linker.page
+            and any(c is view for c in self.doc.sections[s].contradictions)
+            for s in view.sections
+            if s in self.doc.sections
+        )
+        page = self.linker.page if on_this_page else self.layout.contradiction_page(view)
+        return self.linker.url(page, f"contradiction-{view.id}")
 
     def _arxiv_link(self, m: re.Match[str]) -> str:
         view = self.doc.citations.get(arxiv_key(m.group(1)))
         return self.cite(view, m.group(0)) if view else m.group(0)
 
-    def cite(self, view: CitationView, label: str | None = None, *, number: bool = True, anchor: str = "") -> str:
+    def cite(
+        self, view: CitationView, label: str | None = None, *, number: bool = True, anchor: str = "", card: bool = True
+    ) -> str:
+        """A citation: a link to its bibliography entry and a card that says what it is in place
+        (title, authors and year where a brief gives them, counts with source and date, the
+        down-weight warning).  ``card=False`` on the bibliography, where the link goes to arXiv."""
         c = view.citation
-        counts = labels.COUNT_SEP.join(
-            labels.CITED_BY_COUNT.format(count=x.value, source=x.label) for x in view.latest_counts
+        key = arxiv_key(c.arxiv)
+        arxiv_href = f"https://arxiv.org/abs/{c.arxiv}"
+        reference_href = self.linker.url(self.layout.citation_page(view), f"ref-{view.number}")
+        down = ""
+        if c.down_weighted_by and (dw := self.doc.contradiction(c.down_weighted_by)) is not None:
+            down = labels.REFERENCE_DOWN_WEIGHTED.format(contradiction=self.contradiction_name(dw))
+        return self.render(
+            "citation.html",
+            key=key,
+            label=Markup(self.text(label or f"arXiv:{c.arxiv}", links=False)),
+            number=view.number,
+            show_number=number,
+            anchor=anchor,
+            href=reference_href if card else arxiv_href,
+            outbound=not card,
+            rel=OUTBOUND_REL,
+            card=card,
+            card_id=self.unique_id(f"cite-card-{key}") if card else "",
+            title=Markup(self.text(c.title, links=False)),
+            authors=labels.LIST_SEP.join(c.authors),
+            venue=c.venue or "",
+            year=str(c.year) if c.year else "",
+            counts=[
+                Markup(
+                    labels.REFERENCE_CITED_BY.format(
+                        count=x.value, source=esc(x.label), as_of=labels.REFERENCE_AS_OF.format(date=x.as_of)
+                    )
+                )
+                for x in view.latest_counts
+            ],
+            down=Markup(down),
+            reference=labels.CITE_REFERENCE.format(number=view.number),
+            reference_href=reference_href,
+            arxiv_href=arxiv_href,
         )
-        tip = c.title + (labels.CITED_BY.format(counts=counts) if counts else "")
-        label = label or f"arXiv:{c.arxiv}"
-        return (
-            f'<a class="digest-cite"{anchor} href="https://arxiv.org/abs/{esc(c.arxiv)}" rel="{OUTBOUND_REL}" data-arxiv="{esc(arxiv_key(c.arxiv))}" '
-            f'title="{self.attr(tip)}">{self.text(label, links=False)}'
-            + (f' <span class="digest-cite__n">[{view.number}]</span>' if number else "")
-            + "</a>"
-        )
+
+    def unique_id(self, base: str) -> str:
+        """An id not yet used on the page: ``base``, else ``base-2``, ``base-3`` …"""
+        n = 1
+        name = base
+        while not self.anchor_id(name):
+            n += 1
+            name = f"{base}-{n}"
+        return name
 
     def anchor(self, name: str) -> str:
         """An id attribute the first time a name is used on the page (callouts may repeat per section)."""
+        return f' id="{esc(name)}"' if self.anchor_id(name) else ""
+
+    def anchor_id(self, name: str) -> str:
+        """``name`` the first time it is used on the page, else '' (an id is given once)."""
         if name in self.anchors:
             return ""
         self.anchors.add(name)
-        return f' id="{esc(name)}"'
+        return name
 
     # ------------------------------------------------------------------ small parts
 
@@ -253,10 +349,7 @@ class Renderer:
 
     def level_mark(self, level: str) -> str:
         """A level as the badge and the legend draw it: its scale, then its word."""
-        return (
-            f'<span class="digest-badge__level"><span class="digest-badge__scale">{self.scale(level)}</span> '
-            f"{self.word('evidence_levels', level)}</span>"
-        )
+        return self.render("level.html", scale=self.scale(level), level_word=self.word("evidence_levels", level))
 
     def badge(self, ev: Evidence, key: str, assessed: str = "") -> str:
         """How solid the statement is: the level first (scale and word), then source kinds and gaps.
@@ -267,9 +360,6 @@ class Renderer:
         words = self.doc.vocabulary
         kinds = [self.word("source_kinds", k) for k in ev.source_kinds]
         shown_gaps = [g for g in ev.gaps if self.word("gaps", g) not in kinds]  # 厂商自述 once, not twice
-        gaps = "".join(
-            f'<span class="digest-gap" data-gap="{esc(g)}">{self.word("gaps", g)}</span>' for g in shown_gaps
-        )
         tip_rows = [
             f"<strong>{self.word('evidence_levels', ev.level)}</strong>："
             + esc(words.meaning("evidence_levels", ev.level) or labels.LEGEND_MEANING_NONE)
@@ -279,17 +369,19 @@ class Renderer:
         ]
         if assessed:
             tip_rows.append(labels.TIP_ASSESSED.format(where=assessed))
-        legend = self.linker.url(legend_page(self.doc.topic), f"level-{ev.level}")
-        tip_rows.append(f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a>')
-        return (
-            f'<span class="digest-badge" data-evidence="{esc(ev.level)}" data-rank="{words.rank(ev.level)}" '
-            f'tabindex="0" aria-describedby="boundary-{esc(key)}">'
-            + self.level_mark(ev.level)
-            + (f'<span class="digest-badge__kind">{labels.LIST_SEP.join(kinds)}</span>' if kinds else "")
-            + gaps
-            + '<span class="digest-badge__tip" role="tooltip">'
-            + "<br>".join(tip_rows)
-            + "</span></span>"
+        return self.render(
+            "badge.html",
+            level=ev.level,
+            rank=words.rank(ev.level),
+            scale=self.scale(ev.level),
+            level_word=self.word("evidence_levels", ev.level),
+            kinds=[Markup(k) for k in kinds],
+            list_sep=labels.LIST_SEP,
+            gaps=[(g, Markup(self.word("gaps", g))) for g in shown_gaps],
+            tip_rows=[Markup(row) for row in tip_rows],
+            legend=self.linker.url(legend_page(self.doc.topic), f"level-{ev.level}"),
+            legend_label=labels.TIP_LEGEND,
+            key=key,
         )
 
     def legend(self) -> list[Block]:
@@ -381,18 +473,33 @@ class Renderer:
         return self.item_head(item, brief, key) + self.item_details(item)
 
     def item_head(
-        self, item: Item, brief: Brief, key: str, evidence: Evidence | None = None, assessed_in: Brief | None = None
+        self,
+        item: Item,
+        brief: Brief,
+        key: str,
+        evidence: Evidence | None = None,
+        assessed_in: Brief | None = None,
+        entry: EntryView | None = None,
     ) -> str:
         """The badge, value rating, brief date and the evidence boundary: what qualifies the statement.
 
-        ``evidence`` is the entry's current evidence when a later brief (``assessed_in``) changed it."""
+        ``evidence`` is the entry's current evidence when a later brief (``assessed_in``) changed it;
+        for an ``entry`` the date of its last change follows (when the statement was last touched)."""
         p = item.placement
         ev = evidence or item.evidence
+        changed = ""
+        last = entry.last_brief if entry is not None else None
+        if last is not None:
+            changed = (
+                f' · <span class="digest-entry__changed" data-changed="{last.date.isoformat()}">'
+                + labels.LAST_CHANGED.format(date=last.date.isoformat())
+                + "</span>"
+            )
         return "".join(
             [
                 f'<p class="digest-item__meta">{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} '
                 f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value)}</span> · '
-                f"{self.item_ref(brief, item)} · {esc(p.action.label)}</p>",
+                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary)}</p>",
             ]
@@ -536,29 +643,18 @@ class Renderer:
         brief = self.doc.briefs_by_id.get(stated)
         return self.brief_link(brief) if brief else esc(stated)
 
-    def entry(self, entry: EntryView) -> str:
-        attrs = f'data-digest-entry="{esc(entry.id)}" data-section="{esc(entry.section)}"'
-        classes = ["digest-entry"]
-        if entry.item is not None:
-            last = next(u.brief for u in reversed(entry.history) if u.brief is not None)
-            attrs += f' data-digest-item="{esc(entry.item.id)}" data-brief="{esc(last.id)}"'
-        else:
-            classes.append("digest-entry--baseline")
-        if entry.retracted:
-            classes.append("digest-entry--retracted")
-            attrs += ' data-retracted="true"'
-        if entry.parent:
-            classes.append("digest-entry--child")
-        if entry.footnote:
-            classes.append("digest-entry--footnote")
-        title = f"<strong>{self.text(entry.title)}</strong>"
-        out = [
-            f'<section class="{" ".join(classes)}"{self.anchor("entry-" + entry.id)} {attrs}>',
-            f'<p class="digest-entry__title">{f"<del>{title}</del>" if entry.retracted else title}'
-            + (f'<span class="digest-entry__kind">{labels.FOOTNOTE}</span>' if entry.footnote else "")
-            + self.dispute_tags(entry)
-            + "</p>",
-        ]
+    def entry(self, entry: EntryView, level: int = 3) -> str:
+        """One statement with everything that qualifies it, under a real heading (so the search
+        index and screen readers reach the entry itself), marked when the latest brief made it."""
+        outer, self.marks = self.marks, set()
+        try:
+            return self._entry(entry, level + 1 if entry.parent else level)
+        finally:
+            self.marks = outer
+
+    def _entry(self, entry: EntryView, level: int) -> str:
+        anchor = self.anchor_id("entry-" + entry.id)
+        retraction = ""
         if entry.retraction is not None and entry.retracted_in is not None:
             r = entry.retraction
             successor = (
@@ -566,17 +662,18 @@ class Renderer:
                 if r.superseded_by is not None and r.superseded_by in self.doc.items
                 else ""
             )
-            out.append(
+            retraction = (
                 '<p class="digest-retraction">'
                 + labels.RETRACTED.format(
                     brief=self.brief_link(entry.retracted_in), reason=self.text(r.reason), successor=successor
                 )
                 + "</p>"
             )
+        subtitle = meta = ""
         if entry.item is not None and entry.title != entry.item.title:
-            out.append(f'<p class="digest-item__title">{self.text(entry.item.title)}</p>')
+            subtitle = f'<p class="digest-item__title">{self.text(entry.item.title)}</p>'
         if entry.item is None and entry.baseline is not None:
-            out.append(
+            meta = (
                 f'<p class="digest-item__meta">{self.baseline_badge()}</p>'
                 f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
                 '<p class="digest-entry__origin">'
@@ -586,44 +683,76 @@ class Renderer:
                 + "</p>"
             )
         if entry.item is not None and entry.brief is not None:
-            body = [
-                self.item_head(entry.item, entry.brief, entry.id, entry.evidence, _assessed_in(entry)),
+            parts = [
+                self.item_head(entry.item, entry.brief, entry.id, entry.evidence, _assessed_in(entry), entry),
                 self.figures(entry),
                 self.item_details(entry.item),
             ]
-            out += [f'<div class="digest-retracted-body">{"".join(body)}</div>'] if entry.retracted else body
+            body = f'<div class="digest-retracted-body">{"".join(parts)}</div>' if entry.retracted else "".join(parts)
         else:
-            out.append(self.figures(entry))
-        out.append(self.history(entry))
-        entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
+            body = self.figures(entry)
         pending = [f for f in self.doc.follow_ups_by_item.get(entry.item.id, []) if f.pending] if entry.item else []
+        follow_ups = ""
         if pending:  # what the team still means to check about this statement
             links = labels.LIST_SEP.join(
                 f'<a href="{esc(self.linker.url(self.layout.follow_up_page(f), f"follow-up-{f.follow_up.id}"))}">'
                 f"{self.text(f.follow_up.text, links=False)}</a>（{esc(f.status.label)}）"
                 for f in pending
             )
-            out.append(f'<p class="digest-entry__follow-ups">{labels.PENDING_FOLLOW_UPS}{links}</p>')
+            follow_ups = f'<p class="digest-entry__follow-ups">{labels.PENDING_FOLLOW_UPS}{links}</p>'
+        entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
+        contradictions = ""
         if entry_contradictions and entry.item is None:
-            out.append(
+            contradictions = (
                 f'<p class="digest-item__contradictions">{labels.RELATED_CONTRADICTIONS}'
                 + labels.LIST_SEP.join(self.contradiction_link(c) for c in entry_contradictions)
                 + "</p>"
             )
-        out.append("</section>")
-        return "".join(out)
+        fresh = self.fresh(entry)
+        last = entry.last_brief
+        return self.render(
+            "entry.html",
+            entry=entry,
+            id=entry.id,
+            section=entry.section,
+            title=entry.title,
+            retracted=entry.retracted,
+            footnote=entry.footnote,
+            parent=entry.parent,
+            item=entry.item,
+            item_id=entry.item.id if entry.item else "",
+            last_brief=last.id if last else "",
+            level=min(level, 6),
+            anchor=anchor,
+            fresh=fresh,
+            fresh_label=labels.FRESH.get(fresh, "") if fresh else "",
+            footnote_label=labels.FOOTNOTE,
+            tags=Markup(self.dispute_tags(entry)),
+            retraction=Markup(retraction),
+            subtitle=Markup(subtitle),
+            meta=Markup(meta),
+            body=Markup(body),
+            history=Markup(self.history(entry)),
+            follow_ups=Markup(follow_ups),
+            contradictions=Markup(contradictions),
+        )
+
+    def fresh(self, entry: EntryView) -> str | None:
+        """``new`` when the latest brief placed the entry, ``changed`` when it changed it, else None."""
+        latest = self.doc.briefs[-1] if self.doc.briefs else None
+        if latest is None or entry.last_brief is not latest:
+            return None
+        first = next((u.brief for u in entry.history if u.brief is not None), None)
+        return "new" if first is latest else "changed"
 
     def dispute_tags(self, entry: EntryView) -> str:
         """After the title, one short dated tag per open contradiction on the entry, linked to its
         callout, with the label the statement must carry (须带标注写入) right there."""
-        related = list(self.doc.contradictions_by_entry.get(entry.id, []))
-        if entry.item is not None:
-            related += [c for c in self.doc.contradictions_by_item.get(entry.item.id, []) if c not in related]
         tags = []
-        for view in related:
+        for view in self._contradictions_of(entry):
             if not view.is_open:
                 continue
-            href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
+            href = self.callout_href(view)
             text = labels.DISPUTE_TAG.format(
                 disposition=self.word("dispositions", view.disposition), date=view.brief.date.isoformat()
             )
@@ -647,20 +776,21 @@ class Renderer:
     def callout(self, view: ContradictionView, *, compact: bool = False) -> str:
         """A Material admonition (collapsible ``details``) holding a contradiction, unmasked.
 
-        Open ones are expanded.  Settled ones (resolved or superseded) are collapsed; with
-        ``compact`` (section pages) they shrink to a "resolved on …" note, while the register
-        keeps the whole story."""
+        Its kind and colour come from its disposition (the vocabulary's ``kind`` and ``style``): a
+        paywall is 待核实, not 矛盾.  Open ones are expanded.  Settled ones (resolved or superseded)
+        are collapsed; with ``compact`` (section pages) they shrink to a "resolved on …" note,
+        while the register keeps the whole story."""
         c = view.contradiction
         settled = view.settled
+        word = self.doc.vocabulary.word("dispositions", view.disposition)
+        kind = (word.kind if word else None) or labels.CALLOUT_KIND
         if view.is_open:
-            kind = "danger" if view.disposition in (BLOCKED, DISCARDED) else "warning"
+            style = (word.style if word else None) or (
+                "danger" if view.disposition in (BLOCKED, DISCARDED) else "warning"
+            )
         else:
-            kind = "success" if view.status is Status.resolved else "note"
-        attrs = (
-            f'{self.anchor("contradiction-" + view.id)} data-digest-contradiction="{esc(view.id)}" '
-            f'data-status="{"open" if view.is_open else "resolved"}" data-state="{view.status.value}" '
-            f'data-disposition="{esc(view.disposition)}"'
-        )
+            style = "success" if view.status is Status.resolved else "note"
+        disposition = self.doc.vocabulary.label("dispositions", view.disposition)
         register = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         register_link = (
             f' · <a href="{esc(register)}">{labels.CONTRADICTION_REGISTER_LINK}</a>' if register[0] != "#" else ""
@@ -671,16 +801,25 @@ class Renderer:
             when = f"（{brief.date.isoformat()}）"
             if update.outcome is not None:
                 when = labels.OUTCOME.format(outcome=esc(update.outcome.label)) + when
-        summary = (
-            f"<summary>{self.contradiction_name(view)} · {self.text(c.title, quote=view, links=False)}"
-            f'<span class="digest-disposition"> · {self.word("dispositions", view.disposition)} · {esc(view.status.label)}{when}</span></summary>'
-        )
+        head = {
+            "view": view,
+            "id": view.id,
+            "state": view.status.value,
+            "code": view.disposition,
+            "style": style,
+            "open": view.is_open,
+            "anchor": self.anchor_id("contradiction-" + view.id),
+            "kind": kind,
+            "name": Markup(self.contradiction_name(view)),
+            "title": Markup(self.text(c.title, quote=view, links=False)),
+            "disposition": disposition if disposition != kind else "",
+            "status": view.status.label,
+            "when": Markup(when),
+        }
         if compact and settled:
             brief, update = settled
-            return (
-                f'<details class="{kind} digest-contradiction"{attrs}>{summary}'
-                f"<p>{self.text(update.text, quote=view)}（{self.brief_link(brief)}）{register_link}</p></details>"
-            )
+            note = f"<p>{self.text(update.text, quote=view)}（{self.brief_link(brief)}）{register_link}</p>"
+            return self.render("callout.html", **head, compact=Markup(note))
         touched = []
         if view.sections:
             touched.append(
@@ -743,12 +882,16 @@ class Renderer:
                     f"{self.text(update.text, quote=view)}{then}{corrections}</li>"
                 )
             story = '<ol class="digest-contradiction__history">' + "".join(rows) + "</ol>"
-        return (
-            f'<details class="{kind} digest-contradiction"{" open" if view.is_open else ""}{attrs}>{summary}'
-            f"<p>{self.text(c.text, quote=view)}</p>{withheld}{label}{story}"
-            f'<p class="digest-contradiction__meta">'
-            f"{labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)])}"
-            f"{register_link}</p></details>"
+        meta = labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)]) + register_link
+        return self.render(
+            "callout.html",
+            **head,
+            compact=None,
+            text=Markup(self.text(c.text, quote=view)),
+            withheld=Markup(withheld),
+            required=Markup(label),
+            story=Markup(story),
+            meta=Markup(meta),
         )
 
     # ------------------------------------------------------------------ pages
@@ -799,17 +942,26 @@ class Renderer:
         return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">{text}</p>')]
 
     def _section_body(self, view: SectionView, year: int | None = None) -> list[Block]:
-        parts = []
-        if year is None:  # callouts live on the current page: open ones in full, recently settled ones folded
-            parts += [self.callout(c) for c in view.contradictions if c.is_open]
-            parts += [
-                self.callout(c, compact=True)
-                for c in view.contradictions
-                if not c.is_open and self.layout.contradiction_year(c) is None
+        """Callouts (current page only: open ones in full, recently settled ones folded), entries,
+        stubs.  A callout follows the last entry it concerns, so the reader meets the statement
+        first and what qualifies it right after; one that concerns no entry here opens the section."""
+        callouts = []
+        if year is None:
+            callouts += [(c, False) for c in view.contradictions if c.is_open]
+            callouts += [
+                (c, True) for c in view.contradictions if not c.is_open and self.layout.contradiction_year(c) is None
             ]
         here = [e for e in view.entries if self.layout.entry_year(e) == year]
-        parts += [self.entry(e) for e in here if not e.footnote]
-        parts += [self.entry(e) for e in here if e.footnote]
+        ordered = [e for e in here if not e.footnote] + [e for e in here if e.footnote]
+        after: dict[str, list[str]] = {}
+        lead: list[str] = []
+        for c, compact in callouts:
+            last = next((e.id for e in reversed(ordered) if c in self._contradictions_of(e)), None)
+            (after.setdefault(last, []) if last else lead).append(self.callout(c, compact=compact))
+        parts = list(lead)
+        for e in ordered:
+            parts.append(self.entry(e))
+            parts += after.get(e.id, [])
         if year is None:
             parts += [self.stub(s) for s in view.stubs]
         if not parts and year is None and not self.doc.children(view.number):
@@ -820,6 +972,13 @@ class Renderer:
         return [
             Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + origin + "".join(parts) + "</div>")
         ]
+
+    def _contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
+        """The contradictions that touch an entry, directly or through its item."""
+        related = list(self.doc.contradictions_by_entry.get(entry.id, []))
+        if entry.item is not None:
+            related += [c for c in self.doc.contradictions_by_item.get(entry.item.id, []) if c not in related]
+        return related
 
     def _year_links(self, kind: str) -> str:
         """Links to the yearly archive pages of the register, bibliography, follow-ups or briefs."""
@@ -936,7 +1095,8 @@ class Renderer:
             link = f'<a href="https://doi.org/{esc(c.doi)}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
             meta.append(labels.REFERENCE_DOI.format(link=link))
         if c.oa_status:
-            meta.append(labels.REFERENCE_OA.format(status=self.text(c.oa_status)))
+            status = labels.OPEN_ACCESS.get(c.oa_status)  # OpenAlex's own closed set of words
+            meta.append(labels.REFERENCE_OA.format(status=status or self.text(c.oa_status)))
         if c.card:
             meta.append(
                 labels.REFERENCE_CARD.format(path=self.material(c.card))
@@ -974,7 +1134,7 @@ class Renderer:
             )
         return (
             f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
-            f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False)} <strong>{self.text(c.title)}</strong></p>'
+            f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False, card=False)} <strong>{self.text(c.title)}</strong></p>'
             f'<p class="digest-ref__meta">{labels.SEP.join(meta)}'
             f"{labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))}</p>{note}{back}</div>"
         )
@@ -1100,13 +1260,21 @@ class Renderer:
             else:  # a discard-level item: kept here, not on the section page
                 placed = self.linker.url(brief_page(brief), f"item-{item.id}")
             parts.append(
-                f'<article class="digest-item"{self.anchor("item-" + item.id)} data-digest-item="{esc(item.id)}" '
-                f'data-section="{esc(item.placement.section)}" data-brief="{esc(brief.id)}">'
-                f'<p class="digest-item__title"><strong>'
-                f"{labels.BRIEF_ITEM_TITLE.format(number=item.number, title=self.text(item.title))}</strong></p>"
-                f'<p class="digest-item__placed">{labels.BRIEF_ITEM_PLACED}'
-                f'<a href="{esc(placed)}">§{esc(item.placement.section)}</a></p>'
-                f"{self.item_body(item, brief, 'brief-' + item.id)}</article>"
+                self.render(
+                    "item.html",
+                    item=item,
+                    brief=brief,
+                    item_id=item.id,
+                    section=item.placement.section,
+                    brief_id=brief.id,
+                    anchor=self.anchor_id("item-" + item.id),
+                    number_title=Markup(
+                        labels.BRIEF_ITEM_TITLE.format(number=item.number, title=self.text(item.title))
+                    ),
+                    placed=placed,
+                    placed_label=labels.BRIEF_ITEM_PLACED,
+                    body=Markup(self.item_body(item, brief, "brief-" + item.id)),
+                )
             )
         blocks.append(Raw("".join(parts)))
         blocks.append(Heading(2, "contradictions", labels.BRIEF_CONTRADICTIONS))
@@ -1161,8 +1329,8 @@ class Renderer:
                         self.text(x)
                         for x in (
                             job.checklist,
-                            f"job {job.job_id}" if job.job_id else None,
-                            f"item {job.item}" if job.item else None,
+                            labels.JOB_ID.format(id=job.job_id) if job.job_id else None,
+                            labels.JOB_ITEM.format(item=job.item) if job.item else None,
                         )
                         if x
                     ),
@@ -1296,6 +1464,69 @@ class Renderer:
             " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
             or labels.NO_CHANGES_SHORT
         )
+
+
+CLAUSE_ENDS = frozenset("，,、/／；;。！？!?\n|")
+"""Where a clause ends: a withheld value alone between two of these is an item of a list."""
+SENTENCE_ENDS = frozenset("。！？!?；;\n")
+LIST_NOISE = " \t　「」『』“”\"'()（）[]【】⚠*-—–:：·"
+"""What may stand beside a withheld value in its clause and still leave it alone there."""
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """A sentence folded into one mark because of the withheld claim ``view``."""
+
+    view: ContradictionView
+
+
+def _fold(value: str, pieces: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """``pieces`` (from ``Renderer._segments``) with each sentence that talks about a withheld
+    value, rather than listing it as one clause among others, replaced by one folded piece."""
+    spans = []
+    at = 0
+    for piece, view in pieces:
+        if view is not None:
+            spans.append((at, at + len(piece), view))
+        at += len(piece)
+    folds: list[tuple[int, int, ContradictionView]] = []
+    for start, end, view in spans:
+        left = max((i for i in range(start) if value[i] in CLAUSE_ENDS), default=-1) + 1
+        right = next((i for i in range(end, len(value)) if value[i] in CLAUSE_ENDS), len(value))
+        rest = value[left:start] + value[end:right]
+        if not rest.strip(LIST_NOISE):
+            continue  # a clause of its own: the mark stands in for it
+        s0 = max((i for i in range(start) if value[i] in SENTENCE_ENDS), default=-1) + 1
+        s1 = next((i + 1 for i in range(end, len(value)) if value[i] in SENTENCE_ENDS), len(value))
+        if folds and s0 < folds[-1][1]:
+            folds[-1] = (folds[-1][0], max(s1, folds[-1][1]), folds[-1][2])
+        else:
+            folds.append((s0, s1, view))
+    if not folds:
+        return pieces
+    out: list[tuple[str, Any]] = []
+    at = 0
+    for s0, s1, view in folds:
+        out += _cut(pieces, at, s0)
+        lead = len(value[s0:s1]) - len(value[s0:s1].lstrip())
+        if lead:
+            out.append((value[s0 : s0 + lead], None))
+        out.append(("", _Folded(view)))
+        at = s1
+    out += _cut(pieces, at, len(value))
+    return out
+
+
+def _cut(pieces: list[tuple[str, Any]], start: int, end: int) -> list[tuple[str, Any]]:
+    """The pieces between two offsets of the text they were cut from (a withheld piece is whole)."""
+    out = []
+    at = 0
+    for piece, view in pieces:
+        lo, hi = max(start, at), min(end, at + len(piece))
+        if lo < hi:
+            out.append((piece if view is not None else piece[lo - at : hi - at], view))
+        at += len(piece)
+    return out
 
 
 def section_title(view: SectionView) -> str:

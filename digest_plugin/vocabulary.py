@@ -66,6 +66,10 @@ class Vocabulary:
         word = self._words[kind].get(code)
         return word.meaning if word else None
 
+    def word(self, kind: str, code: str) -> Word | None:
+        """The whole word (label, meaning, and for a disposition its callout ``kind`` and ``style``)."""
+        return self._words[kind].get(code)
+
     def rank(self, code: str) -> int:
         """An evidence level's place from the most solid (0); unknown levels come last."""
         order = list(self._words["evidence_levels"])

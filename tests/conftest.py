@@ -107,7 +107,7 @@ def later_brief(**changes) -> Brief:
 def copy_project(root: Path, *, lifecycle: bool = False) -> Path:
     """mkdocs.yml, docs/ and data/ under ``root`` (with the lifecycle fixture briefs if asked)."""
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("mkdocs.yml", "docs", "data"):
+    for name in ("mkdocs.yml", "docs", "data", "overrides"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
     if lifecycle:

@@ -105,7 +105,7 @@ def _browser_missing() -> str | None:
 
 
 def _build_site(root: Path) -> Path:
-    for name in ("mkdocs.yml", "docs", "data"):
+    for name in ("mkdocs.yml", "docs", "data", "overrides"):
         src = PROJECT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
     for brief in sorted(FIXTURES.glob("*.yml")):
@@ -578,7 +578,8 @@ def test_the_provenance_link_lands_on_the_item_itself(open_page):
     page.wait_for_timeout(200)
     top = target.evaluate("e => e.getBoundingClientRect().top")
     assert 0 <= top < 300, f"the item is not in view after the jump (top at {top}px)"
-    assert f"条目 {number}" in target.locator(".digest-item__title").inner_text()
+    heading = target if target.evaluate("e => /^H[1-6]$/.test(e.tagName)") else target.locator(".digest-item__title")
+    assert f"条目 {number}" in heading.inner_text()  # a real heading: search and screen readers reach it too
 
 
 def test_sections_are_named_in_the_nav_and_their_heading(open_page):
@@ -723,46 +724,93 @@ def test_contradiction_callouts_collapse_and_link_to_the_register(open_page, bas
 # --------------------------------------------------------------------------------------------
 
 
-def test_citation_shows_title_and_counts_on_hover_and_links_to_arxiv(open_page, base_url):
-    page = open_page(BIBLIOGRAPHY)
+def _bibliography_facts(page) -> dict[str, tuple[str, list[str]]]:
+    """arXiv id → (title, cited-by counts) as the bibliography page shows them."""
     refs = page.locator(".digest-ref[data-arxiv]")
     assert refs.count() >= 2
     expected = {}
     for i in range(refs.count()):
         ref = refs.nth(i)
-        arxiv = ref.get_attribute("data-arxiv")
         title = _clean(ref.locator("strong").first.inner_text())
         counts = re.findall(r"被引\s*(\d+)", ref.locator(".digest-ref__meta").inner_text())
-        expected[arxiv] = (title, counts)
+        expected[ref.get_attribute("data-arxiv")] = (title, counts)
     assert any(counts for _, counts in expected.values()), "no reference in the bibliography has citation counts"
+    return expected
 
+
+def test_a_citation_explains_itself_on_hover_and_focus_and_leads_to_its_reference(open_page, base_url):
+    """Where a paper is cited, a card shows its title and dated counts (hover, keyboard focus, Esc
+    closes it); the link goes to its bibliography entry, and the entry links to arXiv."""
+    page = open_page(BIBLIOGRAPHY)
+    expected = _bibliography_facts(page)
+    for arxiv in expected:
+        ref = page.locator(f'.digest-ref[data-arxiv="{arxiv}"]')
+        assert ref.locator("a.digest-cite").first.get_attribute("href") == f"https://arxiv.org/abs/{arxiv}"
     problems = []
-    for path in (HOME, BIBLIOGRAPHY, REGISTER, "/inference/2/"):
+    for path in (HOME, REGISTER, "/inference/2/"):
         page.goto(base_url + path)
         cites = page.locator("a.digest-cite")
+        assert cites.count(), f"{path} cites nothing"
         for i in range(cites.count()):
             cite = cites.nth(i)
             arxiv = cite.get_attribute("data-arxiv")
-            href = cite.get_attribute("href")
-            if href != f"https://arxiv.org/abs/{arxiv}":
-                problems.append(f"{path}: citation {arxiv} links to {href}")
-            if f"arXiv:{arxiv}" not in cite.inner_text():
-                problems.append(f"{path}: citation text {cite.inner_text()!r} does not name arXiv:{arxiv}")
             title, counts = expected.get(arxiv, (None, []))
             if title is None:
                 problems.append(f"{path}: arXiv:{arxiv} is cited but not in the bibliography")
                 continue
+            card = page.locator(f"[id='{cite.get_attribute('aria-describedby')}']")
             cite.scroll_into_view_if_needed()
             cite.hover()
-            hover_text = cite.evaluate("a => a.title")  # what the browser's tooltip shows on hover
-            ax = _accessible(page, f'a.digest-cite[data-arxiv="{arxiv}"]')
-            for label, text in (("title tooltip", hover_text), ("accessible description", ax["description"])):
-                if title not in _clean(text):
-                    problems.append(f"{path}: arXiv:{arxiv} {label} {text!r} lacks the paper title {title!r}")
-                for count in counts:
-                    if count not in text:
-                        problems.append(f"{path}: arXiv:{arxiv} {label} {text!r} lacks the count {count}")
+            if not card.is_visible():
+                problems.append(f"{path}: arXiv:{arxiv}: no card on hover")
+                continue
+            text = _clean(card.inner_text())
+            if title not in text:
+                problems.append(f"{path}: arXiv:{arxiv}: card {text!r} lacks the title {title!r}")
+            for count in counts:
+                if count not in text or "截至" not in text:
+                    problems.append(f"{path}: arXiv:{arxiv}: card {text!r} lacks the dated count {count}")
+            described = _accessible(page, f'a.digest-cite[data-arxiv="{arxiv}"]')["description"]
+            if title not in _clean(described):
+                problems.append(f"{path}: arXiv:{arxiv}: accessible description {described!r} lacks the title")
+            page.mouse.move(0, 0)
+            cite.focus()
+            if not card.is_visible():
+                problems.append(f"{path}: arXiv:{arxiv}: no card on keyboard focus")
+            page.keyboard.press("Escape")
+            if card.is_visible():
+                problems.append(f"{path}: arXiv:{arxiv}: Esc does not close the card")
+            href = cite.get_attribute("href")
+            if not href.endswith("#ref-" + re.search(r"\[(\d+)\]", cite.inner_text())[1]):
+                problems.append(f"{path}: arXiv:{arxiv} links to {href}, not its bibliography entry")
     assert not problems, "\n".join(problems)
+    # following the link lands on the entry, which names the paper
+    page.goto(base_url + REGISTER)
+    page.locator("a.digest-cite").first.click()
+    page.wait_for_load_state("load")
+    landed = urlsplit(page.url)
+    assert landed.path == BIBLIOGRAPHY and landed.fragment.startswith("ref-"), page.url
+    box = page.locator(f"#{landed.fragment}").evaluate(JS_VISIBLE_ON_TOP)
+    assert 0 <= box["top"] < box["vh"], box
+
+
+def test_a_citation_card_opens_on_tap_and_the_second_tap_follows_the_link(open_page, base_url):
+    page = open_page(REGISTER, viewport=PHONE, phone=True)
+    cite = page.locator("a.digest-cite").first
+    card = page.locator(f"[id='{cite.get_attribute('aria-describedby')}']")
+    cite.scroll_into_view_if_needed()
+    cite.tap()
+    assert card.is_visible(), "the first tap shows the card"
+    assert urlsplit(page.url).path == REGISTER, "the first tap does not leave the page"
+    box = card.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"the card leaves the screen: {box}"
+    page.locator("h1").first.tap()
+    assert not card.is_visible(), "a tap elsewhere closes the card"
+    cite.tap()
+    assert card.is_visible()
+    with page.expect_navigation():
+        cite.tap()
+    assert urlsplit(page.url).path == BIBLIOGRAPHY, page.url
 
 
 def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url):
@@ -794,6 +842,8 @@ def test_bibliography_backlinks_return_to_the_citing_places(open_page, base_url)
         cites_here = target.evaluate(
             "(t, id) => t.matches(`a.digest-cite[data-arxiv='${id}']`) || "
             "!!t.querySelector(`a.digest-cite[data-arxiv='${id}']`) || "
+            "!!(t.closest('section, article') && "  # an entry's heading: the citation is in its entry
+            "t.closest('section, article').querySelector(`a.digest-cite[data-arxiv='${id}']`)) || "
             "!!(t.closest('.digest-ref') && t.closest('.digest-ref').dataset.arxiv === id)",
             arxiv,
         )
@@ -938,41 +988,7 @@ def test_history_charts_are_visible(open_page, dark):
     assert not problems, "chart marks that do not stand out:\n" + "\n".join(problems)
 
 
-# --------------------------------------------------------------------------------------------
-# axe-core
-# --------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("path", [HOME, S1, S3, REGISTER])
-def test_axe_finds_no_serious_or_critical_violation(open_page, path):
-    if not AXE_JS.exists():
-        _unavailable(f"{AXE_JS.relative_to(PROJECT)} is missing (cd tests/browser && npm ci)")
-    page = open_page(path)
-    page.add_script_tag(path=str(AXE_JS))
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    bad = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    lines = []
-    for v in bad:
-        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({len(v['nodes'])} nodes)")
-        for node in v["nodes"][:4]:
-            summary = " ".join((node.get("failureSummary") or "").split())
-            lines.append(f"    {' '.join(map(str, node['target']))}: {summary[:220]}")
-    assert not bad, f"axe-core {result['testEngine']['version']} on {path}:\n" + "\n".join(lines)
-
-
-# --------------------------------------------------------------------------------------------
-# Screenshots for a person to look at
-# --------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name,path", [("home", HOME), ("s1", S1), ("s3", S3)])
-@pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_screenshots(open_page, name, path, device):
-    page = open_page(path, viewport=DESKTOP if device == "desktop" else PHONE, phone=device == "phone")
-    page.wait_for_load_state("networkidle")
-    page.screenshot(path=str(_artifact(f"{name}-{device}.png")))  # first screen
-    page.screenshot(path=str(_artifact(f"{name}-{device}-full.png")), full_page=True)  # whole page
-    assert _artifact(f"{name}-{device}.png").stat().st_size > 10_000
+# axe-core on every kind of page and the screenshots for a person to look at: test_browser_pages.py
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 def project(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("mkdocs.yml", "docs", "data"):
+    for name in ("mkdocs.yml", "docs", "data", "overrides"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
     return root

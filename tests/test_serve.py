@@ -52,6 +52,7 @@ def copy_project(root: Path) -> Path:
     root.mkdir()
     shutil.copy2(PROJECT / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(PROJECT / "docs", root / "docs")
+    shutil.copytree(PROJECT / "overrides", root / "overrides")
     shutil.copytree(PROJECT / "data", root / "data")
     return root
 

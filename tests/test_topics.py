@@ -18,7 +18,7 @@ TOPICS = Path(__file__).parent / "fixtures" / "topics"
 
 
 def two_topics(root: Path) -> Path:
-    for name in ("mkdocs.yml", "docs", "data"):
+    for name in ("mkdocs.yml", "docs", "data", "overrides"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
     shutil.copy(TOPICS / "outlines" / "training.yml", root / "data" / "outlines")

@@ -1,0 +1,174 @@
+"""The renderer's markup as templates a site can override, the way Material's ``custom_dir`` and
+mkdocstrings' ``custom_templates`` let a theme replace a partial.
+
+Why templates, and why these rules:
+
+* A site restyles an entry, a badge or a callout by copying one file from
+  ``digest_plugin/templates/`` into its own folder (``custom_templates:`` in the plugin's or the
+  extension's config) and editing it; nothing else changes.
+* Templates are code from the work tree, and a pull request can change them, so they run in
+  Jinja's *immutable sandbox*: no attribute that starts with ``_``, no Python internals, no
+  mutation of the data.  They are given data as data (the merged doc's records and fragments
+  already rendered); no string of a brief is ever compiled as a template.
+* Autoescaping is on, and every value a template prints without a filter goes through
+  ``finalize``: plain strings are escaped *and withheld* by the renderer's one text path, so an
+  override that prints ``{{ item.title }}`` cannot publish a withheld claim.  ``|text`` gives the
+  same text as HTML with links (withheld marks, arXiv citations); fragments the renderer built are
+  ``Markup`` and pass through as they are.
+* ``undefined`` is strict: a template that names a value the renderer does not give fails the build
+  with the template's name and line, instead of printing nothing.
+
+This module is the render layer's own engine: it imports Jinja, which the pure core below it does
+not, and nothing of a host (MkDocs, Python-Markdown), so it moves to Zensical with the renderer.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    FileSystemLoader,
+    PackageLoader,
+    StrictUndefined,
+    Template,
+    TemplateError,
+    TemplateSyntaxError,
+    pass_context,
+)
+from jinja2.runtime import Context
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
+
+TEMPLATES_PACKAGE = ("digest_plugin", "templates")
+"""Where the shipped templates live (package data)."""
+
+
+class TextPath(Protocol):
+    """What templates need of the renderer: its one path from brief text to output."""
+
+    def text(self, value: str) -> str: ...
+    def attr(self, value: str) -> str: ...
+    def withholds(self, value: str) -> bool: ...
+
+
+def _renderer(context: Context) -> TextPath:
+    renderer: TextPath = context["renderer"]
+    return renderer
+
+
+@pass_context
+def _finalize(context: Context, value: Any) -> Any:
+    """Every printed value: anything but a number or a fragment the renderer built goes through the
+    renderer's text path (escaped, withheld) — a list or a record printed whole too.
+
+    A string in which nothing is withheld is left to autoescaping (markupsafe's C escape), the
+    common case, which keeps a template no slower than the f-strings it replaced."""
+    if isinstance(value, Markup) or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    renderer = _renderer(context)
+    if not renderer.withholds(text):
+        return text
+    return Markup(renderer.attr(text))
+
+
+@pass_context
+def _text(context: Context, value: Any) -> Markup:
+    """``{{ x|text }}``: brief text as HTML with its links (withheld marks, arXiv citations)."""
+    if isinstance(value, Markup):
+        return value
+    return Markup(_renderer(context).text(str(value)))
+
+
+@pass_context
+def _escaped(context: Context, value: Any) -> Markup:
+    """``|e`` and ``|escape``: escaped *and* withheld, like every other printed string."""
+    return value if isinstance(value, Markup) else Markup(_renderer(context).attr(str(value)))
+
+
+@pass_context
+def _join(context: Context, values: Any, separator: str = "") -> Markup:
+    """``|join``: Jinja's own escapes the plain items but does not withhold them."""
+    return Markup(_escaped(context, separator)).join(_escaped(context, v) for v in values)
+
+
+UNSAFE_FILTERS = ("safe", "forceescape", "tojson", "urlize", "xmlattr")
+"""Filters that turn a plain string into markup without the text path: not available to templates."""
+
+
+@functools.lru_cache(maxsize=16)
+def environment(overrides: tuple[str, ...] = ()) -> ImmutableSandboxedEnvironment:
+    """One sandboxed environment per set of override folders (kept for the process: Jinja caches
+    compiled templates in it, and checks a file's time stamp, so ``mkdocs serve`` sees edits)."""
+    loaders: list[BaseLoader] = [FileSystemLoader(list(overrides))] if overrides else []
+    loaders.append(PackageLoader(*TEMPLATES_PACKAGE))
+    env = ImmutableSandboxedEnvironment(
+        loader=ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=StrictUndefined,
+        finalize=_finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=True,
+    )
+    for name in UNSAFE_FILTERS:
+        del env.filters[name]
+    env.filters.update(text=_text, e=_escaped, escape=_escaped, join=_join)
+    return env
+
+
+class Templates:
+    """The templates one page is rendered with; each is looked up once per page."""
+
+    def __init__(self, overrides: tuple[str, ...] = ()) -> None:
+        self.overrides = overrides
+        self._env = environment(overrides)
+        self._loaded: dict[str, Template] = {}
+
+    def render(self, name: str, renderer: TextPath, data: Mapping[str, Any]) -> str:
+        try:
+            template = self._loaded.get(name)
+            if template is None:
+                template = self._loaded[name] = self._env.get_template(name)
+            return template.render(renderer=renderer, **data)
+        except TemplateError as exc:
+            raise TemplateProblem(_where(exc, name) + f": {exc.message or type(exc).__name__}") from None
+
+
+class TemplateProblem(Exception):
+    """A template (the site's override, most likely) that cannot be rendered: ``file:line: why``."""
+
+
+def _where(exc: TemplateError, name: str) -> str:
+    """``path:line`` of the template line that failed (Jinja puts template lines in the traceback)."""
+    if isinstance(exc, TemplateSyntaxError):
+        return f"{exc.filename or name}:{exc.lineno}"
+    tb = exc.__traceback__
+    found = name
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".html"):
+            found = f"{filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+def override_folders(root: Path, configured: str | None) -> tuple[str, ...]:
+    """The site's override folder (``custom_templates``, relative to the config file) if it has one.
+
+    A configured folder that does not exist is an error the editor must see, not a silent fallback
+    to the shipped look."""
+    if not configured:
+        return ()
+    folder = (root / configured).resolve()
+    if not folder.is_dir():
+        raise FileNotFoundError(
+            f"custom_templates: {configured}: no such folder (relative to {root}); "
+            "create it and copy the templates to change from digest_plugin/templates/, or remove the option"
+        )
+    return (str(folder),)

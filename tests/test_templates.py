@@ -1,0 +1,137 @@
+"""Markup in templates a site can override (issue 15): a site replaces one template by putting a
+file of the same name in its ``custom_templates`` folder; templates run sandboxed, autoescaped,
+given data as data, and cannot print a withheld claim.
+
+Facts come from the shipped brief (its Kapitsa item withholds 「+175 周增」 through 矛盾 1).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, copy_project
+
+from digest_plugin.layout import Layout, Linker
+from digest_plugin.merge import merge
+from digest_plugin.render import Raw, Renderer
+from digest_plugin.templating import TemplateProblem, Templates, override_folders
+
+WITHHELD = "+175 周增"
+"""What 矛盾 1 of the shipped brief withholds (data/briefs/2026-10-21-inference-E1.yml)."""
+SHIPPED = ROOT / "digest_plugin" / "templates"
+
+
+@pytest.fixture(scope="module")
+def layout(shipped):
+    return Layout(merge(shipped.outlines["inference"], shipped.briefs))
+
+
+def section_one(layout: Layout, overrides: Path | None = None) -> str:
+    templates = Templates((str(overrides),) if overrides else ())
+    renderer = Renderer(layout, Linker("inference/1.md"), templates=templates)
+    return "".join(b.html for b in renderer.section("1") if isinstance(b, Raw))
+
+
+def override(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_every_shipped_template_is_documented_at_its_top():
+    names = sorted(p.name for p in SHIPPED.glob("*.html"))
+    assert {"entry.html", "badge.html", "callout.html", "citation.html", "item.html"} <= set(names)
+    for name in names:
+        head = (SHIPPED / name).read_text(encoding="utf-8").lstrip()
+        assert head.startswith("{#") and "Given:" in head.split("#}")[0], f"{name}: say what it is given"
+
+
+def test_a_site_replaces_one_template_and_keeps_the_others(layout, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "badge.html",
+        '<span class="team-badge" data-level="{{ level }}">{{ level_word }}</span>',
+    )
+    html = section_one(layout, folder)
+    assert 'class="team-badge" data-level="unverified">未核实</span>' in html  # the site's badge
+    assert 'class="digest-badge" data-evidence=' not in html  # no shipped badge left
+    assert 'class="digest-entry' in html and "digest-contradiction" in html  # the shipped entry and callout
+
+
+def test_a_template_cannot_print_a_withheld_claim_however_it_prints_the_text(layout, tmp_path):
+    shipped_entry = (SHIPPED / "entry.html").read_text(encoding="utf-8")
+    ways = [
+        "{{ item.points }}",  # a list printed whole
+        "{{ item.points[0] }}",
+        "{{ item.points[0]|e }}",
+        "{{ item.points|join(' ') }}",
+        "{{ item.points[0]|upper|lower }}",
+        "{{ item.title ~ '' }}",
+        "{{ item }}",  # a record printed whole
+    ]
+    extra = "".join(f"<p data-way='{n}'>{{% if item %}}{w}{{% endif %}}</p>" for n, w in enumerate(ways))
+    folder = override(tmp_path / "templates", "entry.html", shipped_entry.replace("</section>", extra + "</section>"))
+    html = section_one(layout, folder)
+    printed = re.findall(r"<p data-way='\d+'>(.*?)</p>", html)
+    assert printed and len(printed) % len(ways) == 0  # each entry with an item printed each way
+    for n, out in enumerate(printed):
+        assert WITHHELD not in out and "周增 +175" not in out, (ways[n % len(ways)], out)
+    assert any("〔暂扣" in out for out in printed)  # the withheld spelling became its mark
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{{ item.title|safe }}",
+        "{{ item.title|tojson }}",
+        "{{ ''.__class__.__mro__ }}",
+        "{{ entry.__class__ }}",
+        "{{ no_such_value }}",
+    ],
+)
+def test_what_a_sandboxed_template_may_not_do_fails_with_the_template_and_line(layout, tmp_path, body):
+    folder = override(tmp_path / "templates", "entry.html", "<section>\n" + body + "\n</section>")
+    with pytest.raises(TemplateProblem) as caught:
+        section_one(layout, folder)
+    message = str(caught.value)
+    assert "entry.html:2" in message, message
+
+
+def test_brief_text_that_looks_like_a_template_stays_text(shipped, tmp_path):
+    brief = shipped.briefs[0]
+    item = brief.items[0].model_copy(update={"title": "{{ 7*7 }} {% raw %}<b>x</b>"})
+    brief = brief.model_copy(update={"items": [item, *brief.items[1:]]})
+    layout = Layout(merge(shipped.outlines["inference"], [brief]))
+    section = layout.doc.items[item.id].entry_id
+    number = layout.doc.entries[section].section.split(".")[0]
+    renderer = Renderer(layout, Linker(f"inference/{number}.md"))
+    html = "".join(b.html for b in renderer.section(number) if isinstance(b, Raw))
+    assert "{{ 7*7 }} {% raw %}&lt;b&gt;x&lt;/b&gt;" in html and ">49<" not in html
+
+
+def test_a_missing_override_folder_is_named_with_the_fix(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"custom_templates: nope: no such folder .* copy the templates"):
+        override_folders(tmp_path, "nope")
+    assert override_folders(tmp_path, None) == ()
+
+
+def test_the_site_builds_with_an_override_from_mkdocs_yml(tmp_path):
+    root = copy_project(tmp_path)
+    override(root / "theme-digest", "level.html", '<span class="team-level">{{ level_word }}</span>')
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("  - digest:\n", "  - digest:\n      custom_templates: theme-digest\n", 1))
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    page = (root / "site" / "inference" / "1" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="team-level">未核实</span>' in page
+    shutil.rmtree(root / "theme-digest")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    assert done.returncode != 0 and "custom_templates: theme-digest: no such folder" in done.stderr
