@@ -47,12 +47,6 @@ FRESH: Final = {"new": "新", "changed": "有更新"}
 """What the latest brief did to an entry, marked beside its title on the section page."""
 """When the contradiction's name starts with a date (several briefs)."""
 
-# --------------------------------------------------------------------------- citations
-
-CITED_BY: Final = " · 被引 {counts}"
-CITED_BY_COUNT: Final = "{count}（{source}）"
-COUNT_SEP: Final = " / "
-
 # --------------------------------------------------------------------------- items and entries
 
 

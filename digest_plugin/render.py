@@ -42,6 +42,7 @@ from .merge import (
     ARXIV_MENTION,
     CHANGE_KINDS,
     CitationView,
+    CitedByCount,
     ContradictionView,
     EntryView,
     FollowUpView,
@@ -278,19 +279,18 @@ class Renderer:
             authors=labels.LIST_SEP.join(c.authors),
             venue=c.venue or "",
             year=str(c.year) if c.year else "",
-            counts=[
-                Markup(
-                    labels.REFERENCE_CITED_BY.format(
-                        count=x.value, source=esc(x.label), as_of=labels.REFERENCE_AS_OF.format(date=x.as_of)
-                    )
-                )
-                for x in view.latest_counts
-            ],
+            counts=[Markup(self.cited_by(x)) for x in view.latest_counts],
             down=Markup(down),
             reference=labels.CITE_REFERENCE.format(number=view.number),
             reference_href=reference_href,
             arxiv_href=arxiv_href,
         )
+
+    @staticmethod
+    def cited_by(count: CitedByCount) -> str:
+        """「被引 4677（S2，截至 2026-10-21）」: a count with its source and date, as HTML."""
+        as_of = labels.REFERENCE_AS_OF.format(date=count.as_of)
+        return labels.REFERENCE_CITED_BY.format(count=count.value, source=esc(count.label), as_of=as_of)
 
     def unique_id(self, base: str) -> str:
         """An id not yet used on the page: ``base``, else ``base-2``, ``base-3`` …"""
@@ -955,8 +955,9 @@ class Renderer:
         ordered = [e for e in here if not e.footnote] + [e for e in here if e.footnote]
         after: dict[str, list[str]] = {}
         lead: list[str] = []
+        touching = {e.id: {c.id for c in self._contradictions_of(e)} for e in ordered} if callouts else {}
         for c, compact in callouts:
-            last = next((e.id for e in reversed(ordered) if c in self._contradictions_of(e)), None)
+            last = next((e.id for e in reversed(ordered) if c.id in touching[e.id]), None)
             (after.setdefault(last, []) if last else lead).append(self.callout(c, compact=compact))
         parts = list(lead)
         for e in ordered:
@@ -1086,9 +1087,7 @@ class Renderer:
         meta = []
         if c.year:
             meta.append(f"{c.year}")
-        for x in view.latest_counts:
-            as_of = labels.REFERENCE_AS_OF.format(date=x.as_of)
-            meta.append(labels.REFERENCE_CITED_BY.format(count=x.value, source=esc(x.label), as_of=as_of))
+        meta += [self.cited_by(x) for x in view.latest_counts]
         if c.openalex_id:
             meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
         if c.doi:
@@ -1109,12 +1108,7 @@ class Renderer:
             else ""
         )
         if view.earlier_counts:  # refreshed by a later brief: the earlier counts stay, as history
-            earlier = labels.CLAUSE_SEP.join(
-                labels.REFERENCE_CITED_BY.format(
-                    count=x.value, source=esc(x.label), as_of=labels.REFERENCE_AS_OF.format(date=x.as_of)
-                )
-                for x in view.earlier_counts
-            )
+            earlier = labels.CLAUSE_SEP.join(self.cited_by(x) for x in view.earlier_counts)
             note += f'<p class="digest-ref__history" data-earlier-counts="{len(view.earlier_counts)}">{labels.FIGURE_EARLIER}{earlier}</p>'
 
         if c.down_weighted_by:
