@@ -14,6 +14,7 @@ out the same site.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -108,6 +109,7 @@ def cite_anchor(paper: str) -> str:
 # --------------------------------------------------------------------------- URLs
 
 
+@functools.lru_cache(maxsize=65536)
 def page_url(src: str, directory_urls: bool = True) -> str:
     """The URL MkDocs (and Zensical) give a Markdown source path (other files keep their path)."""
     if not src.endswith(".md"):
@@ -120,8 +122,11 @@ def page_url(src: str, directory_urls: bool = True) -> str:
     return stem + "/"
 
 
+@functools.lru_cache(maxsize=65536)
 def relative_url(url: str, base: str) -> str:
-    """``url`` relative to the page at ``base`` (both site-relative, as MkDocs writes them)."""
+    """``url`` relative to the page at ``base`` (both site-relative, as MkDocs writes them).
+
+    Cached: a page links to the same few pages (a brief, the register) hundreds of times."""
     base_dir = base if base.endswith("/") or not base else base.rpartition("/")[0] + "/"
     here = [p for p in base_dir.split("/") if p]
     there = [p for p in url.split("/") if p]

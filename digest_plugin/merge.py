@@ -172,15 +172,16 @@ class ContradictionView:
     def is_open(self) -> bool:
         return self.status is Status.open
 
-    @property
+    @cached_property
     def settled(self) -> ContradictionEvent | None:
-        """The brief and update that resolved or superseded it, if it is no longer open."""
+        """The brief and update that resolved or superseded it, if it is no longer open (kept, as
+        ``disposition`` is: the view is frozen, and a page asks both of each callout many times)."""
         if self.is_open:
             return None
         settling = [e for e in self.history if e.update.change is not ContradictionChange.redisposed]
         return settling[-1] if settling else None
 
-    @property
+    @cached_property
     def disposition(self) -> str:
         """What the team does with it now: the latest re-judgement (改判), else the brief's own."""
         for event in reversed(self.history):

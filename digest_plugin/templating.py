@@ -56,8 +56,13 @@ class TextPath(Protocol):
     def withholds(self, value: str) -> bool: ...
 
 
+TEXT_PATH = "digest:text-path"
+"""Where a template's context holds the renderer: not a name a template can write, so an override
+can neither call the renderer nor shadow it with ``{% set %}`` before an ``include``."""
+
+
 def _renderer(context: Context) -> TextPath:
-    renderer: TextPath = context["renderer"]
+    renderer: TextPath = context.parent[TEXT_PATH]
     return renderer
 
 
@@ -67,14 +72,19 @@ def _finalize(context: Context, value: Any) -> Any:
     renderer's text path (escaped, withheld) — a list or a record printed whole too.
 
     A string in which nothing is withheld is left to autoescaping (markupsafe's C escape), the
-    common case, which keeps a template no slower than the f-strings it replaced."""
-    if isinstance(value, Markup) or (isinstance(value, int | float) and not isinstance(value, bool)):
+    common case.  Exact types are tested first: this runs for every value every template prints
+    (some 270,000 at 365 days)."""
+    kind = type(value)
+    if kind is Markup or kind is int or kind is float:
         return value
-    text = value if isinstance(value, str) else str(value)
-    renderer = _renderer(context)
-    if not renderer.withholds(text):
-        return text
-    return Markup(renderer.attr(text))
+    if kind is not str:
+        if isinstance(value, Markup) or (isinstance(value, int | float) and not isinstance(value, bool)):
+            return value
+        value = str(value)
+    renderer: TextPath = context.parent[TEXT_PATH]
+    if not renderer.withholds(value):
+        return value
+    return Markup(renderer.attr(value))
 
 
 @pass_context
@@ -129,13 +139,24 @@ class Templates:
         self.overrides = overrides
         self._env = environment(overrides)
         self._loaded: dict[str, Template] = {}
+        self._globals = dict(self._env.globals)
 
     def render(self, name: str, renderer: TextPath, data: Mapping[str, Any]) -> str:
+        """``Template.render``, less its cost per call: Jinja builds each call's context from the
+        template's globals, a ``ChainMap`` it walks twice (5 of 8 µs for a two-value template, and
+        a brief's page renders hundreds of fragments).  Here the globals are copied into a plain
+        dict once; the context, the render and the error handling are Jinja's own."""
+        env = self._env
         try:
             template = self._loaded.get(name)
             if template is None:
-                template = self._loaded[name] = self._env.get_template(name)
-            return template.render(renderer=renderer, **data)
+                template = self._loaded[name] = env.get_template(name)
+            context = env.context_class(env, {**self._globals, **data, TEXT_PATH: renderer}, name, template.blocks)
+            try:
+                return env.concat(template.root_render_func(context))
+            except Exception:
+                env.handle_exception()  # raises it again, its traceback in template lines
+                raise
         except TemplateError as exc:
             raise TemplateProblem(_where(exc, name) + f": {exc.message or type(exc).__name__}") from None
 

@@ -92,6 +92,7 @@ def test_a_template_cannot_print_a_withheld_claim_however_it_prints_the_text(lay
         "{{ ''.__class__.__mro__ }}",
         "{{ entry.__class__ }}",
         "{{ no_such_value }}",
+        "{{ renderer.text(item.title) }}",  # the renderer is not a template's to call or shadow
     ],
 )
 def test_what_a_sandboxed_template_may_not_do_fails_with_the_template_and_line(layout, tmp_path, body):
