@@ -52,7 +52,7 @@ from .merge import (
     Stub,
     Update,
 )
-from .model import BLOCKED, DISCARDED, Brief, Evidence, Item, Status, not_public
+from .model import BLOCKED, DISCARDED, Brief, Evidence, FollowUpStatus, Item, Status, not_public
 from .templating import Templates
 
 HISTORY_ROWS = 10
@@ -455,7 +455,7 @@ class Renderer:
         return (
             '<span class="digest-badge digest-badge--baseline" data-evidence="baseline" tabindex="0">'
             f'<span class="digest-badge__level">{labels.BASELINE_BADGE}</span>'
-            f'<span class="digest-badge__tip" role="tooltip">{labels.BASELINE_MEANING}<br>'
+            f'<span class="digest-badge__tip" role="tooltip" data-search-exclude>{labels.BASELINE_MEANING}<br>'
             f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a></span></span>'
         )
 
@@ -720,7 +720,11 @@ class Renderer:
         if pending:  # what the team still means to check about this statement
             links = labels.LIST_SEP.join(
                 f'<a href="{esc(self.linker.url(self.layout.follow_up_page(f), f"follow-up-{f.follow_up.id}"))}">'
-                f"{self.text(f.follow_up.text, links=False)}</a>（{esc(f.status.label)}）"
+                f"{self.text(f.follow_up.text, links=False)}</a>"
+                + labels.PENDING_FOLLOW_UP_STATE.format(
+                    round=esc(f.follow_up.round),
+                    status="" if f.status is FollowUpStatus.open else labels.SEP + esc(f.status.label),
+                )
                 for f in pending
             )
             follow_ups = f'<p class="digest-entry__follow-ups">{labels.PENDING_FOLLOW_UPS}{links}</p>'
@@ -734,6 +738,7 @@ class Renderer:
             )
         fresh = self.fresh(entry)
         last = entry.last_brief
+        level_code = _level_of(entry)
         return self.render(
             "entry.html",
             entry=entry,
@@ -745,6 +750,16 @@ class Renderer:
             parent=entry.parent,
             item=entry.item,
             item_id=entry.item.id if entry.item else "",
+            evidence=level_code,
+            scale=self.scale(level_code) if level_code in self.doc.vocabulary.words("evidence_levels") else "",
+            rank=self.doc.vocabulary.rank(level_code)
+            if level_code in self.doc.vocabulary.words("evidence_levels")
+            else None,
+            level_word=labels.BASELINE_BADGE
+            if level_code == BASELINE
+            else self.doc.vocabulary.label("evidence_levels", level_code)
+            if level_code
+            else "",
             last_brief=last.id if last else "",
             level=min(level, 6),
             anchor=anchor,
@@ -830,6 +845,7 @@ class Renderer:
             "id": view.id,
             "state": view.status.value,
             "code": view.disposition,
+            "sections": " ".join(view.sections),
             "style": style,
             "open": view.is_open,
             "anchor": self.anchor_id("contradiction-" + view.id),
@@ -918,6 +934,62 @@ class Renderer:
             meta=Markup(meta),
         )
 
+    def filter_form(
+        self, target: str, label: str, total: int, fields: list[tuple[str, str, list[tuple[str, str, int]]]]
+    ) -> str:
+        """A filter bar over the page's ``total`` records (``target``), by the data-* attributes named
+        in ``fields`` (``filter.html``).  A field whose one choice would keep every record is left
+        out, and with no field left there is no bar."""
+        kept = [f for f in fields if len(f[2]) > 1 or (f[2] and f[2][0][2] < total)]
+        if not kept:
+            return ""
+        return self.render(
+            "filter.html",
+            target=target,
+            label=label,
+            fields=kept,
+            all_label=labels.FILTER_ALL,
+            count_format=labels.FILTER_COUNT,
+            reset_label=labels.FILTER_RESET,
+        )
+
+    def _section_status(self, entries: Sequence[EntryView]) -> list[Block]:
+        """A section's own "last updated / next check" line (as Our World in Data's panels have):
+        how many entries, when one last changed and in which brief, and the follow-ups still open on
+        them with the round that checks them next.  Kept out of the search index."""
+        dated = [e.last_brief for e in entries if e.last_brief is not None]
+        if not dated:
+            return []
+        last = max(dated, key=lambda b: (b.date, b.id))
+        text = labels.SECTION_STATUS.format(count=len(entries), date=last.date.isoformat(), brief=self.brief_link(last))
+        items = {e.item.id for e in entries if e.item is not None}
+        pending = [f for f in self.doc.follow_ups if f.pending and items.intersection(f.follow_up.items)]
+        if pending:
+            rounds = sorted({f.follow_up.round for f in pending})
+            href = self.linker.url(self.layout.follow_up_page(pending[0]), f"follow-up-{pending[0].follow_up.id}")
+            count = f'<a href="{esc(href)}">{len(pending)}</a>'
+            text += labels.SECTION_NEXT_CHECK.format(
+                count=count,
+                rounds=labels.LIST_SEP.join(labels.SECTION_NEXT_CHECK_ROUND.format(round=esc(r)) for r in rounds),
+            )
+        return [Raw(f'<p class="digest-section-status" data-search-exclude>{text}</p>')]
+
+    def _section_filter(self, entries: Sequence[EntryView]) -> list[Block]:
+        """A section page's filter: by evidence level (in rank order, then 活文档既有) and by what the
+        latest brief did (新 / 有更新)."""
+        words = self.doc.vocabulary
+        known = words.words("evidence_levels")
+        levels = Counter(_level_of(e) for e in entries)
+        level_options = [(code, words.label("evidence_levels", code), levels[code]) for code in known if levels[code]]
+        level_options += [(c, c, n) for c, n in sorted(levels.items()) if c and c != BASELINE and c not in known]
+        if levels[BASELINE]:
+            level_options.append((BASELINE, labels.BASELINE_BADGE, levels[BASELINE]))
+        fresh = Counter(self.fresh(e) for e in entries)
+        fresh_options = [(code, word, fresh[code]) for code, word in labels.FRESH.items() if fresh[code]]
+        fields = [("level", labels.FILTER_LEVEL, level_options), ("fresh", labels.FILTER_FRESH, fresh_options)]
+        form = self.filter_form(".digest-entry", labels.FILTER_SECTION, len(entries), fields)
+        return [Raw(form)] if form else []
+
     # ------------------------------------------------------------------ pages
 
     def section(self, number: str, year: int | None = None) -> list[Block]:
@@ -925,8 +997,16 @@ class Renderer:
         or with ``year`` the entries whose last change fell in that archived year."""
         blocks: list[Block] = []
         top = self.doc.sections[number]
+        here = [
+            e
+            for e in self.doc.entries.values()
+            if (e.section == number or e.section.startswith(number + ".")) and self.layout.entry_year(e) == year
+        ]
+        if year is None:
+            blocks += self._section_status(here)
+        blocks += self._section_filter(here)
         if "." in number:
-            return self._section_body(top, year)
+            return blocks + self._section_body(top, year)
         if year is None:
             blocks += self._archive_links(number)
         blocks += self._section_body(top, year)
@@ -995,7 +1075,12 @@ class Renderer:
             return []
         origin = self.section_origin(view) if year is None else ""
         return [
-            Raw(f'<div class="digest-section" data-section="{esc(view.number)}">' + origin + "".join(parts) + "</div>")
+            Raw(
+                f'<div class="digest-section" data-section="{esc(view.number)}" data-filter-group>'
+                + origin
+                + "".join(parts)
+                + "</div>"
+            )
         ]
 
     def _contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
@@ -1020,30 +1105,62 @@ class Renderer:
         return f'<p class="digest-archive-links" data-archive="{kind}">{text}</p>'
 
     def register(self, year: int | None = None) -> list[Block]:
-        """Every contradiction with its whole story; settled ones older than the window by year."""
+        """Every contradiction with its whole story; settled ones older than the window by year.
+
+        The page opens with its summary and the filter bar (a reader with the script filters in
+        place); the counts table and the grouped lists (the same filters as links, for a reader
+        without it) follow, the lists folded so they do not fill a phone's first screens."""
         blocks: list[Block] = []
+        groups = [
+            (
+                brief,
+                [
+                    c
+                    for c in self.doc.contradictions_by_brief.get(brief.id, [])
+                    if self.layout.contradiction_year(c) == year
+                ],
+            )
+            for brief in self.doc.briefs
+        ]
         if year is None:
             open_n = sum(c.is_open for c in self.doc.contradictions)
-            blocks.append(
-                Raw(
-                    '<p class="digest-summary">'
-                    + labels.REGISTER_SUMMARY.format(total=len(self.doc.contradictions), open=open_n)
-                    + "</p>"
-                    + self._year_links("register")
-                    + self._register_index()
-                )
-            )
-        for brief in self.doc.briefs:
-            views = [
-                c
-                for c in self.doc.contradictions_by_brief.get(brief.id, [])
-                if self.layout.contradiction_year(c) == year
-            ]
+            summary = labels.REGISTER_SUMMARY.format(total=len(self.doc.contradictions), open=open_n)
+            blocks.append(Raw(f'<p class="digest-summary">{summary}</p>' + self._year_links("register")))
+        blocks += self._register_filter([c for _, views in groups for c in views])
+        if year is None:
+            blocks.append(Raw(self._register_index()))
+        for brief, views in groups:
             if views:
                 name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=brief.round)
                 blocks.append(Heading(2, f"brief-{brief.id}", name))
-                blocks.append(Raw("".join(self.callout(c) for c in views)))
+                callouts = "".join(self.callout(c) for c in views)
+                blocks.append(Raw(f'<div class="digest-register-brief" data-filter-group>{callouts}</div>'))
         return blocks
+
+    def _register_filter(self, views: list[ContradictionView]) -> list[Block]:
+        """The register page's filter: by status, disposition (vocabulary order) and section."""
+        statuses = Counter(v.status for v in views)
+        dispositions = Counter(v.disposition for v in views)
+        sections = Counter(n for v in views for n in v.sections)
+        order = [
+            *self.doc.vocabulary.words("dispositions"),
+            *sorted(set(dispositions) - set(self.doc.vocabulary.words("dispositions"))),
+        ]
+        fields = [
+            ("state", labels.FILTER_STATUS, [(s.value, s.label, statuses[s]) for s in Status if statuses[s]]),
+            (
+                "disposition",
+                labels.FILTER_DISPOSITION,
+                [(d, self.doc.vocabulary.label("dispositions", d), dispositions[d]) for d in order if dispositions[d]],
+            ),
+            (
+                "sections",
+                labels.FILTER_SECTIONS,
+                [(n, f"§{n}", sections[n]) for n in sorted(sections, key=lambda n: [int(p) for p in n.split(".")])],
+            ),
+        ]
+        form = self.filter_form(".digest-contradiction", labels.FILTER_REGISTER, len(views), fields)
+        return [Raw(form)] if form else []
 
     def _register_index(self) -> str:
         """Counts by disposition and status (all years), then the contradictions of this page grouped
@@ -1076,14 +1193,23 @@ class Renderer:
             for s in statuses
             if any(v.status is s for v in here)
         )
+        by_disposition = "".join(
+            group(f"disposition-{d}", self.word("dispositions", d), [v for v in here if v.disposition == d])
+            for d in dispositions
+            if any(v.disposition == d for v in here)
+        )
         sections = sorted({n for v in here for n in v.sections}, key=lambda n: [int(p) for p in n.split(".")])
         by_section = "".join(
             group(f"section-{n}", f"§{esc(n)}", [v for v in here if n in v.sections]) for n in sections
         )
         return (
             table
+            + f'<details class="digest-register-index"><summary>{labels.REGISTER_GROUPS}</summary>'
             + f'<p><strong>{labels.REGISTER_BY_STATUS}</strong></p><ul class="digest-register-groups">{by_status}</ul>'
+            + f"<p><strong>{labels.REGISTER_BY_DISPOSITION_GROUPS}</strong></p>"
+            + f'<ul class="digest-register-groups">{by_disposition}</ul>'
             + f'<p><strong>{labels.REGISTER_BY_SECTION}</strong></p><ul class="digest-register-groups">{by_section}</ul>'
+            + "</details>"
         )
 
     def bibliography(self, year: int | None = None) -> list[Block]:
@@ -1553,6 +1679,17 @@ def section_title(view: SectionView) -> str:
     if s.title:
         return labels.SECTION_TITLE.format(number=s.number, title=s.title)
     return labels.SECTION_UNTITLED.format(number=s.number)
+
+
+BASELINE = "baseline"
+"""The level a section page's filter gives an entry the living doc already had (its badge: labels.BASELINE_BADGE)."""
+
+
+def _level_of(entry: EntryView) -> str:
+    """An entry's evidence level for the filter: its current one, 活文档既有 for a baseline entry."""
+    if entry.item is not None:
+        return (entry.evidence or entry.item.evidence).level
+    return BASELINE if entry.baseline is not None else ""
 
 
 def _assessed_in(entry: EntryView) -> Brief | None:

@@ -603,6 +603,7 @@ def test_the_register_filters_by_status_without_a_script(open_page):
     """The register's groups are links: following one lands on that contradiction's callout."""
     page = open_page(REGISTER)
     page.evaluate("() => document.querySelectorAll('script').forEach(s => s.remove())")
+    page.locator("details.digest-register-index > summary").click()  # the grouped lists are folded
     group = page.locator("#status-open")
     assert group.count() == 1, "no group of open contradictions on the register"
     link = group.locator("a.digest-contradiction-link").first
@@ -613,6 +614,103 @@ def test_the_register_filters_by_status_without_a_script(open_page):
     assert callout.get_attribute("data-status") == "open"
     top = callout.evaluate("e => e.getBoundingClientRect().top")
     assert 0 <= top < 300, f"the callout is not in view after following the group (top {top}px)"
+
+
+def _option_count(select, value: str) -> int:
+    """The count a filter option shows for itself: 「须带标注写入（3）」 → 3."""
+    text = select.locator(f'option[value="{value}"]').inner_text()
+    found = re.search(r"（(\d+)）$", text)
+    assert found, f"the option {value!r} shows no count: {text!r}"
+    return int(found.group(1))
+
+
+def _visible(page, selector: str) -> list:
+    return [el for el in page.locator(selector).all() if el.is_visible()]
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_register_filters_by_status_disposition_and_section(open_page, phone):
+    page = open_page(REGISTER, viewport=PHONE if phone else DESKTOP, phone=phone)
+    form = page.locator("form.digest-filter")
+    assert form.is_visible(), "the register's filter bar is not shown"
+    callouts = page.locator("details.digest-contradiction")
+    total = callouts.count()
+    assert total > 3
+    # Each disposition in turn: exactly the callouts of that disposition stay, as many as it says.
+    dispositions = form.locator('select[name="disposition"]')
+    values = [v for v in dispositions.locator("option").evaluate_all("os => os.map(o => o.value)") if v]
+    assert len(values) >= 2
+    for value in values:
+        dispositions.select_option(value)
+        shown = _visible(page, "details.digest-contradiction")
+        expected = page.locator(f'details.digest-contradiction[data-disposition="{value}"]').count()
+        assert len(shown) == expected == _option_count(dispositions, value), value
+        assert all(c.get_attribute("data-disposition") == value for c in shown)
+        assert form.locator("output").inner_text() == f"显示 {expected} / {total} 条"
+        # A brief's heading stays only if one of its callouts does.
+        for heading in page.locator("article h2[id^='brief-']").all():
+            group = heading.locator("xpath=following-sibling::*[1]")
+            kept = [c for c in group.locator("details.digest-contradiction").all() if c.is_visible()]
+            assert heading.is_visible() == bool(kept), heading.inner_text()
+    # Disposition and section together: both must hold.
+    sections = form.locator('select[name="sections"]')
+    section = next(v for v in sections.locator("option").evaluate_all("os => os.map(o => o.value)") if v)
+    sections.select_option(section)
+    for c in _visible(page, "details.digest-contradiction"):
+        assert section in (c.get_attribute("data-sections") or "").split()
+        assert c.get_attribute("data-disposition") == values[-1]
+    form.locator("button[type=reset]").click()
+    page.wait_for_timeout(100)
+    assert len(_visible(page, "details.digest-contradiction")) == total
+    assert form.locator("output").inner_text() == ""
+
+
+def test_the_register_filters_by_status(open_page):
+    page = open_page(REGISTER)
+    states = page.locator('form.digest-filter select[name="state"]')
+    assert states.count() == 1, "the lifecycle briefs settle some contradictions: the register can filter by status"
+    for value in ("open", "resolved"):
+        states.select_option(value)
+        shown = _visible(page, "details.digest-contradiction")
+        assert shown and all(c.get_attribute("data-state") == value for c in shown)
+        assert len(shown) == _option_count(states, value)
+
+
+def test_without_a_script_the_register_has_grouped_lists_and_no_dead_filter(browser, base_url):
+    context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(base_url + REGISTER)
+        assert not page.locator("form.digest-filter").is_visible(), "a filter bar that cannot work is shown"
+        page.locator("details.digest-register-index > summary").click()  # folded; opens without a script
+        for group in ("#status-open", "[id^='disposition-']", "[id^='section-']"):
+            assert page.locator(group).count() >= 1, f"no grouped list {group} for a reader without script"
+        link = page.locator("[id^='disposition-'] a.digest-contradiction-link").first
+        target = page.locator("#" + link.get_attribute("href").split("#")[1])
+        code = page.locator("[id^='disposition-']").first.get_attribute("id").removeprefix("disposition-")
+        assert target.get_attribute("data-disposition") == code
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_section_page_filters_its_entries_by_evidence_level(open_page, phone):
+    page = open_page(S1, viewport=PHONE if phone else DESKTOP, phone=phone)
+    form = page.locator("form.digest-filter")
+    assert form.is_visible()
+    levels = form.locator('select[name="level"]')
+    values = [v for v in levels.locator("option").evaluate_all("os => os.map(o => o.value)") if v]
+    assert "baseline" in values and len(values) >= 2
+    total = page.locator("section.digest-entry").count()
+    for value in values:
+        levels.select_option(value)
+        shown = _visible(page, "section.digest-entry")
+        assert shown and len(shown) == _option_count(levels, value) < total
+        for entry in shown:
+            badge = entry.locator(".digest-badge").first
+            assert badge.get_attribute("data-evidence") == value  # the badge the reader sees says the same
+            if value in LEVEL_WORDS:
+                assert LEVEL_WORDS[value] in badge.inner_text()
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
@@ -882,6 +980,33 @@ def test_search_finds_terms_from_the_data(open_page, term):
     assert term.lower() in _clean(page.locator("article.md-content__inner").inner_text()).lower(), (
         f"the result for {term!r} opened {page.url}, which does not contain it"
     )
+
+
+def test_a_search_result_for_an_entry_shows_how_solid_it_is(open_page, base_url):
+    """The result for an item's entry leads to the entry itself and shows its evidence level (the
+    scale and the word, as the badge draws them), not the meanings in the badge's tip."""
+    brief = YAML(typ="safe").load((PROJECT / "data" / "briefs" / f"{BRIEF_ID}.yml").read_text(encoding="utf-8"))
+    item = next(i for i in brief["items"] if "TorchTPU" in i["title"])
+    page = open_page(HOME)
+    page.wait_for_load_state("networkidle")
+    box = page.locator(".md-search__input")
+    box.click()
+    box.press_sequentially("TorchTPU", delay=20)
+    box.press("End")
+    page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=10_000)
+    links = page.locator(".md-search-result__item a[href*='#entry-']")
+    assert links.count(), "no search result leads to an entry"
+    text = _clean(links.first.inner_text())
+    word = LEVEL_WORDS[item["evidence"]["level"]]
+    assert word in text, f"the result does not show the level {word!r}: {text[:200]}"
+    assert re.search("[●○]{2,}", text), f"the result does not show the level's scale: {text[:200]}"
+    assert "含义" not in text, f"the badge's tip is in the result: {text[:200]}"
+    links.first.click()
+    page.wait_for_load_state("load")
+    anchor = urlsplit(page.url).fragment
+    assert anchor.startswith("entry-"), page.url
+    top = page.locator(f"#{anchor}").evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < 300, f"the entry's heading is not in view ({top}px)"
 
 
 # --------------------------------------------------------------------------------------------
