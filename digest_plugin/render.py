@@ -354,6 +354,26 @@ class Renderer:
         href = self.linker.url(page, f"entry-{entry_id}" if entry_id in self.doc.entries else f"item-{item_id}")
         return f'<a href="{esc(href)}">{self.text(item.title, links=False)}</a>'
 
+    def located(self, html: str, brief: Brief) -> str:
+        """Brief text (already HTML) with the brief's layout words made true on every page:
+        「见下方矛盾清单第 11 条」 becomes 「见矛盾 11」 linked to that callout, 「见上方矛盾清单」 「见矛盾清单」
+        linked to the brief's list; the words 上方/下方 only held in the brief's own Markdown."""
+        if labels.CONTRADICTION_LIST not in html:
+            return html
+
+        def link(m: re.Match[str]) -> str:
+            number = int(m.group(1)) if m.group(1) else None
+            view = next(
+                (c for c in self.doc.contradictions_by_brief.get(brief.id, []) if c.contradiction.number == number),
+                None,
+            )
+            if view is not None:
+                return labels.SEE_CONTRADICTION.format(link=self.contradiction_link(view))
+            href = self.linker.url(brief_page(brief), "contradictions")
+            return labels.SEE_CONTRADICTION.format(link=f'<a href="{esc(href)}">{labels.CONTRADICTION_LIST}</a>')
+
+        return POSITIONAL.sub(link, html)
+
     def contradiction_link(self, view: ContradictionView) -> str:
         href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
@@ -530,8 +550,14 @@ class Renderer:
         )
 
     def item_details(self, item: Item) -> str:
-        """Related contradictions, key points, sources, relation, placement, guards and notes."""
+        """Related contradictions, key points, sources, relation, placement, guards and notes.
+
+        A guard the placement text also states as a sentence of its own is shown once, in the
+        guards (⚠) below it; 「见下方矛盾清单」 becomes a link (``located``)."""
         p = item.placement
+        placed = self.doc.items.get(item.id)
+        brief = placed.brief if placed is not None else None
+        here = (lambda html: self.located(html, brief)) if brief is not None else (lambda html: html)
         related = self.doc.contradictions_by_item.get(item.id, [])
         out = []
         if related:
@@ -546,7 +572,7 @@ class Renderer:
         out.append('<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>")
         out.append(f'<p class="digest-sources"><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>')
         out.append(f'<p class="digest-relation"><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>')
-        placement = f"<strong>{labels.PLACEMENT}</strong>：{self.text(p.text)}"
+        placement = f"<strong>{labels.PLACEMENT}</strong>：{here(self.text(without_guards(p.text, item.guards)))}"
         if p.alternatives:
             links = labels.LIST_SEP.join(self.section_link(a.section) for a in p.alternatives)
             placement += labels.ALTERNATIVES.format(links=links)
@@ -558,13 +584,13 @@ class Renderer:
             out.append(
                 '<ul class="digest-guards">'
                 + "".join(
-                    f"<li>{'' if g.startswith(labels.GUARD_MARK.strip()) else labels.GUARD_MARK}{self.text(g)}</li>"
+                    f"<li>{'' if g.startswith(labels.GUARD_MARK.strip()) else labels.GUARD_MARK}{here(self.text(g))}</li>"
                     for g in item.guards
                 )
                 + "</ul>"
             )
         for note in item.notes:
-            out.append(f'<p class="digest-note">{self.text(note)}</p>')
+            out.append(f'<p class="digest-note">{here(self.text(note))}</p>')
         return "".join(out)
 
     def figures(self, entry: EntryView) -> str:
@@ -1253,7 +1279,7 @@ class Renderer:
             )
         meta.append(labels.REFERENCE_VERIFIED if c.verified else labels.REFERENCE_UNVERIFIED)
         note = (
-            f'<p class="digest-ref__note">{labels.REFERENCE_USE.format(note=self.text(c.use_note))}</p>'
+            f'<p class="digest-ref__note">{labels.REFERENCE_USE.format(note=self.located(self.text(c.use_note), view.brief))}</p>'
             if c.use_note
             else ""
         )
@@ -1679,6 +1705,36 @@ def section_title(view: SectionView) -> str:
     if s.title:
         return labels.SECTION_TITLE.format(number=s.number, title=s.title)
     return labels.SECTION_UNTITLED.format(number=s.number)
+
+
+POSITIONAL = re.compile(labels.POSITIONAL_REFERENCE)
+SENTENCE_STOPS = "。；！？"
+GUARD_MARK_CHARS = "⚠ \ufe0f"
+
+
+def without_guards(text: str, guards: Sequence[str]) -> str:
+    """The placement text less the guards it states as sentences (or clauses after a ；) of their
+    own: the guard list right under it says them once, marked ⚠.  A guard that is only part of a
+    sentence (「并显式声明「…」」) is left where it is, so no sentence is broken."""
+    for guard in guards:
+        core = guard.strip().lstrip(GUARD_MARK_CHARS).rstrip(SENTENCE_STOPS).strip()
+        if not core:
+            continue
+        start = text.find(core)
+        if start < 0:
+            continue
+        end = start + len(core)
+        before = text[:start].rstrip(GUARD_MARK_CHARS)
+        after = text[end:]
+        if (before and before[-1] not in SENTENCE_STOPS) or (after and after[0] not in SENTENCE_STOPS):
+            continue
+        after = after[1:]  # its own full stop (or nothing, at the end)
+        if not (before + after).strip(" ；。"):  # the whole placement: it stays, said twice
+            continue
+        if before.endswith("；"):  # the clause after a ； goes: the sentence before it ends there
+            before = before[:-1] + "。"
+        text = before + after
+    return text
 
 
 BASELINE = "baseline"

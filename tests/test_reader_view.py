@@ -141,3 +141,71 @@ def test_callouts_are_named_by_what_they_are(shipped_site):
         assert c.one(None, class_="digest-kind").text() == kind
         kinds.add(kind)
     assert len(kinds) >= 3, kinds  # a paywall or a login wall is not called 矛盾
+
+
+STOPS = "。；！？"
+
+
+def _sentences(text: str) -> list[str]:
+    """A placement text cut where the brief's author ended a sentence or a clause (。；！？)."""
+    pieces, piece = [], ""
+    for ch in text:
+        piece += ch
+        if ch in STOPS:
+            pieces.append(piece)
+            piece = ""
+    return [p.strip(" ⚠").rstrip(STOPS).strip() for p in [*pieces, piece] if p.strip(" ⚠").rstrip(STOPS).strip()]
+
+
+def test_a_guard_the_placement_also_states_is_said_once_and_nothing_of_the_placement_is_lost(shipped_site):
+    data = brief(SHIPPED_BRIEF)
+    items = {i["id"]: i for i in data["items"]}
+    doc = page(shipped_site, f"inference/briefs/{data['id']}")
+    checked = 0
+    for article in doc.all("article", class_="digest-item"):
+        item = items[article.attrs["data-digest-item"]]
+        guards = [g.strip(" ⚠").rstrip(STOPS).strip() for g in item.get("guards", [])]
+        if not guards:
+            continue
+        placement = " ".join(p.text() for p in article.all("p", class_="digest-placement"))
+        guard_text = " ".join(
+            li.text() for li in article.all("li") if li.parent and "digest-guards" in li.parent.attrs.get("class", "")
+        )
+        whole = placement + " " + guard_text
+        for sentence in _sentences(item["placement"]["text"]):
+            if any(
+                spelling in sentence
+                for c in data["contradictions"]
+                for w in c.get("withheld", [])
+                for spelling in [w["text"], *w.get("patterns", [])]
+            ):
+                continue  # a withheld value is shown as its mark, not as written
+            if "矛盾清单" in sentence:
+                continue  # its layout words become a link (the test below)
+            assert sentence in whole, f"{item['id']}: {sentence!r} is gone"
+        for guard in guards:
+            if guard in _sentences(item["placement"]["text"]):  # a sentence of its own there
+                probe = guard.split("（见")[0]  # its layout words become a link
+                for c in data["contradictions"]:
+                    for w in c.get("withheld", []):  # a withheld value is shown as its mark
+                        for spelling in [w["text"], *w.get("patterns", [])]:
+                            probe = max(probe.split(spelling), key=len).strip()
+                assert whole.count(probe) == 1, f"{item['id']}: {probe!r} said {whole.count(probe)} times"
+                checked += 1
+    assert checked >= 4, "the shipped brief repeats several guards in its placement texts"
+
+
+def test_the_briefs_layout_words_become_links_to_the_contradictions(shipped_site):
+    data = brief(SHIPPED_BRIEF)
+    numbered = {c["number"]: c["id"] for c in data["contradictions"]}
+    pages = ["inference/bibliography", f"inference/briefs/{data['id']}", *[f"inference/{n}" for n in SECTIONS]]
+    for rel in pages:
+        text = page(shipped_site, rel).text()
+        assert "见上方" not in text and "见下方" not in text, f"{rel}: the brief's layout words are on the page"
+    notes = [c for c in data["citations"] if "矛盾清单第" in (c.get("use_note") or "")]
+    assert notes, "the shipped brief points a citation's use at its contradictions list by number"
+    bibliography = page(shipped_site, "inference/bibliography")
+    for citation in notes:
+        number = int(citation["use_note"].split("矛盾清单第")[1].split("条")[0])
+        hrefs = [a.attrs.get("href", "") for n in bibliography.all("p", class_="digest-ref__note") for a in n.all("a")]
+        assert any(h.endswith(f"#contradiction-{numbered[number]}") for h in hrefs), (number, hrefs)
