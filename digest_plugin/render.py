@@ -988,8 +988,16 @@ class Renderer:
             return []
         last = max(dated, key=lambda b: (b.date, b.id))
         text = labels.SECTION_STATUS.format(count=len(entries), date=last.date.isoformat(), brief=self.brief_link(last))
-        items = {e.item.id for e in entries if e.item is not None}
-        pending = [f for f in self.doc.follow_ups if f.pending and items.intersection(f.follow_up.items)]
+        pending = sorted(  # in the follow-up list's order: the link goes to the first
+            {
+                f.follow_up.id: f
+                for e in entries
+                if e.item is not None
+                for f in self.doc.follow_ups_by_item.get(e.item.id, [])
+                if f.pending
+            }.values(),
+            key=lambda f: (f.brief.date, f.brief.id, f.follow_up.number),
+        )
         if pending:
             rounds = sorted({f.follow_up.round for f in pending})
             href = self.linker.url(self.layout.follow_up_page(pending[0]), f"follow-up-{pending[0].follow_up.id}")
@@ -1023,11 +1031,8 @@ class Renderer:
         or with ``year`` the entries whose last change fell in that archived year."""
         blocks: list[Block] = []
         top = self.doc.sections[number]
-        here = [
-            e
-            for e in self.doc.entries.values()
-            if (e.section == number or e.section.startswith(number + ".")) and self.layout.entry_year(e) == year
-        ]
+        views = [top] if "." in number else [top, *self.doc.children(number)]
+        here = [e for v in views for e in v.entries if self.layout.entry_year(e) == year]
         if year is None:
             blocks += self._section_status(here)
         blocks += self._section_filter(here)
