@@ -434,29 +434,51 @@ class Renderer:
         team's terms (E1, E2 …).  Each word has an anchor, so a badge's tip links to its own row."""
         words = self.doc.vocabulary
 
-        def rows(kind: str, prefix: str) -> str:
-            return "".join(
-                f'<tr{self.anchor(f"{prefix}-{code}")} data-{prefix}="{esc(code)}">'
-                f"<th>{esc(word.label)}</th><td>{esc(word.meaning or labels.LEGEND_MEANING_NONE)}</td></tr>"
-                for code, word in words.words(kind).items()
-            )
+        def row(anchor: str, attr: str | None, code: str, word: str, meaning: str) -> dict[str, str]:
+            return {
+                "anchor": self.anchor_id(anchor),
+                "attr": attr or "",
+                "code": code,
+                "word": word,
+                "meaning": meaning,
+            }
 
-        levels = "".join(
-            f'<tr{self.anchor(f"level-{code}")} data-level="{esc(code)}"><th>'
-            f'<span class="digest-badge digest-badge--sample" data-evidence="{esc(code)}" data-rank="{words.rank(code)}">'
-            f"{self.level_mark(code)}</span></th><td>{esc(word.meaning or labels.LEGEND_MEANING_NONE)}</td></tr>"
+        def table(rows: list[dict[str, str]]) -> str:
+            return self.render("legend_table.html", rows=rows)
+
+        def rows(kind: str, prefix: str) -> list[dict[str, str]]:
+            return [
+                row(f"{prefix}-{code}", prefix, code, word.label, word.meaning or labels.LEGEND_MEANING_NONE)
+                for code, word in words.words(kind).items()
+            ]
+
+        levels = [
+            row(
+                f"level-{code}",
+                "level",
+                code,
+                Markup(
+                    f'<span class="digest-badge digest-badge--sample" data-evidence="{esc(code)}" '
+                    f'data-rank="{words.rank(code)}">{self.level_mark(code)}</span>'
+                ),
+                word.meaning or labels.LEGEND_MEANING_NONE,
+            )
             for code, word in words.words("evidence_levels").items()
+        ]
+        baseline = row(
+            "baseline",
+            "level",
+            "baseline",
+            Markup(
+                '<span class="digest-badge digest-badge--baseline digest-badge--sample" data-evidence="baseline">'
+                f'<span class="digest-badge__level">{labels.BASELINE_BADGE}</span></span>'
+            ),
+            labels.BASELINE_MEANING,
         )
-        baseline = (
-            f'<tr{self.anchor("baseline")} data-level="baseline"><th><span class="digest-badge digest-badge--baseline '
-            f'digest-badge--sample" data-evidence="baseline"><span class="digest-badge__level">{labels.BASELINE_BADGE}'
-            f"</span></span></th><td>{labels.BASELINE_MEANING}</td></tr>"
-        )
-        table = '<table class="digest-legend">{}</table>'.format
-        terms = "".join(f"<tr><th>{esc(t)}</th><td>{esc(m)}</td></tr>" for t, m in labels.LEGEND_TERM_ROWS)
+        terms = [{"anchor": "", "attr": "", "code": "", "word": t, "meaning": m} for t, m in labels.LEGEND_TERM_ROWS]
         return [
             Heading(2, "levels", labels.LEGEND_LEVELS),
-            Raw(f"<p>{labels.LEGEND_LEVELS_NOTE}</p>" + table(levels + baseline)),
+            Raw(f"<p>{labels.LEGEND_LEVELS_NOTE}</p>" + table([*levels, baseline])),
             Heading(2, "gaps", labels.LEGEND_GAPS),
             Raw(table(rows("gaps", "gap"))),
             Heading(2, "source-kinds", labels.LEGEND_KINDS),
@@ -829,11 +851,15 @@ class Renderer:
 
     def stub(self, stub: Stub) -> str:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
-        return (
-            f'<p class="digest-stub" data-digest-stub="{esc(stub.item.id)}" data-section="{esc(stub.section)}">'
-            f'{labels.STUB}<a href="{esc(href)}">{self.text(stub.item.title, links=False)}</a>'
-            + labels.STUB_HOME.format(section=esc(stub.home), brief=self.brief_link(stub.brief))
-            + "</p>"
+        return self.render(
+            "stub.html",
+            stub=stub,
+            id=stub.item.id,
+            section=stub.section,
+            label=labels.STUB,
+            href=href,
+            title=stub.item.title,
+            home=Markup(labels.STUB_HOME.format(section=esc(stub.home), brief=self.brief_link(stub.brief))),
         )
 
     # ------------------------------------------------------------------ contradictions
@@ -1200,47 +1226,53 @@ class Renderer:
         statuses = list(Status)
         dispositions = [d for d in self.doc.vocabulary.words("dispositions") if any(v.disposition == d for v in views)]
         dispositions += sorted({v.disposition for v in views} - set(dispositions))
-        head = "".join(f"<th>{esc(s.label)}</th>" for s in statuses)
-        rows = "".join(
-            f'<tr data-disposition="{esc(d)}"><th>{self.word("dispositions", d)}</th>'
-            + "".join(f"<td>{sum(v.disposition == d and v.status is s for v in views)}</td>" for s in statuses)
-            + f"<td>{sum(v.disposition == d for v in views)}</td></tr>"
+        rows = [
+            {
+                "code": d,
+                "word": self.doc.vocabulary.label("dispositions", d),
+                "counts": [sum(v.disposition == d and v.status is s for v in views) for s in statuses],
+                "total": sum(v.disposition == d for v in views),
+            }
             for d in dispositions
-        )
-        table = (
-            '<table class="digest-register-summary" data-search-exclude><thead><tr>'
-            f"<th>{labels.REGISTER_BY_DISPOSITION}</th>{head}<th>{labels.REGISTER_TOTAL}</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>"
-        )
+        ]
 
-        def group(anchor: str, name: str, members: list[ContradictionView]) -> str:
-            links = labels.LIST_SEP.join(self.contradiction_link(v) for v in members)
-            title = labels.REGISTER_GROUP.format(name=name, count=len(members))
-            return f"<li{self.anchor(anchor)}><strong>{title}</strong>：{links}</li>"
+        def group(anchor: str, name: str, members: list[ContradictionView]) -> dict[str, Any]:
+            return {
+                "anchor": self.anchor_id(anchor),
+                "title": labels.REGISTER_GROUP.format(name=name, count=len(members)),
+                "links": [Markup(self.contradiction_link(v)) for v in members],
+            }
 
         here = [v for v in views if self.layout.contradiction_year(v) is None]  # the archived: on their year's page
-        by_status = "".join(
-            group(f"status-{s.value}", esc(s.label), [v for v in here if v.status is s])
+        by_status = [
+            group(f"status-{s.value}", s.label, [v for v in here if v.status is s])
             for s in statuses
             if any(v.status is s for v in here)
-        )
-        by_disposition = "".join(
-            group(f"disposition-{d}", self.word("dispositions", d), [v for v in here if v.disposition == d])
+        ]
+        by_disposition = [
+            group(
+                f"disposition-{d}",
+                self.doc.vocabulary.label("dispositions", d),
+                [v for v in here if v.disposition == d],
+            )
             for d in dispositions
             if any(v.disposition == d for v in here)
-        )
+        ]
         sections = sorted({n for v in here for n in v.sections}, key=lambda n: [int(p) for p in n.split(".")])
-        by_section = "".join(
-            group(f"section-{n}", f"§{esc(n)}", [v for v in here if n in v.sections]) for n in sections
-        )
-        return (
-            table
-            + f'<details class="digest-register-index"><summary>{labels.REGISTER_GROUPS}</summary>'
-            + f'<p><strong>{labels.REGISTER_BY_STATUS}</strong></p><ul class="digest-register-groups">{by_status}</ul>'
-            + f"<p><strong>{labels.REGISTER_BY_DISPOSITION_GROUPS}</strong></p>"
-            + f'<ul class="digest-register-groups">{by_disposition}</ul>'
-            + f'<p><strong>{labels.REGISTER_BY_SECTION}</strong></p><ul class="digest-register-groups">{by_section}</ul>'
-            + "</details>"
+        by_section = [group(f"section-{n}", f"§{n}", [v for v in here if n in v.sections]) for n in sections]
+        return self.render(
+            "register_index.html",
+            statuses=[(s.value, s.label) for s in statuses],
+            rows=rows,
+            groups=[
+                (labels.REGISTER_BY_STATUS, by_status),
+                (labels.REGISTER_BY_DISPOSITION_GROUPS, by_disposition),
+                (labels.REGISTER_BY_SECTION, by_section),
+            ],
+            by_disposition=labels.REGISTER_BY_DISPOSITION,
+            total_label=labels.REGISTER_TOTAL,
+            groups_label=labels.REGISTER_GROUPS,
+            list_sep=labels.LIST_SEP,
         )
 
     def bibliography(self, year: int | None = None) -> list[Block]:
@@ -1297,21 +1329,32 @@ class Renderer:
             if dw:
                 warning = labels.REFERENCE_DOWN_WEIGHTED.format(contradiction=self.contradiction_link(dw))
                 note += f'<p class="digest-ref__down" data-down-weighted="true">{warning}</p>'
-        back = ""
-        if back_links:
-            back = (
-                f'<p class="digest-ref__back">{labels.REFERENCE_BACK}'
-                + labels.LIST_SEP.join(
-                    f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">↩ {self.text(p.label, links=False)}</a>'
-                    for p in self.layout.cited_at(arxiv_key(c.arxiv))
+        back = (
+            [
+                Markup(
+                    f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">'
+                    f"↩ {self.text(p.label, links=False)}</a>"
                 )
-                + "</p>"
-            )
-        return (
-            f'<div class="digest-ref"{self.anchor(f"ref-{view.number}")} data-ref="{view.number}" data-arxiv="{esc(arxiv_key(c.arxiv))}">'
-            f'<p><span class="digest-ref__n">[{view.number}]</span> {self.cite(view, number=False, card=False)} <strong>{self.text(c.title)}</strong></p>'
-            f'<p class="digest-ref__meta">{labels.SEP.join(meta)}'
-            f"{labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))}</p>{note}{back}</div>"
+                for p in self.layout.cited_at(arxiv_key(c.arxiv))
+            ]
+            if back_links
+            else None
+        )
+        return self.render(
+            "reference.html",
+            view=view,
+            number=view.number,
+            anchor=self.anchor_id(f"ref-{view.number}"),
+            key=arxiv_key(c.arxiv),
+            title=c.title,
+            cite=Markup(self.cite(view, number=False, card=False)),
+            meta=[Markup(m) for m in meta],
+            sep=labels.SEP,
+            from_brief=Markup(labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))),
+            note=Markup(note),
+            back_links=back,
+            back_label=labels.REFERENCE_BACK,
+            list_sep=labels.LIST_SEP,
         )
 
     def follow_ups(self, year: int | None = None) -> list[Block]:
@@ -1369,11 +1412,15 @@ class Renderer:
             items=labels.FOLLOW_UP_ITEMS.format(items=items) if items else "",
             story=story,
         )
-        return (
-            f'<li class="digest-follow-up"{self.anchor("follow-up-" + fu.id)} data-follow-up="{esc(fu.id)}" '
-            f'data-status="{view.status.value}">'
-            f'<span class="digest-follow-up__round">{esc(fu.round)}</span> {self.text(fu.text)}'
-            f'<span class="digest-follow-up__meta">{meta}</span></li>'
+        return self.render(
+            "follow_up.html",
+            view=view,
+            id=fu.id,
+            anchor=self.anchor_id("follow-up-" + fu.id),
+            status=view.status.value,
+            round=fu.round,
+            text=fu.text,
+            meta=Markup(meta),
         )
 
     def changes(self, brief: Brief) -> str:

@@ -51,7 +51,7 @@ TEMPLATES_PACKAGE = ("digest_plugin", "templates")
 class TextPath(Protocol):
     """What templates need of the renderer: its one path from brief text to output."""
 
-    def text(self, value: str) -> str: ...
+    def text(self, value: str, *, links: bool = True) -> str: ...
     def attr(self, value: str) -> str: ...
     def withholds(self, value: str) -> bool: ...
 
@@ -88,11 +88,12 @@ def _finalize(context: Context, value: Any) -> Any:
 
 
 @pass_context
-def _text(context: Context, value: Any) -> Markup:
-    """``{{ x|text }}``: brief text as HTML with its links (withheld marks, arXiv citations)."""
+def _text(context: Context, value: Any, links: bool = True) -> Markup:
+    """``{{ x|text }}``: brief text as HTML with its links (withheld marks, arXiv citations);
+    ``|text(links=false)`` for text inside a link of the template's own."""
     if isinstance(value, Markup):
         return value
-    return Markup(_renderer(context).text(str(value)))
+    return Markup(_renderer(context).text(str(value), links=links))
 
 
 @pass_context
