@@ -658,7 +658,7 @@ class Renderer:
         """How the entry got here, oldest first: the baseline, each update, evidence change and retraction."""
         if len(entry.history) < 2:
             return ""
-        rows: list[str | None] = []
+        rows: list[dict[str, Any] | None] = []
         level: str | None = None
         hidden = 0
         shown: Sequence[Update] = entry.history
@@ -670,11 +670,10 @@ class Renderer:
         for u in shown:
             if u.kind == "baseline":
                 doc = self.doc.outline.doc
-                rows.append(
-                    '<li data-history="baseline">'
-                    + labels.HISTORY_BASELINE.format(version=self.text(doc.version or ""), source=self.brief_ref(entry))
-                    + f"{self.text(u.text)}</li>"
+                line = labels.HISTORY_BASELINE.format(
+                    version=self.text(doc.version or ""), source=self.brief_ref(entry)
                 )
+                rows.append({"kind": "baseline", "text": Markup(line + self.text(u.text))})
                 continue
             what = labels.HISTORY_KINDS[u.kind]
             text = self.text(u.text) if u.text else ""
@@ -694,21 +693,15 @@ class Renderer:
             if u.evidence is not None:
                 level = u.evidence.level
             assert u.brief is not None, "every change after the baseline comes from a brief"
-            rows.append(
-                f'<li data-history="{esc(u.brief.id)}" data-change="{u.kind}">{self.brief_link(u.brief)} · {what}：{text}</li>'
-            )
+            line = f"{self.brief_link(u.brief)} · {what}：{text}"
+            rows.append({"kind": u.kind, "brief": u.brief.id, "text": Markup(line)})
         if None in rows:  # the gap goes after the first row
             rows.remove(None)
             first = entry.history[1].brief
             assert first is not None, "only the first row of a history is the baseline"
             gap_text = labels.HISTORY_GAP.format(hidden=hidden, first=self.brief_link(first))
-            gap = f'<li class="digest-history__gap" data-hidden="{hidden}">{gap_text}</li>'
-            rows.insert(1, gap)
-        return (
-            f'<div class="digest-history"><p><strong>{labels.HISTORY}</strong></p><ol>'
-            + "".join(r for r in rows if r is not None)
-            + "</ol></div>"
-        )
+            rows.insert(1, {"kind": "gap", "hidden": hidden, "text": Markup(gap_text)})
+        return self.render("history.html", title=labels.HISTORY, rows=[r for r in rows if r is not None])
 
     def brief_ref(self, entry: EntryView) -> str:
         stated = entry.baseline.stated_in if entry.baseline else ""
@@ -1426,7 +1419,7 @@ class Renderer:
     def changes(self, brief: Brief) -> str:
         """Exactly what one brief did to the living doc, each with a link to where it happened."""
         ch = self.doc.changes[brief.id]
-        rows = []
+        rows: list[dict[str, Any]] = []
         for name in CHANGE_KINDS:
             label, ids = labels.CHANGE_KINDS[name], ch.of(name)
             if not ids:
@@ -1454,12 +1447,8 @@ class Renderer:
                     href = self.linker.url(self.layout.follow_up_page(view), f"follow-up-{i}")
                     links.append(f'<a href="{esc(href)}">{self.text(view.follow_up.text, links=False)}</a>')
             row = labels.CHANGE_ROW.format(label=label, count=len(ids), links=labels.LIST_SEP.join(links))
-            rows.append(f'<li data-change="{name}" data-count="{len(ids)}">{row}</li>')
-        return (
-            '<ul class="digest-changes">' + "".join(rows) + "</ul>"
-            if rows
-            else f'<p class="digest-empty">{labels.NO_CHANGES}</p>'
-        )
+            rows.append({"kind": name, "count": len(ids), "text": Markup(row)})
+        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES)
 
     def entry_link(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]
@@ -1577,19 +1566,20 @@ class Renderer:
                 rows.append((label, f"{self.material(ref.path)}{extra}"))
         if brief.scope:
             rows.append((head["scope"], self.text(brief.scope)))
-        body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-        return (
-            f'<div class="digest-brief" data-brief="{esc(brief.id)}"><p class="digest-brief__title"><strong>{self.text(brief.title)}</strong></p>'
-            f'<details class="digest-brief__meta"><summary>{labels.BRIEF_META}</summary>'
-            f'<table class="digest-brief__header" data-search-exclude>{body}</table></details>'
-            '<p class="digest-brief__counts">'
-            + labels.BRIEF_COUNTS.format(
-                items=len(brief.items),
-                contradictions=len(brief.contradictions),
-                citations=len(brief.citations),
-                follow_ups=len(brief.follow_ups),
-            )
-            + "</p></div>"
+        counts = labels.BRIEF_COUNTS.format(
+            items=len(brief.items),
+            contradictions=len(brief.contradictions),
+            citations=len(brief.citations),
+            follow_ups=len(brief.follow_ups),
+        )
+        return self.render(
+            "brief_header.html",
+            brief=brief,
+            id=brief.id,
+            title=brief.title,
+            summary=labels.BRIEF_META,
+            rows=[(Markup(k), Markup(v)) for k, v in rows],
+            counts=Markup(counts),
         )
 
     def timeline(self, briefs: Sequence[Brief]) -> str:
