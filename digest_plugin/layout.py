@@ -176,6 +176,7 @@ class Layout:
     def __init__(self, doc: LivingDoc, hand_written: Mapping[str, tuple[Place, ...]] | None = None):
         self.doc = doc
         self.hand_written: Mapping[str, tuple[Place, ...]] = hand_written or {}
+        self._entry_years: dict[str, int | None] = {}
         """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
 
     @property
@@ -193,10 +194,14 @@ class Layout:
         return None if day is None or self.cutoff is None or day >= self.cutoff else day.year
 
     def entry_year(self, entry: EntryView) -> int | None:
-        """Entries the outline brought are the doc's core and stay; others go by their last change."""
-        if entry.baseline is not None:
-            return None
-        return self._year(max(u.brief.date for u in entry.history if u.brief is not None))
+        """Entries the outline brought are the doc's core and stay; others go by their last change.
+
+        Kept per entry: every page that lists or links an entry asks (a million times at 3,650 days)."""
+        if entry.id in self._entry_years:
+            return self._entry_years[entry.id]
+        last = None if entry.baseline is not None else entry.last_brief
+        year = self._entry_years[entry.id] = None if last is None else self._year(last.date)
+        return year
 
     def entry_page(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]

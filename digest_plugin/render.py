@@ -130,6 +130,8 @@ class Renderer:
     clear mark per entry; later spellings of the same claim get the short, unlinked one)."""
     level_marks: dict[str, str] = field(default_factory=dict)
     """Each evidence level as drawn on this page (``level.html``), made once."""
+    level_tags: dict[str, str] = field(default_factory=dict)
+    """Each evidence level as named on this page (``level_tag.html``), made once."""
 
     doc: LivingDoc = field(init=False)
     """The layout's merged doc (an attribute, not a property: the text path asks for it ~450,000
@@ -354,6 +356,14 @@ class Renderer:
         href = self.linker.url(page, f"entry-{entry_id}" if entry_id in self.doc.entries else f"item-{item_id}")
         return f'<a href="{esc(href)}">{self.text(item.title, links=False)}</a>'
 
+    def _item_level_tag(self, item_id: str) -> str:
+        """After an item named in a callout: its entry's current level (the register shows how
+        solid each statement a contradiction touches is, as the badges do)."""
+        _, item, entry_id = self.doc.items[item_id]
+        entry = self.doc.entries.get(entry_id)
+        level = _level_of(entry) if entry is not None else item.evidence.level
+        return " " + self.level_tag(level) if level else ""
+
     def located(self, html: str, brief: Brief) -> str:
         """Brief text (already HTML) with the brief's layout words made true on every page:
         「见下方矛盾清单第 11 条」 becomes 「见矛盾 11」 linked to that callout, 「见上方矛盾清单」 「见矛盾清单」
@@ -393,6 +403,23 @@ class Renderer:
                 "level.html", scale=self.scale(level), level_word=self.word("evidence_levels", level)
             )
         return mark
+
+    def level_tag(self, level: str) -> str:
+        """A level where a statement is named rather than badged (``level_tag.html``), made once per
+        page and level: its scale in the level's hue, the word for search and screen readers."""
+        tag = self.level_tags.get(level)
+        if tag is None:
+            known = level in self.doc.vocabulary.words("evidence_levels")
+            tag = self.level_tags[level] = self.render(
+                "level_tag.html",
+                level=level,
+                rank=self.doc.vocabulary.rank(level) if known else None,
+                scale=self.scale(level) if known else "",
+                level_word=labels.BASELINE_BADGE
+                if level == BASELINE
+                else self.doc.vocabulary.label("evidence_levels", level),
+            )
+        return tag
 
     def badge(self, ev: Evidence, key: str, assessed: str = "") -> str:
         """How solid the statement is: the level first (scale and word), then source kinds and gaps.
@@ -792,15 +819,7 @@ class Renderer:
             item=entry.item,
             item_id=entry.item.id if entry.item else "",
             evidence=level_code,
-            scale=self.scale(level_code) if level_code in self.doc.vocabulary.words("evidence_levels") else "",
-            rank=self.doc.vocabulary.rank(level_code)
-            if level_code in self.doc.vocabulary.words("evidence_levels")
-            else None,
-            level_word=labels.BASELINE_BADGE
-            if level_code == BASELINE
-            else self.doc.vocabulary.label("evidence_levels", level_code)
-            if level_code
-            else "",
+            level_tag=Markup(self.level_tag(level_code)) if level_code else None,
             last_brief=last.id if last else "",
             level=min(level, 6),
             anchor=anchor,
@@ -911,7 +930,7 @@ class Renderer:
                 labels.CONTRADICTION_TOUCHES + labels.LIST_SEP.join(self.section_link(s) for s in view.sections)
             )
         if c.touches.items:
-            items = [self.item_link(i) for i in c.touches.items if i in self.doc.items]
+            items = [self.item_link(i) + self._item_level_tag(i) for i in c.touches.items if i in self.doc.items]
             touched.append(labels.CONTRADICTION_ITEMS + labels.LIST_SEP.join(items))
         cited = sorted({arxiv_key(a) for a in c.touches.citations} | set(ARXIV_MENTION.findall(f"{c.title} {c.text}")))
         cited_views = [self.doc.citations[k] for k in cited if k in self.doc.citations]
@@ -1051,17 +1070,18 @@ class Renderer:
         blocks: list[Block] = []
         top = self.doc.sections[number]
         views = [top] if "." in number else [top, *self.doc.children(number)]
-        here = [e for v in views for e in v.entries if self.layout.entry_year(e) == year]
+        shown = {v.number: [e for e in v.entries if self.layout.entry_year(e) == year] for v in views}
+        here = [e for v in views for e in shown[v.number]]
         if year is None:
             blocks += self._section_status(here)
         blocks += self._section_filter(here)
         if "." in number:
-            return blocks + self._section_body(top, year)
+            return blocks + self._section_body(top, year, shown[number])
         if year is None:
             blocks += self._archive_links(number)
-        blocks += self._section_body(top, year)
-        for child in self.doc.children(number):
-            body = self._section_body(child, year)
+        blocks += self._section_body(top, year, shown[number])
+        for child in views[1:]:
+            body = self._section_body(child, year, shown[child.number])
             if body or year is None:
                 blocks.append(Heading(2, self._section_anchor(child.number), self.plain(section_title(child))))
                 blocks += body
@@ -1095,7 +1115,7 @@ class Renderer:
         text = labels.ARCHIVE_SECTION.format(days=self.doc.archive_after_days, links=links)
         return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">{text}</p>')]
 
-    def _section_body(self, view: SectionView, year: int | None = None) -> list[Block]:
+    def _section_body(self, view: SectionView, year: int | None, here: list[EntryView]) -> list[Block]:
         """Callouts (current page only: open ones in full, recently settled ones folded), entries,
         stubs.  A callout follows the last entry it concerns, so the reader meets the statement
         first and what qualifies it right after; one that concerns no entry here opens the section."""
@@ -1105,7 +1125,6 @@ class Renderer:
             callouts += [
                 (c, True) for c in view.contradictions if not c.is_open and self.layout.contradiction_year(c) is None
             ]
-        here = [e for e in view.entries if self.layout.entry_year(e) == year]
         ordered = [e for e in here if not e.footnote] + [e for e in here if e.footnote]
         after: dict[str, list[str]] = {}
         lead: list[str] = []

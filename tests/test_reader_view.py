@@ -209,3 +209,22 @@ def test_the_briefs_layout_words_become_links_to_the_contradictions(shipped_site
         number = int(citation["use_note"].split("矛盾清单第")[1].split("条")[0])
         hrefs = [a.attrs.get("href", "") for n in bibliography.all("p", class_="digest-ref__note") for a in n.all("a")]
         assert any(h.endswith(f"#contradiction-{numbered[number]}") for h in hrefs), (number, hrefs)
+
+
+def test_the_register_shows_how_solid_each_statement_a_contradiction_touches_is(shipped_site):
+    data = brief(SHIPPED_BRIEF)
+    levels = {i["id"]: i["evidence"]["level"] for i in data["items"]}
+    register = page(shipped_site, "inference/register")
+    checked = 0
+    for c in data["contradictions"]:
+        items = [i for i in c.get("touches", {}).get("items", []) if i in levels]
+        if not items:
+            continue
+        (callout,) = register.all("details", **{"data-digest-contradiction": c["id"]})
+        meta = callout.all("p", class_="digest-contradiction__meta")[0]
+        shown = [n.attrs["data-level"] for n in meta.all("span", class_="digest-entry__level")]
+        assert shown == [levels[i] for i in items], (c["id"], shown)
+        for tag in meta.all("span", class_="digest-entry__level"):
+            assert tag.text().strip(), "a level with no word for search and screen readers"
+        checked += 1
+    assert checked >= 3
