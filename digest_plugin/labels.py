@@ -298,3 +298,18 @@ FEED_TITLE: Final = "{title} · 简报"
 
 SEARCH_DIALOG: Final = "搜索"
 SERVE_ERRORS: Final = "简报数据有错误，本预览仍显示上一次正确的版本；修正并保存后自动更新。"
+
+# --------------------------------------------------------------------------- search (Pagefind, in Material's box)
+
+SEARCH_UI: Final = {
+    "open": "搜索",
+    "placeholder": "搜索",
+    "reset": "清空",
+    "initial": "键入以开始搜索",
+    "searching": "正在搜索……",
+    "none": "没有找到符合条件的结果",
+    "one": "找到 1 个符合条件的结果",
+    "other": "找到 {count} 个符合条件的结果",
+    "error": "搜索索引未能载入",
+}
+"""The words of the search box (written into assets/digest/search.js as data, JSON-encoded)."""

@@ -12,6 +12,7 @@ any host's output as ``digest verify SITE_DIR`` (Zensical included).
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import re
 import unicodedata
@@ -29,6 +30,9 @@ TAG = re.compile(r"<[^>]*>")
 FULL_WIDTH = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff0b\uff0d\uff05]")
 """Full-width digits, Latin letters, + - %: a figure written with them reads as the same claim."""
 ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
+UNREADABLE = "(a search record the checker cannot read)"
+PAGEFIND_MARK = b"pagefind_dcd"
+"""What a Pagefind record starts with, once unzipped."""
 SEARCH_INDEXES = frozenset({"search_index.json", "search.json"})
 """Material's (lunr) and Zensical's search index files."""
 OWN_ATTRIBUTES = frozenset({"data-withheld-quote", "data-digest-contradiction", "data-withheld-by"})
@@ -193,6 +197,27 @@ class LeakCheck:
                     found.update(self._find(file, "search index", unescape(TAG.sub(" ", value))))
         return sorted(found)
 
+    def pagefind_fragment(self, file: str, raw: bytes) -> list[Leak]:
+        """Leaks in one of Pagefind's page records (``pagefind/fragment/*.pf_fragment``: gzip, a
+        ``pagefind_dcd`` mark, then JSON): the text a result shows, its title and its headings."""
+        try:
+            data = gzip.decompress(raw)
+        except (OSError, EOFError):
+            return [Leak(file, UNREADABLE, "", "search index")]  # not read is not passed
+        if data.startswith(PAGEFIND_MARK):
+            data = data[len(PAGEFIND_MARK) :]
+        try:
+            record = json.loads(data.decode("utf-8", errors="replace"))
+        except ValueError:
+            return [Leak(file, UNREADABLE, "", "search index")]
+        texts = [record.get("content"), *(record.get("meta") or {}).values()]
+        texts += [a.get("text") for a in record.get("anchors") or [] if isinstance(a, dict)]
+        found: set[Leak] = set()
+        for text in texts:
+            if isinstance(text, str):
+                found.update(self._find(file, "search index", text))
+        return sorted(found)
+
     def site(self, site_dir: Path) -> list[Leak]:
         """Every leak in a built site: pages, feeds, search index."""
         if not self.spellings:
@@ -208,6 +233,8 @@ class LeakCheck:
                 leaks += self.feed(name, path.read_text(encoding="utf-8", errors="replace"))
             elif path.name in SEARCH_INDEXES:
                 leaks += self.search_index(name, path.read_text(encoding="utf-8", errors="replace"))
+            elif path.suffix == ".pf_fragment":
+                leaks += self.pagefind_fragment(name, path.read_bytes())
         return leaks
 
 

@@ -8,6 +8,7 @@ pages (Zensical).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from importlib.resources import files as package_files
 from pathlib import Path
@@ -30,6 +31,8 @@ from .merge import LivingDoc
 
 CSS_PATH = "assets/digest/digest.css"
 JS_PATH = "assets/digest/digest.js"
+SEARCH_JS_PATH = "assets/digest/search.js"
+"""The search box over Pagefind's index (with ``search: pagefind``), its words written above it."""
 """Closes a badge's tip on Esc (WCAG 1.4.13): the only script the plugin adds; the site works without it."""
 
 
@@ -87,12 +90,20 @@ def write_pages(
     return written
 
 
+def search_script() -> str:
+    """``search.js``: the search box's words as JSON data (escaped for a script), then the code."""
+    data = json.dumps(labels.SEARCH_UI, ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
+    code = package_files("digest_plugin").joinpath("assets/search.js").read_text(encoding="utf-8")
+    return f"window.DIGEST_SEARCH = {data};\n{code}"
+
+
 def generated_pages(
     layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True
 ) -> Iterator[tuple[str, str]]:
     """(source path, content) of every generated file, in a fixed order."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
     yield JS_PATH, package_files("digest_plugin").joinpath("assets/digest.js").read_text(encoding="utf-8")
+    yield SEARCH_JS_PATH, search_script()
     for topic, layout in layouts.items():
         yield register_page(topic), stub(labels.PAGE_REGISTER, "[[digest register]]")
         yield bibliography_page(topic), stub(labels.PAGE_BIBLIOGRAPHY, "[[digest bibliography]]")

@@ -28,7 +28,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 from pydantic import ValidationError
 
-from . import files, labels
+from . import files, labels, searchindex
 from .extension import DigestExtension, PageContext
 from .findings import Finding
 from .layout import Layout, layouts
@@ -36,7 +36,7 @@ from .leaks import LeakCheck
 from .load import Cache
 from .merge import LivingDoc
 from .model import Rules
-from .pages import CSS_PATH, JS_PATH, generated_pages
+from .pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages
 from .pipeline import Result, analyse
 from .templating import Templates, override_folders
 
@@ -55,6 +55,10 @@ class DigestConfig(Config):
     """Keep mkdocs-macros' INFO lines and jieba's dictionary messages out of the build log."""
     rules = c.Type(dict, default={})
     """Editorial rules (see ``digest_plugin.model.Rules``); omitted keys keep the team's defaults."""
+    search = c.Choice(("material", "pagefind"), default="material")
+    """The site's search: ``pagefind`` indexes the built site after the build (a reader fetches a few
+    hundred KB a query; remove Material's ``search`` plugin), ``material`` leaves search to
+    Material's own plugin (one index every reader downloads whole: for small sites)."""
     custom_templates = c.Optional(c.Type(str))
     """A folder, relative to mkdocs.yml, whose files replace the shipped templates of the same name
     (``digest_plugin/templates/``: entry.html, badge.html, callout.html, citation.html …)."""
@@ -131,8 +135,15 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
-        if JS_PATH not in [str(x) for x in config.extra_javascript]:
-            config.extra_javascript.append(JS_PATH)
+        if self.config.search == "pagefind" and any(name in config.plugins for name in ("search", "material/search")):
+            log.warning(
+                f"digest: {config.config_file_path}: `search: pagefind` and Material's `search` plugin are both "
+                "configured; remove `- search` from plugins (Pagefind makes the index), or set `search: material`"
+            )
+        scripts = [JS_PATH, SEARCH_JS_PATH] if self.config.search == "pagefind" else [JS_PATH]
+        for script in scripts:
+            if script not in [str(x) for x in config.extra_javascript]:
+                config.extra_javascript.append(script)
         if self._publish is not None:
             config.site_dir = str(self._publish.begin(Path(config.site_dir)))
         return config
@@ -189,6 +200,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Last of all (priority -100, after the search index is written), a one-off build that was
         written into a fresh folder replaces the published one, unless ``--strict`` is about to
         fail it: a failed build leaves the previous site as it was."""
+        if self.config.enabled and self.config.search == "pagefind":
+            try:
+                searchindex.build(Path(config.site_dir))
+            except searchindex.SearchIndexError as exc:
+                raise PluginError(f"digest: {exc}") from None
         if self.config.enabled and self._leaks is not None:
             for leak in self._leaks.site(Path(config.site_dir)):
                 log.warning(str(leak))

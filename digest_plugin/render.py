@@ -1307,7 +1307,7 @@ class Renderer:
                 rows.append(self.reference(view))
         return [Raw("".join(rows))]
 
-    def reference(self, view: CitationView, *, back_links: bool = True) -> str:
+    def reference(self, view: CitationView, *, back_links: bool = True, level: int = 2) -> str:
         c = view.citation
         meta = []
         if c.year:
@@ -1357,6 +1357,7 @@ class Renderer:
             view=view,
             number=view.number,
             anchor=self.anchor_id(f"ref-{view.number}"),
+            level=level,
             key=arxiv_key(c.arxiv),
             title=c.title,
             cite=Markup(self.cite(view, number=False, card=False)),
@@ -1503,6 +1504,7 @@ class Renderer:
                     ),
                     placed=placed,
                     placed_label=labels.BRIEF_ITEM_PLACED,
+                    searched_elsewhere=self.doc.items[item.id].entry_id in self.doc.entries,
                     body=Markup(self.item_body(item, brief, "brief-" + item.id)),
                 )
             )
@@ -1521,7 +1523,7 @@ class Renderer:
         cites = [self.doc.citations[k] for k in listed if k in self.doc.citations]
         note = brief.citations_note
         parts = [f"<p>{labels.BRIEF_CITATIONS_NOTE.format(note=self.text(note))}</p>"] if note else []
-        parts += [self.reference(v, back_links=False) for v in cites]
+        parts += [self.reference(v, back_links=False, level=3) for v in cites]
         if brief.citations_not_registered:
             parts.append(f'<p class="digest-not-registered">{self.text(brief.citations_not_registered)}</p>')
         blocks.append(Raw("".join(parts) or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'))

@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"layout", "leaks", "pipeline", "chart", "templating"},
     {"render"},  # 7: merged doc → HTML
     {"feed"},  # 8: the Atom feed (rendered entries)
-    {"pages"},  # 9: which pages exist
+    {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
     {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
     {"plugin", "cli"},  # 12: the MkDocs adapter and the command line

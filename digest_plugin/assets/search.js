@@ -1,0 +1,161 @@
+/* digest: the site's search, driven by Pagefind's index (pagefind/, made from the built site), in
+   Material's search box.  The box is added by this script because search needs a script anyway:
+   without one there is no box that would do nothing.  Words come from DIGEST_SEARCH (written above
+   this file by the build, from labels.py).  Results are built with textContent only: an excerpt's
+   <mark> highlights are kept, nothing else of it is read as HTML. */
+(function () {
+  "use strict";
+  var words = window.DIGEST_SEARCH || {};
+  var script = document.currentScript;
+  var header = document.querySelector(".md-header__inner");
+  var toggle = document.getElementById("__search");
+  if (!script || !header || !toggle || document.querySelector(".md-search")) return;
+  var root = new URL("../../", script.src);  /* assets/digest/search.js → the site's root */
+  var ICONS = {
+    magnify: "M9.5 3A6.5 6.5 0 0 1 16 9.5c0 1.61-.59 3.09-1.56 4.23l.27.27h.79l5 5-1.5 1.5-5-5v-.79l-.27-.27A6.52 6.52 0 0 1 9.5 16 6.5 6.5 0 0 1 3 9.5 6.5 6.5 0 0 1 9.5 3m0 2C7 5 5 7 5 9.5S7 14 9.5 14 14 12 14 9.5 12 5 9.5 5Z",
+    back: "M20 11v2H8l5.5 5.5-1.42 1.42L4.16 12l7.92-7.92L13.5 5.5 8 11h12Z",
+    close: "M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12 19 6.41Z"
+  };
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) { node.setAttribute(key, attrs[key]); });
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+  function icon(name) {
+    var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    var path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", ICONS[name]);
+    svg.appendChild(path);
+    return svg;
+  }
+  var button = el("label", { "class": "md-header__button md-icon", "for": "__search", "title": words.open || "" }, [icon("magnify")]);
+  var input = el("input", {
+    "type": "text", "class": "md-search__input", "name": "query", "aria-label": words.placeholder || "",
+    "placeholder": words.placeholder || "", "autocapitalize": "off", "autocomplete": "off",
+    "spellcheck": "false", "required": ""
+  });
+  var meta = el("div", { "class": "md-search-result__meta", "aria-live": "polite" }, [words.initial || ""]);
+  var list = el("ol", { "class": "md-search-result__list", "role": "presentation" });
+  var form = el("form", { "class": "md-search__form", "name": "search" }, [
+    input,
+    el("label", { "class": "md-search__icon md-icon", "for": "__search" }, [icon("magnify"), icon("back")]),
+    el("nav", { "class": "md-search__options", "aria-label": words.open || "" }, [
+      el("button", { "type": "reset", "class": "md-search__icon md-icon", "title": words.reset || "", "aria-label": words.reset || "", "tabindex": "-1" }, [icon("close")])
+    ])
+  ]);
+  var dialog = el("div", { "class": "md-search digest-search", "role": "dialog", "aria-label": words.open || "" }, [
+    el("label", { "class": "md-search__overlay", "for": "__search" }),
+    el("div", { "class": "md-search__inner", "role": "search" }, [
+      form,
+      el("div", { "class": "md-search__output" }, [
+        el("div", { "class": "md-search__scrollwrap", "tabindex": "0" }, [
+          el("div", { "class": "md-search-result" }, [meta, list])
+        ])
+      ])
+    ])
+  ]);
+  var before = header.querySelector(".md-header__source");
+  header.insertBefore(button, before);
+  header.insertBefore(dialog, before);
+
+  var pagefind = null;
+  function load() {
+    if (!pagefind) {
+      pagefind = import(new URL("pagefind/pagefind.js", root).href).then(function (module) {
+        return module.options({ baseUrl: root.pathname }).then(function () { return module; });
+      });
+      pagefind.catch(function () { meta.textContent = words.error || ""; pagefind = null; });
+    }
+    return pagefind;
+  }
+  function excerpt(html) {
+    /* Pagefind's excerpt: text with <mark> around the words found; only those two are kept. */
+    var p = el("p");
+    var doc = new DOMParser().parseFromString("<p>" + html + "</p>", "text/html");
+    doc.body.firstChild.childNodes.forEach(function (node) {
+      if (node.nodeType === 3) p.appendChild(document.createTextNode(node.textContent));
+      else if (node.nodeName === "MARK") p.appendChild(el("mark", {}, [node.textContent]));
+      else p.appendChild(document.createTextNode(node.textContent || ""));
+    });
+    return p;
+  }
+  function item(page, sub) {
+    var target = sub || page;
+    var title = sub && sub.title ? sub.title : page.meta.title || page.url;
+    var article = el("article", { "class": "md-search-result__article md-typeset" }, [el("h1", {}, [title])]);
+    if (sub && page.meta.title && sub.title !== page.meta.title) {
+      article.appendChild(el("p", { "class": "digest-search__page" }, [page.meta.title]));
+    }
+    article.appendChild(excerpt(target.excerpt || ""));
+    return el("li", { "class": "md-search-result__item" }, [
+      el("a", { "href": target.url, "class": "md-search-result__link", "tabindex": "-1" }, [article])
+    ]);
+  }
+  function best(page) {
+    /* The sub-results (headings with an id: entries, items, callouts) where the words are most
+       often: a result leads to the entry, not to the top of a long page. */
+    var subs = (page.sub_results || []).filter(function (s) {
+      return s.url.indexOf("#") >= 0 && !(s.anchor && s.anchor.element === "h1");
+    });
+    subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
+    return subs.slice(0, 3);
+  }
+  function phrases(query) {
+    /* A name joined by hyphens (llm-d, SGLang-TorchTPU) is searched as a phrase: the query's
+       segmenter cuts at the hyphen, and "llm" and "d" anywhere on a page are not "llm-d". */
+    return query.replace(/(^|\s)([A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?=\s|$)/g, '$1"$2"');
+  }
+  var latest = 0;
+  function search(query) {
+    var ticket = ++latest;
+    if (!query.trim()) {
+      list.textContent = "";
+      meta.textContent = words.initial || "";
+      return;
+    }
+    meta.textContent = words.searching || "";
+    load().then(function (module) { return module.debouncedSearch(phrases(query), {}, 120); }).then(function (found) {
+      if (ticket !== latest || !found) return;
+      var results = found.results.slice(0, 10);
+      return Promise.all(results.map(function (r) { return r.data(); })).then(function (pages) {
+        if (ticket !== latest) return;
+        list.textContent = "";
+        pages.forEach(function (page) {
+          var subs = best(page);
+          if (subs.length) subs.forEach(function (sub) { list.appendChild(item(page, sub)); });
+          else list.appendChild(item(page, null));
+        });
+        var n = found.results.length;
+        meta.textContent = n === 0 ? words.none : n === 1 ? words.one : (words.other || "").replace("{count}", String(n));
+      });
+    });
+  }
+  input.addEventListener("input", function () { search(input.value); });
+  input.addEventListener("focus", load);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var first = list.querySelector("a");
+    if (first) window.location.href = first.href;
+  });
+  form.addEventListener("reset", function () { window.setTimeout(function () { search(""); input.focus(); }, 0); });
+  toggle.addEventListener("change", function () {
+    if (toggle.checked) window.setTimeout(function () { input.focus(); }, 0);
+  });
+  list.addEventListener("click", function () { toggle.checked = false; });
+  document.addEventListener("keydown", function (event) {
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test((event.target || {}).tagName || "");
+    if (event.key === "Escape" && toggle.checked) {
+      toggle.checked = false;
+      input.blur();
+    } else if (!typing && (event.key === "/" || event.key === "s" || event.key === "f") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      toggle.checked = true;
+      input.focus();
+    }
+  });
+})();

@@ -1,0 +1,65 @@
+"""The site's search index, made by Pagefind from the finished HTML, on either host.
+
+Why Pagefind and not the theme's own search: Material writes one ``search_index.json`` that every
+reader downloads before a first result (34.6 MB at 365 days, ~325 MB at 3,650, every Chinese
+character a 6-byte ``\\uXXXX``), and segmenting it with jieba is most of a large build.  Pagefind
+(the ``extended`` build segments Chinese) splits its index into chunks a query fetches as it needs
+them (a few hundred KB), and runs on the built ``site/`` of MkDocs or Zensical alike.
+
+What is indexed: the page's article only (not the navigation), less what a search result should not
+show: everything the renderer marks ``data-search-exclude`` (charts, count tables, a brief's
+metadata, badge tips, citation cards, filter bars, claims quoted in their callouts) and the "¶"
+permalinks.  Headings with an id are Pagefind's sub-results, so a result leads to the entry.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT_SELECTOR = "article.md-content__inner"
+"""The page's content in Material's (and Zensical's) markup."""
+EXCLUDE_SELECTORS = ("[data-search-exclude]", ".headerlink", ".md-content__button")
+"""Kept out of the index (the renderer's own exclusions; the permalinks; the edit buttons)."""
+INCLUDE_CHARACTERS = "-."
+"""Kept inside a word: a product name (llm-d) and an arXiv id (1605.08803) are one word each."""
+OUTPUT_SUBDIR = "pagefind"
+TIMEOUT_S = 1800
+
+
+class SearchIndexError(RuntimeError):
+    """Pagefind could not index the site: the message says why and what to do."""
+
+
+def command(site_dir: Path) -> list[str]:
+    """The Pagefind command line for a built site (the binary the ``pagefind[extended]`` wheel ships)."""
+    args = [sys.executable, "-m", "pagefind", "--site", str(site_dir), "--output-subdir", OUTPUT_SUBDIR]
+    args += ["--root-selector", ROOT_SELECTOR, f"--include-characters={INCLUDE_CHARACTERS}", "--silent"]
+    for selector in EXCLUDE_SELECTORS:
+        args += ["--exclude-selectors", selector]
+    return args
+
+
+def build(site_dir: Path) -> Path:
+    """Index the built site in place (``<site>/pagefind/``, replaced whole); the folder it wrote.
+
+    Raises :class:`SearchIndexError` when Pagefind is missing or fails, so a build that cannot give
+    its readers a search publishes nothing."""
+    out = site_dir / OUTPUT_SUBDIR
+    if out.exists():
+        shutil.rmtree(out)
+    try:
+        done = subprocess.run(command(site_dir), capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SearchIndexError(f"search: Pagefind did not run ({exc})") from None
+    if done.returncode != 0 or not (out / "pagefind.js").is_file():
+        why = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        hint = (
+            "install it with `pip install 'pagefind[extended]'`"
+            if "No module named" in done.stderr
+            else "see Pagefind's message above"
+        )
+        raise SearchIndexError("search: Pagefind could not index the site: " + " | ".join(why) + f" ({hint})")
+    return out

@@ -1,0 +1,228 @@
+"""Search by Pagefind (issue 16, first step): `search: pagefind` in the digest plugin's config makes
+the build index the finished site, and the search box in Material's header drives that index.
+
+What a reader and an editor would check, on the real build of the shipped project (Material's own
+`search` plugin taken out, as the README says):
+
+* the build writes `site/pagefind/` and no `search_index.json`; a misconfigured site (both searches)
+  is told so, and a strict build stops;
+* the index holds the statement once, where it lives (the entry, not the brief page's copy), and
+  nothing the pages keep out of search (badge tips, a brief's metadata) or withhold;
+* the independent leak checker reads Pagefind's records too (a planted leak is found);
+* in Chromium: Chinese and Latin queries lead to the entry first, a result shows the entry's
+  evidence level, and one query fetches a few hundred KB, not the whole index.
+
+Expected facts come from the data (the shipped brief's YAML), not from the plugin's code.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import importlib.util
+import json
+import re
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, copy_project, in_ci, mkdocs_build
+from ruamel.yaml import YAML
+
+from digest_plugin import searchindex
+from digest_plugin.leaks import find_leaks
+from digest_plugin.pipeline import analyse
+
+BRIEF = ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def brief() -> dict:
+    return YAML(typ="safe").load(BRIEF.read_text(encoding="utf-8"))
+
+
+def use_pagefind(root: Path) -> None:
+    """The project's mkdocs.yml switched to Pagefind as the README says: no `search` plugin."""
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    text = re.sub(r"  - search:\n      lang: zh[^\n]*\n", "", text)
+    text = text.replace("      search: material", "      search: pagefind")
+    assert "search: pagefind" in text and "- search:" not in text
+    config.write_text(text, encoding="utf-8")
+
+
+def records(site: Path) -> dict[str, dict]:
+    """Pagefind's page records (gzip, a `pagefind_dcd` mark, JSON) by page URL."""
+    found = {}
+    for path in sorted((site / "pagefind" / "fragment").glob("*.pf_fragment")):
+        raw = gzip.decompress(path.read_bytes())
+        assert raw.startswith(b"pagefind_dcd"), path
+        record = json.loads(raw[len(b"pagefind_dcd") :])
+        found[record["url"]] = record
+    return found
+
+
+def plain(text: str) -> str:
+    """Record text as a reader reads it (Pagefind puts zero-width spaces between the words)."""
+    return re.sub(r"\s+", "", text.replace("\u200b", ""))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = copy_project(tmp_path_factory.mktemp("pagefind"))
+    use_pagefind(root)
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return root / "site"
+
+
+def test_the_build_writes_pagefinds_index_and_not_materials(site):
+    assert (site / "pagefind" / "pagefind.js").is_file()
+    assert not (site / "search" / "search_index.json").exists()
+    pages = records(site)
+    assert "/inference/1/" in pages and "/inference/register/" in pages
+    assert "/404.html" not in pages and all("md-nav" not in r["content"] for r in pages.values())
+    # The search box is on every page, in Chinese.
+    script = (site / "assets" / "digest" / "search.js").read_text(encoding="utf-8")
+    assert "搜索" in json.loads(script.split("window.DIGEST_SEARCH = ", 1)[1].split(";\n", 1)[0])["placeholder"]
+    assert 'src="../../assets/digest/search.js"' in (site / "inference" / "1" / "index.html").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_each_statement_is_indexed_once_where_it_lives_and_nothing_kept_out_is_in(site):
+    data = brief()
+    pages = records(site)
+    brief_page = plain(pages[f"/inference/briefs/{data['id']}/"]["content"])
+    for item in data["items"]:
+        boundary = plain(item["evidence"]["boundary"])[:30]
+        on_section = [u for u, r in pages.items() if boundary in plain(r["content"]) and u.startswith("/inference/")]
+        assert boundary not in brief_page, f"{item['id']}: the brief page's copy is indexed too"
+        assert any(re.fullmatch(r"/inference/\d/", u) for u in on_section), f"{item['id']}: its entry is not indexed"
+    everything = "".join(plain(r["content"]) for r in pages.values())
+    assert "清单任务" not in everything  # a brief's metadata (kept out of search)
+    assert plain("各等级、缺口与来源类型的含义") not in everything  # a badge's tip
+    assert not find_leaks(site, analyse(ROOT / "data").docs or {})
+
+
+def test_the_leak_checker_reads_pagefinds_records(site, tmp_path):
+    docs = analyse(ROOT / "data").docs
+    assert docs
+    withheld = next(w["text"] for c in brief()["contradictions"] for w in c.get("withheld", []))
+    planted = tmp_path / "site" / "pagefind" / "fragment"
+    planted.mkdir(parents=True)
+    record = {"url": "/x/", "content": f"据称 {withheld}", "meta": {"title": "x"}, "anchors": []}
+    (planted / "zh_planted.pf_fragment").write_bytes(gzip.compress(b"pagefind_dcd" + json.dumps(record).encode()))
+    leaks = find_leaks(tmp_path / "site", docs)
+    assert [(leak.file, leak.where) for leak in leaks] == [("pagefind/fragment/zh_planted.pf_fragment", "search index")]
+
+
+def test_both_searches_configured_is_told_and_stops_a_strict_build(tmp_path):
+    root = copy_project(tmp_path / "p")
+    config = root / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("search: material", "search: pagefind"), encoding="utf-8"
+    )
+    done = mkdocs_build(root)
+    assert done.returncode != 0
+    assert "`search: pagefind` and Material's `search` plugin are both configured" in done.stderr
+    assert "remove `- search` from plugins" in done.stderr
+
+
+def test_a_missing_pagefind_is_named_with_the_fix(tmp_path, monkeypatch):
+    (tmp_path / "index.html").write_text("<html><body><article class='md-content__inner'>x</article></body></html>")
+    monkeypatch.setattr(searchindex, "command", lambda site: [sys.executable, "-m", "no_such_pagefind"])
+    with pytest.raises(searchindex.SearchIndexError, match=r"Pagefind could not index the site.*pip install"):
+        searchindex.build(tmp_path)
+
+
+# --------------------------------------------------------------------------------------------
+# In Chromium
+# --------------------------------------------------------------------------------------------
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def page(site):
+    missing = None if CHROMIUM.exists() else f"{CHROMIUM} is missing"
+    if importlib.util.find_spec("playwright") is None:
+        missing = "the playwright package is missing"
+    if missing:
+        if in_ci():
+            pytest.fail(missing + " — CI must run the browser tests", pytrace=False)
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+            context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
+            tab = context.new_page()
+            tab.set_default_timeout(15_000)
+            tab.base = f"http://127.0.0.1:{server.server_port}"  # type: ignore[attr-defined]
+            yield tab
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def search(tab, query: str) -> tuple[list[str], str, int]:
+    """(result links, the first result's text, bytes of Pagefind's files fetched for the query)."""
+    tab.goto(tab.base + "/inference/1/")
+    tab.wait_for_load_state("networkidle")
+    fetched: list[int] = []
+
+    def count(response) -> None:
+        if "/pagefind/" in response.url:
+            fetched.append(len(response.body()))
+
+    tab.on("response", count)
+    box = tab.locator(".md-search__input")
+    box.click()
+    box.press_sequentially(query, delay=20)
+    box.press("End")
+    tab.locator(".md-search-result__item").first.wait_for(state="visible")
+    tab.wait_for_load_state("networkidle")
+    links = [a.get_attribute("href") or "" for a in tab.locator(".md-search-result__item a").all()]
+    text = re.sub(r"\s+", " ", tab.locator(".md-search-result__item").first.inner_text().replace("\u200b", ""))
+    tab.remove_listener("response", count)
+    return links, text, sum(fetched)
+
+
+LEVELS = {"verified": "已核查", "partially_verified": "部分核查", "unverified": "未核实", "lead": "线索级"}
+
+
+@pytest.mark.parametrize(
+    ("query", "item_title_has"),
+    [
+        ("Kapitsa", "Kapitsa"),
+        ("TorchTPU", "TorchTPU"),
+        ("头阻塞", "prefill"),  # two characters inside the longer 「长 prefill 头阻塞」
+        ("ModelExpress", "ModelExpress"),
+    ],
+)
+def test_a_query_leads_to_the_entry_first_and_shows_its_level(page, query, item_title_has):
+    item = next(i for i in brief()["items"] if item_title_has.lower() in i["title"].lower())
+    links, text, fetched = search(page, query)
+    assert links and "#entry-" in links[0], f"{query}: the first result is not an entry: {links[:3]}"
+    assert links[0].startswith(f"/inference/{str(item['placement']['section']).split('.')[0]}/"), links[0]
+    assert LEVELS[item["evidence"]["level"]] in text, f"{query}: the result does not show the level: {text[:120]}"
+    assert fetched < 600_000, f"{query}: {fetched} bytes fetched for one query"
+
+
+def test_a_product_name_with_a_hyphen_and_an_arxiv_id_find_their_place(page):
+    links, _, _ = search(page, "llm-d")
+    section = next(str(i["placement"]["section"]) for i in brief()["items"] if "llm-d" in i["title"])
+    assert links[0].startswith(f"/inference/{section.split('.')[0]}/"), links[:3]
+    arxiv = brief()["citations"][0]["arxiv"].removeprefix("arXiv:")
+    links, _, _ = search(page, arxiv)
+    assert re.fullmatch(r"/inference/bibliography/#ref-\d+", links[0]), links[:3]
