@@ -25,11 +25,14 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
+from . import files
 from .diff import diff_docs
 from .edit import Checks, EditError, add_citation, add_words, close_follow_up, resolve_contradiction, set_evidence
+from .export import export
 from .files import FileError, create
 from .findings import DataError
 from .importer import import_full
+from .layout import layouts
 from .leaks import find_leaks
 from .load import load_file, site_vocabulary
 from .model import Brief, Outline, Rules
@@ -265,6 +268,30 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export(args: argparse.Namespace) -> int:
+    """The merged doc as JSON for other tools: every statement with its provenance (export.py)."""
+    result = _merged(args.data, args.config)
+    if result is None or result.docs is None:  # _merged has said what is wrong
+        return 1
+    settings = _settings(args.config)
+    data = export(layouts(result.docs), bool(settings.get("use_directory_urls", True)))
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    if not args.output.parent.is_dir():
+        print(f"{args.output}: error: cannot write: no folder {args.output.parent} (create it first)", file=sys.stderr)
+        return 1
+    try:
+        with files.locked(args.output.parent), files.staged(args.output, text) as tmp:
+            files.commit(tmp, args.output)
+    except OSError as exc:
+        return _cannot(args.output, exc)
+    statements = sum(len(t["statements"]) for t in data["topics"])
+    print(f"{args.output}: {statements} statements in {len(data['topics'])} topic(s)")
+    return 0
+
+
 def _schema(args: argparse.Namespace) -> int:
     """The schema editors validate against, listing the site's words in each vocabulary field."""
     try:
@@ -313,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     pages.add_argument("--docs", default=Path("docs"), type=Path)
     pages.add_argument("--data", default=Path("data"), type=Path)
     pages.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+
+    exp = sub.add_parser("export", help="the merged doc as JSON: statements with provenance, contradictions, citations")
+    exp.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of standard output")
+    exp.add_argument("--data", default=Path("data"), type=Path)
+    exp.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
 
     new = sub.add_parser("new", help="scaffold an empty brief for a day")
     new.add_argument("--topic", required=True)
@@ -389,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         return _verify(args)
     if args.command == "pages":
         return _pages(args)
+    if args.command == "export":
+        return _export(args)
     if args.command == "import":
         return _import(args)
     if args.command == "new":

@@ -37,6 +37,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
 
 from .arxiv import key as arxiv_key
+from .export import Exporter, script
 from .layout import Layout, Linker, cite_anchor, layouts
 from .pipeline import living_docs
 from .render import Block, Heading, Raw, Renderer, esc
@@ -89,7 +90,9 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     if kind == "section":
         if value is None or value not in doc.sections:
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
-        return renderer.section(value, year)
+        exporter = Exporter(layout, ctx.page, ctx.directory_urls)  # final URLs: the host leaves a script alone
+        graph = exporter.page_graph(exporter.section_entries(value, year))
+        return [*renderer.section(value, year), Raw(script(graph))]
     if kind == "brief":
         if value is None or value not in doc.briefs_by_id:
             raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")

@@ -24,7 +24,7 @@ LAYERS: list[set[str]] = [
     # 6: where things live; withheld-claim check; load→check→merge; SVG charts; the sandboxed templates
     {"layout", "leaks", "pipeline", "chart", "templating"},
     {"render"},  # 7: merged doc → HTML
-    {"feed"},  # 8: the Atom feed (rendered entries)
+    {"feed", "export"},  # 8: the Atom feed (rendered entries); the export and JSON-LD
     {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
     {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
