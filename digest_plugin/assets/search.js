@@ -110,6 +110,37 @@
        segmenter cuts at the hyphen, and "llm" and "d" anywhere on a page are not "llm-d". */
     return query.replace(/(^|\s)([A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?=\s|$)/g, '$1"$2"');
   }
+  var CJK = /[\u3400-\u9fff]{2,}/g;
+  function flat(text) { return (text || "").replace(/[\s\u200b]+/g, ""); }
+  function occurrences(text, wanted) { return wanted ? flat(text).split(wanted).length - 1 : 0; }
+  function gather(module, query) {
+    /* The pages for a query (their data), best first.  Pagefind cuts a page's Chinese with jieba-rs
+       when it indexes and the query with the browser's Intl.Segmenter; where they cut differently
+       (证据缓存复用 indexed as one word) an exact word of another page hides the page.  So a Chinese
+       query is asked again with the last character of each run left off (the index then matches
+       words by prefix); the pages of that wider search whose text holds the query as typed join
+       the exact ones, and all are ordered by how often they hold it. */
+    return module.debouncedSearch(phrases(query), {}, 120).then(function (found) {
+      if (!found) return null;
+      return Promise.all(found.results.slice(0, 10).map(function (r) { return r.data(); })).then(function (pages) {
+        if (!CJK.test(query)) return { pages: pages, total: found.results.length };
+        CJK.lastIndex = 0;
+        var wanted = flat(query);
+        var known = {};
+        found.results.forEach(function (r) { known[r.id] = true; });
+        var wider = query.replace(CJK, function (run) { return run.slice(0, -1); });
+        return module.search(wider).then(function (more) {
+          var extra = more.results.filter(function (r) { return !known[r.id]; }).slice(0, 20);
+          return Promise.all(extra.map(function (r) { return r.data(); })).then(function (others) {
+            var kept = others.filter(function (page) { return occurrences(page.content, wanted) > 0; });
+            var all = pages.concat(kept);
+            all.sort(function (a, b) { return occurrences(b.content, wanted) - occurrences(a.content, wanted); });
+            return { pages: all.slice(0, 10), total: found.results.length + kept.length };
+          });
+        });
+      });
+    });
+  }
   var latest = 0;
   function search(query) {
     var ticket = ++latest;
@@ -119,20 +150,16 @@
       return;
     }
     meta.textContent = words.searching || "";
-    load().then(function (module) { return module.debouncedSearch(phrases(query), {}, 120); }).then(function (found) {
+    load().then(function (module) { return gather(module, query); }).then(function (found) {
       if (ticket !== latest || !found) return;
-      var results = found.results.slice(0, 10);
-      return Promise.all(results.map(function (r) { return r.data(); })).then(function (pages) {
-        if (ticket !== latest) return;
-        list.textContent = "";
-        pages.forEach(function (page) {
-          var subs = best(page);
-          if (subs.length) subs.forEach(function (sub) { list.appendChild(item(page, sub)); });
-          else list.appendChild(item(page, null));
-        });
-        var n = found.results.length;
-        meta.textContent = n === 0 ? words.none : n === 1 ? words.one : (words.other || "").replace("{count}", String(n));
+      list.textContent = "";
+      found.pages.forEach(function (page) {
+        var subs = best(page);
+        if (subs.length) subs.forEach(function (sub) { list.appendChild(item(page, sub)); });
+        else list.appendChild(item(page, null));
       });
+      var n = found.total;
+      meta.textContent = n === 0 ? words.none : n === 1 ? words.one : (words.other || "").replace("{count}", String(n));
     });
   }
   input.addEventListener("input", function () { search(input.value); });
