@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -173,3 +175,70 @@ def run_cli(*args: str, cwd: Path, capsys, monkeypatch) -> tuple[int, str, str]:
             code = exc.code or 0
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# --------------------------------------------------------------------------- the search index, whichever search built it
+
+PAGEFIND_MARK = b"pagefind_dcd"
+
+
+def search_index_files(site: Path) -> list[Path]:
+    """The files of the site's search index: Material's ``search_index.json`` or Pagefind's records."""
+    material = site / "search" / "search_index.json"
+    if material.is_file():
+        return [material]
+    return sorted((site / "pagefind" / "fragment").glob("*.pf_fragment"))
+
+
+def _pagefind_record(path: Path) -> dict:
+    raw = gzip.decompress(path.read_bytes())
+    assert raw.startswith(PAGEFIND_MARK), path
+    return json.loads(raw[len(PAGEFIND_MARK) :])
+
+
+def search_docs(site: Path) -> list[dict[str, str]]:
+    """What a reader's search can find, as ``location`` / ``title`` / ``text`` records: Material's
+    index entries, or Pagefind's page records and their headings (its zero-width word breaks taken
+    out), whichever the build wrote.  Fails when the site has neither."""
+    files = search_index_files(site)
+    assert files, f"no search index in {site}"
+    if files[0].suffix == ".json":
+        return [
+            {"location": d["location"], "title": d.get("title", ""), "text": d.get("text", "")}
+            for d in json.loads(files[0].read_text(encoding="utf-8"))["docs"]
+        ]
+    docs = []
+    for path in files:
+        record = _pagefind_record(path)
+        url = record["url"].lstrip("/")
+        docs.append(
+            {
+                "location": url,
+                "title": strip_breaks(record["meta"].get("title", "")),
+                "text": strip_breaks(record["content"]),
+            }
+        )
+        for anchor in record.get("anchors") or []:
+            if str(anchor.get("element", "")).startswith("h") and anchor.get("id"):
+                docs.append(
+                    {"location": f"{url}#{anchor['id']}", "title": strip_breaks(anchor.get("text", "")), "text": ""}
+                )
+    return docs
+
+
+def strip_breaks(text: str) -> str:
+    return text.replace("\u200b", "")
+
+
+def plant_in_search_index(site: Path, text: str) -> str:
+    """Slip ``text`` into the site's search index by hand; the name of the file it went into."""
+    files = search_index_files(site)
+    if files[0].suffix == ".json":
+        data = json.loads(files[0].read_text(encoding="utf-8"))
+        data["docs"][1]["text"] += f"<p>{text}</p>"
+        files[0].write_text(json.dumps(data), encoding="utf-8")
+        return files[0].name
+    record = _pagefind_record(files[0])
+    record["content"] += f" {text}"
+    files[0].write_bytes(gzip.compress(PAGEFIND_MARK + json.dumps(record, ensure_ascii=False).encode("utf-8")))
+    return files[0].name

@@ -22,7 +22,6 @@ import atexit
 import contextlib
 import functools
 import io
-import json
 import os
 import re
 import shutil
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, copy_project, mkdocs_build
+from conftest import ROOT, copy_project, mkdocs_build, search_docs
 from html_dom import NO_TEXT, Node, norm, parse
 from ruamel.yaml import YAML
 
@@ -519,8 +518,7 @@ def test_a_corrected_claim_appears_only_quoted_in_its_callout(site, corrected_cl
         root = parse(path.read_text(encoding="utf-8"))
         text = norm(" ".join(visible_strings(root, cid)))
         found += [(path.relative_to(site.dir).as_posix(), s) for s in spellings if s in text]
-    index = json.loads((site.dir / "search" / "search_index.json").read_text(encoding="utf-8"))
-    for doc in index["docs"]:
+    for doc in search_docs(site.dir):
         text = norm(re.sub(r"<[^>]+>", " ", f"{doc.get('title', '')} {doc.get('text', '')}"))
         found += [(f"search index {doc['location']}", s) for s in spellings if s in text]
     assert found == []

@@ -230,3 +230,17 @@ def test_a_product_name_with_a_hyphen_and_an_arxiv_id_find_their_place(page):
     arxiv = brief()["citations"][0]["arxiv"].removeprefix("arXiv:")
     links, _, _ = search(page, arxiv)
     assert re.fullmatch(r"/inference/bibliography/#ref-\d+", links[0]), links[:3]
+
+
+def test_a_small_site_can_keep_materials_own_search(tmp_path):
+    """`search: material` with Material's `search` plugin: its index, no Pagefind, no second box."""
+    root = copy_project(tmp_path / "p")
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace("      search: pagefind", "      search: material")
+    config.write_text(text.replace("plugins:\n", "plugins:\n  - search:\n      lang: zh\n", 1), encoding="utf-8")
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    site = root / "site"
+    assert (site / "search" / "search_index.json").is_file()
+    assert not (site / "pagefind").exists()
+    assert "assets/digest/search.js" not in (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")

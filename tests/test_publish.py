@@ -5,7 +5,6 @@ that leaves the previous site exactly as it was."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -17,7 +16,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT
+from conftest import BRIEF, ROOT, plant_in_search_index, search_docs, search_index_files
 from ruamel.yaml import YAML
 
 CLAIM = "周增 +175"  # withheld by contradiction 1 of the shipped brief (kapitsa-weekly-gain)
@@ -126,8 +125,8 @@ def test_the_claim_is_in_no_feed_and_not_in_the_search_index(planted_site):
         visible_text(e.text) if e.get("type") == "html" else (e.text or "") for e in feed.iter() if e.text
     )
     assert CLAIM not in " ".join(feed_text.split())
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert not [d["location"] for d in index["docs"] if CLAIM in " ".join(unescape(d["text"] + d["title"]).split())]
+    docs = search_docs(site)
+    assert not [d["location"] for d in docs if CLAIM in " ".join(unescape(d["text"] + d["title"]).split())]
 
 
 def test_the_claim_stays_quoted_in_its_own_callout(planted_site):
@@ -154,13 +153,10 @@ def test_digest_verify_reads_any_site(planted_site, tmp_path):
     page.write_text(page.read_text(encoding="utf-8").replace("<article", f'<article title="{CLAIM}"', 1))
     feed = leaky / "inference" / "feed.xml"
     feed.write_text(feed.read_text(encoding="utf-8").replace("</title>", f" {CLAIM}</title>", 1))
-    index = leaky / "search" / "search_index.json"
-    data = json.loads(index.read_text(encoding="utf-8"))
-    data["docs"][1]["text"] += f"<p>{CLAIM}</p>"
-    index.write_text(json.dumps(data), encoding="utf-8")
+    index = plant_in_search_index(leaky, CLAIM)
     out = verify(leaky)
     assert out.returncode == 1
-    for where in ("inference/5/index.html", "attribute title", "inference/feed.xml", "search_index.json"):
+    for where in ("inference/5/index.html", "attribute title", "inference/feed.xml", index):
         assert where in out.stderr, out.stderr
 
 
@@ -311,6 +307,7 @@ def test_two_builds_at_once_publish_a_whole_site(published):
     assert fast.returncode == 0, fast.stderr[-2000:]
     assert slow.wait(timeout=300) == 0
     site = published / "site"
-    for needed in ("index.html", "sitemap.xml", "assets", "inference/5/index.html", "search/search_index.json"):
+    for needed in ("index.html", "sitemap.xml", "assets", "inference/5/index.html"):
         assert (site / needed).exists(), needed
+    assert search_index_files(site), "the published site has no search index"
     assert leftovers(published) == []

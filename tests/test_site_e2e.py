@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from conftest import mkdocs_build, replace_in
+from conftest import mkdocs_build, replace_in, search_docs
 from html_dom import Node, norm, parse
 from ruamel.yaml import YAML
 
@@ -822,10 +822,8 @@ def test_every_host_publishes_no_withheld_claim(site, tmp_path):
 
 def test_search_leaves_out_charts_count_tables_and_brief_metadata(shipped_project):
     """A search for Kapitsa finds statements, not the brief's job id or a chart's numbers."""
-    import json
 
-    index = json.loads((shipped_project / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
-    text = " ".join(d.get("text", "") + d.get("title", "") for d in index["docs"])
+    text = " ".join(d["text"] + d["title"] for d in search_docs(shipped_project / "site"))
     job = load_yaml(PROJECT / BRIEF_YAML)["job"]["job_id"]
     assert job not in text, "the brief's job id is indexed"
     assert "Kapitsa" in text  # (the statements still are)

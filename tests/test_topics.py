@@ -3,7 +3,6 @@ follow-ups under its own URL prefix, and one shared search."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -12,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, search_docs
 
 TOPICS = Path(__file__).parent / "fixtures" / "topics"
 
@@ -85,6 +84,5 @@ def test_each_topic_has_its_own_register_and_follow_ups(site):
 
 
 def test_one_search_index_covers_both_topics(site):
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    locations = {d["location"].split("/")[0] for d in index["docs"]}
+    locations = {d["location"].split("/")[0] for d in search_docs(site)}
     assert {"inference", "training"} <= locations

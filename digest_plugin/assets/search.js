@@ -163,7 +163,10 @@
     });
   }
   input.addEventListener("input", function () { search(input.value); });
-  input.addEventListener("focus", load);
+  input.addEventListener("focus", function () {
+    toggle.checked = true;  /* Material's CSS opens the box (and its results) on this toggle */
+    load();
+  });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var first = list.querySelector("a");
