@@ -14,12 +14,10 @@ Pure: merged doc in, data out; the hosts write it.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .arxiv import MENTION
 from .arxiv import key as arxiv_key
 from .layout import Layout, Linker, brief_page, entry_anchor, item_anchor, page_url
 from .merge import ContradictionView, EntryView
@@ -55,18 +53,6 @@ class Exporter:
         self.linker = Linker(page, directory_urls)
         self.renderer = Renderer(layout, self.linker)
         self.directory_urls = directory_urls
-
-    @functools.cached_property
-    def cited_by_item(self) -> dict[str, set[str]]:
-        """The papers each item cites (``arXiv:<id>`` in its text) that the doc's bibliography lists."""
-        found: dict[str, set[str]] = {}
-        for placed in self.doc.items.values():
-            item = placed.item
-            text = " ".join([item.title, item.relation, *item.points, *item.notes, item.placement.text])
-            keys = {m.group(1) for m in MENTION.finditer(text)} & set(self.doc.citations)
-            if keys:
-                found[item.id] = keys
-        return found
 
     def section_entries(self, number: str, year: int | None) -> list[EntryView]:
         """The statements a section page shows (a sub-section's with a top-level one's)."""
@@ -194,7 +180,7 @@ class Exporter:
             node["prov:wasDerivedFrom"] = derived or [{"@id": self.linker.url(brief_page(first.brief))}]
         if entry.item is not None:
             node["schema:isBasedOn"] = [{"@id": str(u)} for u in entry.item.sources.urls]
-            cited = sorted(self.cited_by_item.get(entry.item.id, ()))
+            cited = sorted(self.layout.papers_by_item.get(entry.item.id, ()))
             if cited:
                 node["schema:citation"] = [{"@id": ARXIV_ABS + k} for k in cited]
         evidence = entry.evidence or (entry.item.evidence if entry.item else None)

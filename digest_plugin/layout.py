@@ -285,6 +285,20 @@ class Layout:
                 found[key].append(Place(self.entry_page(entry_id), entry_anchor(entry_id), label))
         return found
 
+    @cached_property
+    def papers_by_item(self) -> dict[str, set[str]]:
+        """The listed papers each item's text cites (``arXiv:<id>``), by item: made once per build
+        (every section page's JSON-LD asks, and scanning every item per page cost 30 ms a page)."""
+        found: dict[str, set[str]] = {}
+        listed = set(self.doc.citations)
+        for placed in self.doc.items.values():
+            item = placed.item
+            text = " ".join([item.title, item.relation, *item.points, *item.notes, item.placement.text])
+            keys = {m.group(1) for m in MENTION.finditer(text)} & listed
+            if keys:
+                found[item.id] = keys
+        return found
+
     def cited_at(self, paper: str) -> list[Place]:
         """Every place a paper is cited: by the briefs' data, then by hand-written pages."""
         return [*self.places.get(paper, []), *self.hand_written.get(paper, ())]

@@ -910,6 +910,7 @@ class Renderer:
             "state": view.status.value,
             "code": view.disposition,
             "sections": " ".join(view.sections),
+            "searched_elsewhere": self.linker.page != self.layout.contradiction_page(view),
             "style": style,
             "open": view.is_open,
             "anchor": self.anchor_id("contradiction-" + view.id),

@@ -136,7 +136,7 @@ def test_a_retracted_item_is_struck_through_and_leaves_the_counts(site, doc):
 
 def test_each_brief_page_says_what_that_day_changed(site):
     html = page(site, "inference/briefs/2026-10-23-inference-E1")
-    changes = re.search(r'<ul class="digest-changes">.*?</ul>', html, re.S).group(0)
+    changes = re.search(r'<ul class="digest-changes"[^>]*>.*?</ul>', html, re.S).group(0)
     counts = dict(re.findall(r'data-change="(\w+)" data-count="(\d+)"', changes))
     assert counts == {
         "entries_added": "2",
