@@ -25,7 +25,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
-from . import files
+from . import files, searchindex
 from .diff import diff_docs
 from .edit import Checks, EditError, add_citation, add_words, close_follow_up, resolve_contradiction, set_evidence
 from .export import export
@@ -268,6 +268,59 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _digest_option(settings: dict[str, Any], name: str, default: Any) -> Any:
+    """An option of the digest plugin's entry in mkdocs.yml (hosts without plugins read it here)."""
+    for plugin in settings.get("plugins") or []:
+        if isinstance(plugin, dict) and "digest" in plugin:
+            return (plugin["digest"] or {}).get(name, default)
+    return default
+
+
+def _build(args: argparse.Namespace) -> int:
+    """One command for a whole build on either host: for Zensical (which runs no plugins) the
+    generated pages, the build, Pagefind's index and the independent leak check, each step only
+    when the one before succeeded; for MkDocs, its strict build (the plugin does the rest)."""
+    root = args.config.resolve().parent
+    if args.host == "mkdocs":
+        done = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(args.config)], check=False
+        )
+        return done.returncode
+    result = _merged(args.data, args.config)
+    if result is None or result.docs is None:  # _merged has said what is wrong
+        return 1
+    settings = _settings(args.config)
+    write_pages(
+        root / settings.get("docs_dir", "docs"),
+        result.docs,
+        settings.get("site_url"),
+        settings.get("use_directory_urls", True),
+    )
+    done = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=root, check=False)
+    if done.returncode != 0:
+        print(
+            f"{args.config}: error: zensical build failed (exit {done.returncode}); see its messages above",
+            file=sys.stderr,
+        )
+        return 1
+    site = root / settings.get("site_dir", "site")
+    if _digest_option(settings, "search", "material") == "pagefind":
+        try:
+            searchindex.build(site)
+        except searchindex.SearchIndexError as exc:
+            print(f"{site}: error: {exc}", file=sys.stderr)
+            return 1
+    leaks = find_leaks(site, result.docs)
+    for leak in leaks:
+        print(f"{site / leak.file}: error: {leak.message}", file=sys.stderr)
+    if leaks:
+        return 1
+    print(
+        f"ok: {site} built with zensical, searched by {_digest_option(settings, 'search', 'material')}, no withheld claim in it"
+    )
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     """The merged doc as JSON for other tools: every statement with its provenance (export.py)."""
     result = _merged(args.data, args.config)
@@ -340,6 +393,13 @@ def main(argv: list[str] | None = None) -> int:
     pages.add_argument("--docs", default=Path("docs"), type=Path)
     pages.add_argument("--data", default=Path("data"), type=Path)
     pages.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+
+    bld = sub.add_parser(
+        "build", help="build the site on a host: pages, build, search index, leak check (exit 1 on a problem)"
+    )
+    bld.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
+    bld.add_argument("--data", default=Path("data"), type=Path)
+    bld.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
 
     exp = sub.add_parser("export", help="the merged doc as JSON: statements with provenance, contradictions, citations")
     exp.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of standard output")
@@ -423,6 +483,8 @@ def main(argv: list[str] | None = None) -> int:
         return _pages(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "build":
+        return _build(args)
     if args.command == "import":
         return _import(args)
     if args.command == "new":

@@ -135,10 +135,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
-        if self.config.search == "pagefind" and any(name in config.plugins for name in ("search", "material/search")):
+        theirs = [config.plugins[name] for name in ("material/search", "search") if name in config.plugins]
+        if self.config.search == "pagefind" and any(getattr(p.config, "enabled", True) for p in theirs):
             log.warning(
                 f"digest: {config.config_file_path}: `search: pagefind` and Material's `search` plugin are both "
-                "configured; remove `- search` from plugins (Pagefind makes the index), or set `search: material`"
+                "enabled; set `enabled: false` under `- search` (Pagefind makes the index), or `search: material`"
             )
         scripts = [JS_PATH, SEARCH_JS_PATH] if self.config.search == "pagefind" else [JS_PATH]
         for script in scripts:

@@ -22,7 +22,9 @@ import gzip
 import http.server
 import importlib.util
 import json
+import os
 import re
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -44,13 +46,17 @@ def brief() -> dict:
 
 
 def use_pagefind(root: Path) -> None:
-    """The project's mkdocs.yml switched to Pagefind as the README says: no `search` plugin."""
+    """The project's mkdocs.yml as shipped: Pagefind, the theme's own search off."""
+    text = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "      search: pagefind" in text and "  - search:\n      enabled: false" in text
+
+
+def use_materials_search(root: Path) -> None:
+    """mkdocs.yml switched to Material's own search as the README says for a small site."""
     config = root / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
-    text = re.sub(r"  - search:\n      lang: zh[^\n]*\n", "", text)
-    text = text.replace("      search: material", "      search: pagefind")
-    assert "      search: pagefind" in text and "\n  - search:" not in text
-    config.write_text(text, encoding="utf-8")
+    text = text.replace("  - search:\n      enabled: false", "  - search:\n      enabled: true\n      lang: zh")
+    config.write_text(text.replace("      search: pagefind", "      search: material"), encoding="utf-8")
 
 
 def records(site: Path) -> dict[str, dict]:
@@ -122,15 +128,14 @@ def test_the_leak_checker_reads_pagefinds_records(site, tmp_path):
 def test_both_searches_configured_is_told_and_stops_a_strict_build(tmp_path):
     root = copy_project(tmp_path / "p")
     config = root / "mkdocs.yml"
-    use_pagefind(root)
+    text = config.read_text(encoding="utf-8")
     config.write_text(
-        config.read_text(encoding="utf-8").replace("plugins:\n", "plugins:\n  - search:\n      lang: zh\n", 1),
-        encoding="utf-8",
+        text.replace("  - search:\n      enabled: false", "  - search:\n      lang: zh"), encoding="utf-8"
     )
     done = mkdocs_build(root)
     assert done.returncode != 0
-    assert "`search: pagefind` and Material's `search` plugin are both configured" in done.stderr
-    assert "remove `- search` from plugins" in done.stderr
+    assert "`search: pagefind` and Material's `search` plugin are both enabled" in done.stderr
+    assert "set `enabled: false` under `- search`" in done.stderr
 
 
 def test_a_missing_pagefind_is_named_with_the_fix(tmp_path, monkeypatch):
@@ -235,12 +240,52 @@ def test_a_product_name_with_a_hyphen_and_an_arxiv_id_find_their_place(page):
 def test_a_small_site_can_keep_materials_own_search(tmp_path):
     """`search: material` with Material's `search` plugin: its index, no Pagefind, no second box."""
     root = copy_project(tmp_path / "p")
-    config = root / "mkdocs.yml"
-    text = config.read_text(encoding="utf-8").replace("      search: pagefind", "      search: material")
-    config.write_text(text.replace("plugins:\n", "plugins:\n  - search:\n      lang: zh\n", 1), encoding="utf-8")
+    use_materials_search(root)
     done = mkdocs_build(root)
     assert done.returncode == 0, done.stderr[-3000:]
     site = root / "site"
     assert (site / "search" / "search_index.json").is_file()
     assert not (site / "pagefind").exists()
-    assert "assets/digest/search.js" not in (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")
+    page = (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")
+    assert page.count('class="md-search"') == 1  # Material's own box
+
+
+def run_digest_build(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "digest_plugin.cli", "build", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
+def test_one_command_builds_the_site_on_zensical_with_pagefinds_search_and_the_leak_check(tmp_path, page):
+    root = copy_project(tmp_path / "z")
+    done = run_digest_build(root, "--host", "zensical")
+    assert done.returncode == 0, done.stdout + done.stderr
+    site = root / "site"
+    assert (site / "pagefind" / "pagefind.js").is_file() and records(site)
+    html = (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")
+    assert "assets/digest/search.js" in html and 'class="md-search"' not in html  # our box, not Zensical's
+    assert "ok:" in done.stdout
+    # In Chromium, the box on Zensical's page leads to the entry (the module's browser tab).
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    mkdocs_base = page.base
+    try:
+        page.base = f"http://127.0.0.1:{server.server_port}"
+        links, _, _ = search(page, "Kapitsa")
+    finally:
+        page.base = mkdocs_base
+        server.shutdown()
+        server.server_close()
+    assert links and links[0].endswith("#entry-kapitsa"), links[:3]
+    # A withheld claim written into a hand-made page is found, and the command fails.
+    withheld = next(w["text"] for c in brief()["contradictions"] for w in c.get("withheld", []))
+    (root / "docs" / "inference" / "note.md").write_text(f"# 笔记\n\n据称 {withheld}。\n", encoding="utf-8")
+    done = run_digest_build(root, "--host", "zensical")
+    assert done.returncode == 1
+    assert "inference/note/index.html: error: withheld claim" in done.stderr
