@@ -111,6 +111,9 @@
     return query.replace(/(^|\s)([A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?=\s|$)/g, '$1"$2"');
   }
   var CJK = /[\u3400-\u9fff]{2,}/g;
+  var HAS_CJK = /[\u3400-\u9fff]{2,}/;  /* not global: test() keeps no state between queries */
+  var WIDEN_BELOW = 10;
+  var SHOWN = 6;
   function flat(text) { return (text || "").replace(/[\s\u200b]+/g, ""); }
   function occurrences(text, wanted) { return wanted ? flat(text).split(wanted).length - 1 : 0; }
   function gather(module, query) {
@@ -122,20 +125,23 @@
        the exact ones, and all are ordered by how often they hold it. */
     return module.debouncedSearch(phrases(query), {}, 120).then(function (found) {
       if (!found) return null;
-      return Promise.all(found.results.slice(0, 10).map(function (r) { return r.data(); })).then(function (pages) {
-        if (!CJK.test(query)) return { pages: pages, total: found.results.length };
-        CJK.lastIndex = 0;
+      /* A page's record holds the page's whole text: a reader fetches one per result shown, so
+         few are shown (a long archive page's record is large; issue 16's lighter pages). */
+      return Promise.all(found.results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (pages) {
+        /* Widened only when the exact search finds few pages: at scale a common word has plenty,
+           and each extra page costs the reader one more record to fetch. */
+        if (!HAS_CJK.test(query) || found.results.length >= WIDEN_BELOW) return { pages: pages, total: found.results.length };
         var wanted = flat(query);
         var known = {};
         found.results.forEach(function (r) { known[r.id] = true; });
         var wider = query.replace(CJK, function (run) { return run.slice(0, -1); });
         return module.search(wider).then(function (more) {
-          var extra = more.results.filter(function (r) { return !known[r.id]; }).slice(0, 20);
+          var extra = more.results.filter(function (r) { return !known[r.id]; }).slice(0, WIDEN_BELOW);
           return Promise.all(extra.map(function (r) { return r.data(); })).then(function (others) {
             var kept = others.filter(function (page) { return occurrences(page.content, wanted) > 0; });
             var all = pages.concat(kept);
             all.sort(function (a, b) { return occurrences(b.content, wanted) - occurrences(a.content, wanted); });
-            return { pages: all.slice(0, 10), total: found.results.length + kept.length };
+            return { pages: all.slice(0, SHOWN), total: found.results.length + kept.length };
           });
         });
       });
