@@ -249,6 +249,14 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _leaked(site: Path, docs: Any) -> bool:
+    """Read a built site for withheld claims (the independent checker); each one as ``file: error: …``."""
+    leaks = find_leaks(site, docs)
+    for leak in leaks:
+        print(f"{site / leak.file}: error: {leak.message}", file=sys.stderr)
+    return bool(leaks)
+
+
 def _verify(args: argparse.Namespace) -> int:
     """Read a built site (any host's) for withheld claims; exit 1 if one is visible anywhere."""
     site = Path(args.site_dir)
@@ -258,10 +266,7 @@ def _verify(args: argparse.Namespace) -> int:
     result = _merged(args.data_dir, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
-    leaks = find_leaks(site, result.docs)
-    for leak in leaks:
-        print(f"{site / leak.file}: error: {leak.message}", file=sys.stderr)
-    if leaks:
+    if _leaked(site, result.docs):
         return 1
     pages = sum(1 for _ in site.rglob("*.html"))
     print(f"ok: no withheld claim in {pages} pages, the feeds or the search index of {site}")
@@ -310,10 +315,7 @@ def _build(args: argparse.Namespace) -> int:
         except searchindex.SearchIndexError as exc:
             print(f"{site}: error: {exc}", file=sys.stderr)
             return 1
-    leaks = find_leaks(site, result.docs)
-    for leak in leaks:
-        print(f"{site / leak.file}: error: {leak.message}", file=sys.stderr)
-    if leaks:
+    if _leaked(site, result.docs):
         return 1
     print(
         f"ok: {site} built with zensical, searched by {_digest_option(settings, 'search', 'material')}, no withheld claim in it"
