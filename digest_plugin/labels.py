@@ -310,6 +310,6 @@ SEARCH_UI: Final = {
     "none": "没有找到符合条件的结果",
     "one": "找到 1 个符合条件的结果",
     "other": "找到 {count} 个符合条件的结果",
-    "error": "搜索索引未能载入",
+    "error": "搜索索引未能载入（预览 mkdocs serve 不建索引，构建后的网站有）",
 }
 """The words of the search box (written into assets/digest/search.js as data, JSON-encoded)."""

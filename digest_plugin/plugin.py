@@ -201,7 +201,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Last of all (priority -100, after the search index is written), a one-off build that was
         written into a fresh folder replaces the published one, unless ``--strict`` is about to
         fail it: a failed build leaves the previous site as it was."""
-        if self.config.enabled and self.config.search == "pagefind":
+        if self.config.enabled and self.config.search == "pagefind" and self._serving:
+            # A preview is rebuilt after every edit: indexing it would add seconds (minutes at
+            # ten years) to each; the box says the preview has no index.
+            log.info("digest: search index not built under `serve` (the built site has it)")
+        elif self.config.enabled and self.config.search == "pagefind":
             try:
                 searchindex.build(Path(config.site_dir))
             except searchindex.SearchIndexError as exc:

@@ -110,6 +110,9 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
         wait_for(
             url, server, log, lambda p: marker in p, f"the served §5 page did not change after editing {BRIEF_YAML}"
         )
+        # A preview is not indexed for search (each rebuild would pay for it); the box says so.
+        assert fetch(f"http://127.0.0.1:{port}/pagefind/pagefind.js")[0] == 404
+        assert "search index not built under `serve`" in log_of(log)
 
 
 def test_a_broken_brief_keeps_the_last_good_site_with_its_errors_on_every_page(tmp_path):
