@@ -54,21 +54,10 @@ class Exporter:
         self.renderer = Renderer(layout, self.linker)
         self.directory_urls = directory_urls
 
-    def section_entries(self, number: str, year: int | None) -> list[EntryView]:
-        """The statements a section page shows (a sub-section's with a top-level one's)."""
-        top = self.doc.sections[number]
-        views = [top] if "." in number else [top, *self.doc.children(number)]
-        return [e for v in views for e in v.entries if self.layout.entry_year(e) == year]
-
     # ------------------------------------------------------------------ links
 
     def entry_url(self, entry: EntryView) -> str:
         return self.linker.url(self.layout.entry_page(entry.id), entry_anchor(entry.id))
-
-    def item_url(self, entry: EntryView) -> str | None:
-        if entry.item is None or entry.brief is None:
-            return None
-        return self.linker.url(brief_page(entry.brief), item_anchor(entry.item.id))
 
     def site_path(self, page: str, anchor: str | None = None) -> str:
         """A site-relative URL (for the JSON export: no page to be relative to)."""
@@ -78,9 +67,9 @@ class Exporter:
 
     def statement(self, entry: EntryView) -> dict[str, Any]:
         plain = self.renderer.plain
-        first = next((u for u in entry.history if u.brief is not None), None)
+        first = entry.first_update
         last = entry.last_brief
-        evidence = entry.evidence or (entry.item.evidence if entry.item else None)
+        evidence = entry.current_evidence
         return {
             "id": entry.id,
             "section": entry.section,
@@ -115,7 +104,7 @@ class Exporter:
                 for u in entry.history
             ],
             "sources": [str(u) for u in entry.item.sources.urls] if entry.item else [],
-            "contradictions": [self.contradiction_ref(c) for c in self.renderer._contradictions_of(entry)],
+            "contradictions": [self.contradiction_ref(c) for c in self.renderer.contradictions_of(entry)],
         }
 
     def contradiction_ref(self, view: ContradictionView) -> dict[str, Any]:
@@ -161,7 +150,7 @@ class Exporter:
     def statement_node(self, entry: EntryView) -> dict[str, Any]:
         """One statement as schema.org and PROV-O say it, its IRIs relative to the page."""
         plain = self.renderer.plain
-        first = next((u for u in entry.history if u.brief is not None), None)
+        first = entry.first_update
         last = entry.last_brief
         node: dict[str, Any] = {
             "@id": self.entry_url(entry),
@@ -183,7 +172,7 @@ class Exporter:
             cited = sorted(self.layout.papers_by_item.get(entry.item.id, ()))
             if cited:
                 node["schema:citation"] = [{"@id": ARXIV_ABS + k} for k in cited]
-        evidence = entry.evidence or (entry.item.evidence if entry.item else None)
+        evidence = entry.current_evidence
         if evidence is not None:
             node["digest:evidenceLevel"] = evidence.level
             node["digest:evidenceGaps"] = list(evidence.gaps)

@@ -90,9 +90,10 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     if kind == "section":
         if value is None or value not in doc.sections:
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
+        blocks = renderer.section(value, year)
+        entries = [e for group in layout.section_entries(value, year).values() for e in group]
         exporter = Exporter(layout, ctx.page, ctx.directory_urls)  # final URLs: the host leaves a script alone
-        graph = exporter.page_graph(exporter.section_entries(value, year))
-        return [*renderer.section(value, year), Raw(script(graph))]
+        return [*blocks, Raw(script(exporter.page_graph(entries)))]
     if kind == "brief":
         if value is None or value not in doc.briefs_by_id:
             raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")

@@ -176,8 +176,9 @@ class Layout:
     def __init__(self, doc: LivingDoc, hand_written: Mapping[str, tuple[Place, ...]] | None = None):
         self.doc = doc
         self.hand_written: Mapping[str, tuple[Place, ...]] = hand_written or {}
-        self._entry_years: dict[str, int | None] = {}
         """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
+        self._entry_years: dict[str, int | None] = {}
+        self._section_entries: dict[tuple[str, int | None], dict[str, list[EntryView]]] = {}
 
     @property
     def topic(self) -> str:
@@ -202,6 +203,17 @@ class Layout:
         last = None if entry.baseline is not None else entry.last_brief
         year = self._entry_years[entry.id] = None if last is None else self._year(last.date)
         return year
+
+    def section_entries(self, number: str, year: int | None) -> dict[str, list[EntryView]]:
+        """The entries a section page shows (§N with its sub-sections, or one sub-section; the
+        current ones, or an archived year's), by section number in page order.  Worked out once a
+        page: the renderer and the page's JSON-LD both ask."""
+        key = (number, year)
+        if key not in self._section_entries:
+            top = self.doc.sections[number]
+            views = [top] if "." in number else [top, *self.doc.children(number)]
+            self._section_entries[key] = {v.number: [e for e in v.entries if self.entry_year(e) == year] for v in views}
+        return self._section_entries[key]
 
     def entry_page(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]

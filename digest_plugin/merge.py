@@ -138,6 +138,17 @@ class EntryView:
         """The brief that changed the entry last (None for an entry no brief touched)."""
         return next((u.brief for u in reversed(self.history) if u.brief is not None), None)
 
+    @property
+    def first_update(self) -> Update | None:
+        """The first change a brief made (it placed the entry), None for an entry no brief touched."""
+        return next((u for u in self.history if u.brief is not None), None)
+
+    @property
+    def current_evidence(self) -> Evidence | None:
+        """How solid the statement is now: a later brief's assessment, else its item's (None for
+        an entry the outline brought and no brief assessed)."""
+        return self.evidence or (self.item.evidence if self.item else None)
+
 
 @dataclass(frozen=True)
 class Stub:

@@ -841,14 +841,14 @@ class Renderer:
         latest = self.doc.briefs[-1] if self.doc.briefs else None
         if latest is None or entry.last_brief is not latest:
             return None
-        first = next((u.brief for u in entry.history if u.brief is not None), None)
-        return "new" if first is latest else "changed"
+        first = entry.first_update
+        return "new" if first is not None and first.brief is latest else "changed"
 
     def dispute_tags(self, entry: EntryView) -> str:
         """After the title, one short dated tag per open contradiction on the entry, linked to its
         callout, with the label the statement must carry (须带标注写入) right there."""
         tags = []
-        for view in self._contradictions_of(entry):
+        for view in self.contradictions_of(entry):
             if not view.is_open:
                 continue
             href = self.callout_href(view)
@@ -1071,7 +1071,7 @@ class Renderer:
         blocks: list[Block] = []
         top = self.doc.sections[number]
         views = [top] if "." in number else [top, *self.doc.children(number)]
-        shown = {v.number: [e for e in v.entries if self.layout.entry_year(e) == year] for v in views}
+        shown = self.layout.section_entries(number, year)
         here = [e for v in views for e in shown[v.number]]
         if year is None:
             blocks += self._section_status(here)
@@ -1129,7 +1129,7 @@ class Renderer:
         ordered = [e for e in here if not e.footnote] + [e for e in here if e.footnote]
         after: dict[str, list[str]] = {}
         lead: list[str] = []
-        touching = {e.id: {c.id for c in self._contradictions_of(e)} for e in ordered} if callouts else {}
+        touching = {e.id: {c.id for c in self.contradictions_of(e)} for e in ordered} if callouts else {}
         for c, compact in callouts:
             last = next((e.id for e in reversed(ordered) if c.id in touching[e.id]), None)
             (after.setdefault(last, []) if last else lead).append(self.callout(c, compact=compact))
@@ -1153,7 +1153,7 @@ class Renderer:
             )
         ]
 
-    def _contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
+    def contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
         """The contradictions that touch an entry, directly or through its item."""
         related = list(self.doc.contradictions_by_entry.get(entry.id, []))
         if entry.item is not None:
@@ -1807,8 +1807,9 @@ BASELINE = "baseline"
 
 def _level_of(entry: EntryView) -> str:
     """An entry's evidence level for the filter: its current one, 活文档既有 for a baseline entry."""
-    if entry.item is not None:
-        return (entry.evidence or entry.item.evidence).level
+    evidence = entry.current_evidence
+    if entry.item is not None and evidence is not None:
+        return evidence.level
     return BASELINE if entry.baseline is not None else ""
 
 
