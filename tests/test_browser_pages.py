@@ -20,8 +20,6 @@ with the reason where Chromium, Playwright or axe-core is missing, failed instea
 
 from __future__ import annotations
 
-import functools
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,19 +29,16 @@ from test_browser import (
     AXE_JS,
     BIBLIOGRAPHY,
     BRIEF_PAGE,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     HOME,
     LEGEND,
     PROJECT,
     REGISTER,
     S1,
     S3,
-    _browser_missing,
-    _build_site,
-    _QuietHandler,
-    _QuietServer,
     _unavailable,
+    base_url,  # noqa: F401 - fixture
+    browser,  # noqa: F401 - fixture
+    site,  # noqa: F401 - fixture
 )
 
 PAGES = {
@@ -96,45 +91,13 @@ class Visit:
 
 
 # --------------------------------------------------------------------------------------------
-# Build, serve, launch (this module's own fixtures; the machinery is test_browser's)
+# Build, serve, launch: test_browser's fixtures (module-scoped, so this module gets its own site,
+# server and browser), imported in the import block above
 # --------------------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    missing = _browser_missing()
-    if missing:
-        _unavailable(missing)
-    return _build_site(tmp_path_factory.mktemp("browser-pages"))
-
-
-@pytest.fixture(scope="module")
-def base_url(site: Path):
-    server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, name="site-server-pages", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser(base_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture(scope="module")
-def open_page(browser, base_url):
+def open_page(browser, base_url):  # noqa: F811 - the fixtures imported above
     """open_page(name, width, scheme) → the Visit of that combination, made once per module.
 
     The page is loaded in a fresh context (no stored palette choice), left to settle (network idle,
