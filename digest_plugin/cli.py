@@ -323,6 +323,20 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """The preview: ``mkdocs serve --dirty``, under which the plugin converts again only the pages
+    whose content an edit changed (:mod:`preview`) and MkDocs leaves the others as they are.  Plain
+    ``mkdocs serve`` still works; it converts every page after every edit."""
+    command = [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-f", str(args.config)]
+    if args.dev_addr:
+        command += ["-a", args.dev_addr]
+    env = dict(os.environ, NO_MKDOCS_2_WARNING=os.environ.get("NO_MKDOCS_2_WARNING", "1"))
+    try:
+        return subprocess.run(command, check=False, env=env).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     """The merged doc as JSON for other tools: every statement with its provenance (export.py)."""
     result = _merged(args.data, args.config)
@@ -402,6 +416,11 @@ def main(argv: list[str] | None = None) -> int:
     bld.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
     bld.add_argument("--data", default=Path("data"), type=Path)
     bld.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+
+    srv = sub.add_parser("serve", help="preview the site, converting again only the pages an edit changes")
+    srv.add_argument("--host", choices=("mkdocs",), default="mkdocs")
+    srv.add_argument("-a", "--dev-addr", help="IP:PORT to serve on (default: mkdocs.yml's, else 127.0.0.1:8000)")
+    srv.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
 
     exp = sub.add_parser("export", help="the merged doc as JSON: statements with provenance, contradictions, citations")
     exp.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of standard output")
@@ -487,6 +506,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export(args)
     if args.command == "build":
         return _build(args)
+    if args.command == "serve":
+        return _serve(args)
     if args.command == "import":
         return _import(args)
     if args.command == "new":

@@ -64,6 +64,11 @@ class PageContext:
     """Ids already given on this page, shared by every directive and citation on it."""
     templates: Templates = field(default_factory=Templates)
     """The shipped templates, or the site's overrides of some of them."""
+    prepared: list[list[Block]] = field(default_factory=list)
+    """Blocks already rendered for this page's directives, in page order (a preview rendered them
+    to find out whether the page changed): used instead of rendering them again."""
+    rendered: list[Block] = field(default_factory=list)
+    """Every block the page's directives gave, in order (a preview keeps a digest of them)."""
 
 
 class DirectiveError(Exception):
@@ -137,11 +142,13 @@ class DirectiveProcessor(BlockProcessor):
         try:
             if ctx is None:
                 raise DirectiveError("no living-doc data is loaded (is the digest plugin or extension configured?)")
-            rendered = render_directive(ctx, args)
+            rendered = ctx.prepared.pop(0) if ctx.prepared else render_directive(ctx, args)
         except (DirectiveError, TemplateProblem) as exc:
             where = ctx.page if ctx else "?"
             log.warning(f"{where}: {block}: {exc}")
             rendered = [Raw(f'<p class="digest-error">digest: {esc(exc)}</p>')]
+        if ctx is not None:
+            ctx.rendered.extend(rendered)
         for part in rendered:
             if isinstance(part, Heading):
                 el = etree.SubElement(parent, f"h{part.level}", {"id": part.anchor})

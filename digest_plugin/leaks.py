@@ -218,13 +218,16 @@ class LeakCheck:
                 found.update(self._find(file, "search index", text))
         return sorted(found)
 
-    def site(self, site_dir: Path) -> list[Leak]:
-        """Every leak in a built site: pages, feeds, search index."""
+    def site(self, site_dir: Path, since: float | None = None) -> list[Leak]:
+        """Every leak in a built site: pages, feeds, search index (with ``since``, only in the files
+        written since then: a preview's rebuild reads what it wrote)."""
         if not self.spellings:
             return []
         leaks: list[Leak] = []
         for path in sorted(site_dir.rglob("*")):
             if not path.is_file() or path.is_symlink():
+                continue
+            if since is not None and path.stat().st_mtime < since:
                 continue
             name = path.relative_to(site_dir).as_posix()
             if path.suffix == ".html":

@@ -92,7 +92,8 @@ class Cache:
 
     entries: dict[Path, tuple[tuple[int, int], str, Any]] = field(default_factory=dict)
     reads: int = 0
-    """How many files the last load parsed (0 when nothing changed): the test of "no data work"."""
+    """How many files the last load parsed or found gone (0 when nothing changed): the test of "no
+    data work"."""
 
 
 def _yaml() -> YAML:
@@ -636,8 +637,10 @@ def load_data(
             cache.entries[path] = (stamp, digest, result[0])
         else:
             cache.entries.pop(path, None)
-    for gone in set(cache.entries) - {p for p, _ in files}:
-        del cache.entries[gone]
+    gone = set(cache.entries) - {p for p, _ in files}
+    for path in gone:
+        del cache.entries[path]
+    cache.reads += len(gone)  # a deleted brief is a change too: the merge must run again
 
     dataset, findings = Dataset(), []
     for path, model in files:

@@ -14,6 +14,7 @@ import importlib.util
 import logging
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from .merge import LivingDoc
 from .model import Rules
 from .pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages
 from .pipeline import Result, analyse
+from .preview import Plan, Preview, site_key
 from .templating import Templates, override_folders
 
 log = logging.getLogger("mkdocs.plugins.digest")
@@ -80,6 +82,13 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._templates = Templates()
         self._errors: list[Finding] = []
         """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
+        self._preview: Preview | None = None
+        """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
+        self._plan: Plan | None = None
+        self._stubs: dict[str, str] = {}
+        self._outputs: set[str] = set()
+        self._started = 0.0
+        self._banner = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds.
@@ -87,6 +96,9 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Also quiets the two chattiest neighbours, so that the build log shows what matters."""
         self._serving = command == "serve"
         self._publish = SiteSwap() if command in ("build", "gh-deploy") and not dirty else None
+        if self._serving and dirty:
+            self._preview = Preview()
+            logging.getLogger("mkdocs.commands.build").addFilter(_dirty_warning)
         if self.config.quiet:
             _quiet_neighbours()
 
@@ -120,6 +132,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         )
         for finding in result.warnings:
             log.warning(str(finding))
+        self._started = time.time()
         if result.docs is None:
             count = len(result.errors)
             summary = f"digest: {count} error{'s' if count > 1 else ''} in the brief data"
@@ -182,16 +195,69 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         pages = [(file.src_uri, file.content_string) for file in files.documentation_pages()]
         self._layouts = layouts(self.docs, pages)
         self._generated = set()
+        self._stubs = {}
+        added: list[GeneratedFile] = []
         for path, content in generated_pages(self._layouts, config.site_url, config.use_directory_urls):
             if files.get_file_from_path(path) is None:
-                files.append(File.generated(config, path, content=content))
+                file = GeneratedFile.generated(config, path, content=content)
+                assert isinstance(file, GeneratedFile)
+                files.append(file)
+                added.append(file)
                 self._generated.add(path)
+                if path.endswith(".md"):
+                    self._stubs[path] = content
+        if self._preview is not None:
+            self._plan_preview(config, pages, added, files)
         return files
+
+    def _plan_preview(
+        self, config: MkDocsConfig, pages: list[tuple[str, str]], added: list[GeneratedFile], all_files: Files
+    ) -> None:
+        """Under a dirty ``serve``: tell MkDocs which generated pages to convert again (:mod:`preview`);
+        every hand-written page is converted (its macros may show data), and so is every page while
+        the data has errors (each one carries the banner)."""
+        assert self._preview is not None
+        if self._errors or self._banner:
+            self._preview.invalidate()  # the banner goes on (or comes off) every page
+        self._banner = bool(self._errors)
+        key = site_key(self._layouts, _config_bytes(config, self.config.custom_templates), pages)
+        self._plan = plan = self._preview.plan(
+            self._layouts,
+            self._stubs,
+            key,
+            lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
+            config.use_directory_urls,
+        )
+        for file in added:
+            file.convert = plan.convert is None or file.src_uri in plan.convert or not file.is_documentation_page()
+        for page in all_files.documentation_pages():
+            if page.src_uri not in self._generated:
+                setattr(page, "is_modified", _converted)  # noqa: B010  (MkDocs compares mtimes only)
+        converted = len(self._stubs) if plan.convert is None else len(plan.convert)
+        log.info(
+            f"digest: preview converts {converted} of {len(self._stubs)} generated pages"
+            + ("" if plan.convert is None else f" ({plan.examined} rendered to compare)")
+        )
+        outputs = {file.abs_dest_path for file in all_files}
+        for stale in sorted(self._outputs - outputs):
+            _remove_output(Path(stale), Path(config.site_dir))
+        self._preview.forget(path for path in list(self._preview.records) if path not in self._stubs)
+        self._outputs = outputs
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
         """Tell the extension which page it is about to convert (for relative links and the topic)."""
-        self._page = PageContext(self._layouts, page.file.src_uri, config.use_directory_urls, templates=self._templates)
+        planned = self._plan.contexts.pop(page.file.src_uri, None) if self._plan is not None else None
+        self._page = planned or PageContext(
+            self._layouts, page.file.src_uri, config.use_directory_urls, templates=self._templates
+        )
         return page
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        """Under a dirty ``serve``: remember what a generated page rendered, for the next rebuild."""
+        path = page.file.src_uri
+        if self._preview is not None and self._page is not None and path in self._stubs:
+            self._preview.remember(path, self._stubs[path], self._page.rendered)
+        return html
 
     @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -211,7 +277,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             except searchindex.SearchIndexError as exc:
                 raise PluginError(f"digest: {exc}") from None
         if self.config.enabled and self._leaks is not None:
-            for leak in self._leaks.site(Path(config.site_dir)):
+            # A preview reads only what this rebuild wrote: the rest was read when it was written,
+            # against the same withheld claims (a change to them converts every page).
+            since = self._started - 1.0 if self._preview is not None else None
+            for leak in self._leaks.site(Path(config.site_dir), since=since):
                 log.warning(str(leak))
         if self._publish is not None and self._publish.fresh is not None:
             config.site_dir = str(self._publish.finish(strict=bool(config.strict)))
@@ -224,6 +293,54 @@ class DigestPlugin(BasePlugin[DigestConfig]):
     def on_shutdown(self) -> None:
         if self._publish is not None:
             self._publish.close()
+
+
+class GeneratedFile(File):
+    """A page (or asset) the plugin generates.  Under a dirty ``serve`` MkDocs converts again only
+    the files whose ``is_modified`` says so; the preview's plan sets ``convert``."""
+
+    convert: bool = True
+
+    def is_modified(self) -> bool:
+        return self.convert
+
+
+def _converted() -> bool:
+    """``is_modified`` of a hand-written page under a dirty ``serve``: always converted, since its
+    macros and directives may show data that changed while its Markdown did not."""
+    return True
+
+
+class _DirtyWarning(logging.Filter):
+    """Drop MkDocs' warning that a dirty build may leave navigation and links inaccurate: under
+    the digest preview the plugin converts every page whose content changed (and every page when
+    the config, a hand-written page or anything site-wide changed)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+_dirty_warning = _DirtyWarning()
+
+
+def _config_bytes(config: MkDocsConfig, custom_templates: str | None) -> bytes:
+    """The config file and every theme override and custom template, as one byte string: a change
+    to any of them converts every page of a preview."""
+    root = Path(config.config_file_path or ".").resolve().parent
+    paths = [Path(config.config_file_path)] if config.config_file_path else []
+    for folder in (config.theme.custom_dir, custom_templates):
+        if folder:
+            paths += sorted(p for p in (root / folder).rglob("*") if p.is_file())
+    return b"".join(str(p).encode() + b"\0" + p.read_bytes() + b"\0" for p in paths)
+
+
+def _remove_output(path: Path, site_dir: Path) -> None:
+    """Remove a page a preview wrote earlier and no longer has, and the folders it leaves empty."""
+    path.unlink(missing_ok=True)
+    folder = path.parent
+    while folder != site_dir and folder.is_relative_to(site_dir) and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
 
 
 class SiteSwap:

@@ -28,7 +28,8 @@ LAYERS: list[set[str]] = [
     {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
     {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
-    {"plugin", "cli"},  # 12: the MkDocs adapter and the command line
+    {"preview"},  # 12: which pages a dirty serve converts again (renders through the extension)
+    {"plugin", "cli"},  # 13: the MkDocs adapter and the command line
 ]
 CORE = set().union(*LAYERS[:10])
 HOST_LIBRARIES = {"mkdocs", "markdown", "jinja2", "material", "mkdocs_macros", "zensical"}
@@ -132,7 +133,7 @@ def test_a_sub_package_is_held_to_its_layer_and_may_import_its_own_parts():
     assert "importer" in MODULES
     assert problems("importer", "from .items import _read_items\nfrom ..model import Brief\n", depth=1) == []
     (found,) = problems("importer", "from ..plugin import DigestPlugin\n", depth=1)
-    assert found.startswith("importer (layer 10) imports plugin (layer 12)")
+    assert found.startswith("importer (layer 10) imports plugin (layer 13)")
 
 
 def test_hosts_may_import_their_host():

@@ -58,12 +58,15 @@ def copy_project(root: Path) -> Path:
 
 
 @contextlib.contextmanager
-def serving(project: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """``mkdocs serve`` of ``project`` on a free loopback port, its output in ``log``; stopped after."""
+def serving(
+    project: Path, log: Path, command: tuple[str, ...] = ("-m", "mkdocs", "serve")
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``mkdocs serve`` (or ``command``) of ``project`` on a free loopback port, its output in ``log``;
+    stopped after."""
     port = free_port()
     with log.open("w", encoding="utf-8") as out:
         server = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            [sys.executable, *command, "-a", f"127.0.0.1:{port}"],
             cwd=project,
             env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
             stdout=out,
@@ -113,6 +116,26 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
         # A preview is not indexed for search (each rebuild would pay for it); the box says so.
         assert fetch(f"http://127.0.0.1:{port}/pagefind/pagefind.js")[0] == 404
         assert "search index not built under `serve`" in log_of(log)
+
+
+def test_digest_serve_previews_an_edit_converting_only_what_changed(tmp_path):
+    """The README's preview command: a dirty ``mkdocs serve`` whose plugin picks the pages to convert."""
+    project = copy_project(tmp_path / "project")
+    brief_path = project / BRIEF_YAML
+    source = brief_path.read_text(encoding="utf-8")
+    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
+    marker = f"DIGEST-SERVE-{uuid.uuid4().hex[:12]}"
+    old_line = f'    title: "{item["title"]}"\n'
+    log = tmp_path / "serve.log"
+    with serving(project, log, ("-m", "digest_plugin.cli", "serve")) as (server, port):
+        url = f"http://127.0.0.1:{port}/inference/5/"
+        wait_for(url, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "§5 did not come up")
+        brief_path.write_text(source.replace(old_line, f'    title: "{item["title"]} {marker}"\n'), encoding="utf-8")
+        wait_for(url, server, log, lambda p: marker in p, "the served §5 page did not change")
+        brief = f"http://127.0.0.1:{port}/inference/briefs/2026-10-21-inference-E1/"
+        wait_for(brief, server, log, lambda p: marker in p, "the brief's own page did not change")
+    text = log_of(log)
+    assert "preview converts" in text and "A 'dirty' build" not in text
 
 
 def test_a_broken_brief_keeps_the_last_good_site_with_its_errors_on_every_page(tmp_path):

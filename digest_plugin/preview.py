@@ -1,0 +1,270 @@
+"""Previews in seconds: which generated pages a ``serve`` rebuild converts again, which it leaves.
+
+A rebuild after an edit to one brief changes a handful of the site's pages, but MkDocs converts
+and writes them all (two minutes at ten years of briefs).  Under a dirty ``serve`` (``digest
+serve``, or ``mkdocs serve --dirty``) the plugin asks :class:`Preview` instead, and MkDocs skips
+every page it does not name, leaving that page's HTML as it is on disk.  Nothing here guesses:
+
+1. **What the site as a whole depends on** (:func:`site_key`): the config file, the hand-written
+   pages, and per topic the briefs' ids and dates (the archive cut-off and the "new" marks follow
+   the newest one), the withheld spellings (every page's text is withheld through them), citation
+   and contradiction numbering, sections, outline, vocabulary, which archive pages exist.  When it
+   changed, or after an error, every page is converted again.
+2. **Which objects changed** (:func:`changed_places`): the merged docs before and after the edit
+   are compared object by object (entries, items, contradictions, follow-ups, citations, briefs);
+   each changed object names its places, old and new (a page, and its anchor there).
+3. **Which pages may show them**: every page that holds, or links to, one of those places (read
+   from the HTML the page last rendered), the changed objects' own pages, the pages that never
+   had a record, and the current (not archived, not per-brief) pages, which carry counts and
+   status lines.  Each of these is rendered again and converted only if its rendered directives
+   differ from the last ones (:class:`PageRecord` fingerprint): the pages MkDocs converts are
+   exactly the pages whose content changed.
+
+Tested the hard way: after each kind of edit, the dirty preview's folder is compared byte for
+byte with a clean build of the same data (``tests/test_preview.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .extension import ARG, DIRECTIVE, DirectiveError, PageContext, render_directive
+from .layout import (
+    Layout,
+    brief_page,
+    briefs_index_page,
+    cite_anchor,
+    contradiction_anchor,
+    entry_anchor,
+    follow_up_anchor,
+    item_anchor,
+    reference_anchor,
+)
+from .merge import ContradictionView, EntryView, FollowUpView, PlacedItem
+from .render import Block, Heading
+from .templating import TemplateProblem
+
+REFERENCE = re.compile(r'\b(id|href)="([^"]*)"')
+"""Ids a page gives and links it makes (the renderer writes every attribute with double quotes)."""
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """What a page rendered last time: a digest of its directives' HTML, the anchors it gives (the
+    objects it shows: ``entry-x``, ``contradiction-y`` …) and the anchors it links to (the objects it
+    names, with their title, number or level)."""
+
+    fingerprint: bytes
+    holds: frozenset[str]
+    links: frozenset[str]
+
+
+def record(stub: str, blocks: Iterable[Block]) -> PageRecord:
+    """The record of one page from its stub and the blocks its directives rendered."""
+    digest = hashlib.sha256(stub.encode())
+    holds: set[str] = set()
+    links: set[str] = set()
+    for block in blocks:
+        if isinstance(block, Heading):
+            digest.update(f"\0h{block.level}\0{block.anchor}\0{block.text}".encode())
+            holds.add(block.anchor)
+            continue
+        digest.update(b"\0r\0" + block.html.encode())
+        for attribute, value in REFERENCE.findall(block.html):
+            if attribute == "id":
+                holds.add(value)
+            elif "#" in value and not value.startswith(("http:", "https:", "mailto:", "//")):
+                links.add(html.unescape(value.partition("#")[2]))
+    return PageRecord(digest.digest(), frozenset(holds), frozenset(links))
+
+
+def directives(stub: str) -> list[dict[str, str | None]]:
+    """The ``[[digest …]]`` directives of a page's Markdown, each as its arguments."""
+    found = []
+    for line in stub.splitlines():
+        match = DIRECTIVE.match(line.strip())
+        if match:
+            found.append({m.group(1): m.group(2) for m in ARG.finditer(match.group("args"))})
+    return found
+
+
+def doc_key(layout: Layout) -> tuple[Any, ...]:
+    """What every page of one topic may depend on (see the module's docstring, point 1)."""
+    doc = layout.doc
+    return (
+        tuple((b.id, b.date, b.round, b.topic) for b in doc.briefs),
+        tuple((pattern, view.id) for pattern, view in doc.withheld.items()),
+        tuple((key, view.number) for key, view in doc.citations.items()),
+        tuple((c.id, c.contradiction.number) for c in doc.contradictions),
+        tuple(f.follow_up.id for f in doc.follow_ups),
+        tuple((n, s.section.title, s.opened_by.id if s.opened_by else None) for n, s in doc.sections.items()),
+        doc.outline,
+        doc.vocabulary,
+        doc.archive_after_days,
+        tuple(layout.archive_years.items()),
+        tuple(sorted((paper, places) for paper, places in layout.hand_written.items())),
+    )
+
+
+def site_key(layouts: Mapping[str, Layout], config: bytes, hand_written: Iterable[tuple[str, str]]) -> tuple[Any, ...]:
+    """What the whole site depends on (compared with ``==``); any change to it converts every page."""
+    return (
+        hashlib.sha256(config).digest(),
+        tuple(sorted(hand_written)),
+        tuple((topic, doc_key(layouts[topic])) for topic in sorted(layouts)),
+    )
+
+
+@dataclass
+class Changed:
+    """What differs between two merges of one topic: the anchors of objects whose name (what a link
+    to them shows: title, number, level, status, page) changed, of objects that changed at all, and
+    the pages that hold any of them (old and new)."""
+
+    faces: set[str] = field(default_factory=set)
+    insides: set[str] = field(default_factory=set)
+    pages: set[str] = field(default_factory=set)
+
+    def touches(self, rec: PageRecord) -> bool:
+        return not (rec.holds.isdisjoint(self.insides) and rec.links.isdisjoint(self.faces))
+
+
+def changed(old: Layout, new: Layout) -> Changed:
+    """Compare two merges of one topic object by object (see the module's docstring, point 2)."""
+    found = Changed()
+
+    def add(anchor: str, face_changed: bool, *pages: str) -> None:
+        found.insides.add(anchor)
+        if face_changed:
+            found.faces.add(anchor)
+        found.pages.update(pages)
+
+    for layout, other in ((old, new), (new, old)):
+        doc, theirs = layout.doc, other.doc
+        for key, entry in doc.entries.items():
+            if theirs.entries.get(key) != entry:
+                twin = other.doc.entries.get(key)
+                face = twin is None or _entry_face(layout, entry) != _entry_face(other, twin)
+                add(entry_anchor(key), face, layout.entry_page(key))
+        for key, placed in doc.items.items():
+            if theirs.items.get(key) != placed:
+                twin_item = theirs.items.get(key)
+                face = twin_item is None or _item_face(layout, placed) != _item_face(other, twin_item)
+                add(item_anchor(key), face, brief_page(placed.brief), layout.item_target(key)[0])
+        by_id = {c.id: c for c in theirs.contradictions}
+        for view in doc.contradictions:
+            if by_id.get(view.id) != view:
+                twin_c = by_id.get(view.id)
+                face = twin_c is None or _contradiction_face(layout, view) != _contradiction_face(other, twin_c)
+                add(contradiction_anchor(view.id), face, layout.contradiction_page(view), brief_page(view.brief))
+        follow_ups = {f.follow_up.id: f for f in theirs.follow_ups}
+        for follow in doc.follow_ups:
+            if follow_ups.get(follow.follow_up.id) != follow:
+                twin_f = follow_ups.get(follow.follow_up.id)
+                face = twin_f is None or _follow_up_face(layout, follow) != _follow_up_face(other, twin_f)
+                anchor = follow_up_anchor(follow.follow_up.id)
+                add(anchor, face, layout.follow_up_page(follow), brief_page(follow.brief))
+        for key, cited in doc.citations.items():
+            if theirs.citations.get(key) != cited:
+                add(reference_anchor(cited.number), True, layout.citation_page(cited), brief_page(cited.brief))
+                found.faces.add(cite_anchor(key))
+        for brief in doc.briefs:
+            if theirs.briefs_by_id.get(brief.id) != brief or theirs.changes.get(brief.id) != doc.changes.get(brief.id):
+                found.pages.update((brief_page(brief), briefs_index_page(doc.topic, layout.brief_year(brief))))
+    return found
+
+
+def _entry_face(layout: Layout, e: EntryView) -> tuple[Any, ...]:
+    return (e.section, e.title, e.parent, e.footnote, e.retraction, e.current_evidence, layout.entry_page(e.id))
+
+
+def _item_face(layout: Layout, p: PlacedItem) -> tuple[Any, ...]:
+    return (p.item.title, p.item.number, p.item.evidence, p.entry_id, p.brief.id, layout.item_target(p.item.id))
+
+
+def _contradiction_face(layout: Layout, c: ContradictionView) -> tuple[Any, ...]:
+    number, title = c.contradiction.number, c.contradiction.title
+    return (number, title, c.brief.id, c.status, c.disposition, c.sections, c.corrected, layout.contradiction_page(c))
+
+
+def _follow_up_face(layout: Layout, f: FollowUpView) -> tuple[Any, ...]:
+    return (f.follow_up.number, f.follow_up.text, f.follow_up.round, f.brief.id, f.status, layout.follow_up_page(f))
+
+
+def _always(stub: str) -> bool:
+    """A current page (no ``year=``, not one brief's): it carries counts and status lines, so it is
+    rendered again after every edit (a few pages, each one current, so small)."""
+    return all("year" not in args and "brief" not in args for args in directives(stub))
+
+
+@dataclass
+class Plan:
+    """What one rebuild converts: the pages whose rendered content changed (``None``: every page),
+    each with its page context holding the blocks already rendered for it (``prepared``), and how
+    many pages were rendered to find out."""
+
+    convert: set[str] | None
+    contexts: dict[str, PageContext] = field(default_factory=dict)
+    examined: int = 0
+
+
+@dataclass
+class Preview:
+    """The records of the pages last converted, and the merge they were rendered from."""
+
+    records: dict[str, PageRecord] = field(default_factory=dict)
+    key: tuple[Any, ...] | None = None
+    layouts: Mapping[str, Layout] | None = None
+
+    def plan(
+        self,
+        layouts: Mapping[str, Layout],
+        stubs: Mapping[str, str],
+        key: tuple[Any, ...],
+        context: Callable[[str], PageContext],
+        directory_urls: bool,
+    ) -> Plan:
+        """Which of the generated pages (``stubs``: path → Markdown) to convert for ``layouts``."""
+        previous, self.layouts = self.layouts, layouts
+        if previous is None or key != self.key or set(previous) != set(layouts):
+            self.key = key
+            return Plan(convert=None)
+        found = [changed(previous[topic], layout) for topic, layout in layouts.items()]
+        plan = Plan(convert=set())
+        assert plan.convert is not None
+        for path, stub in stubs.items():
+            rec = self.records.get(path)
+            touched = rec is None or _always(stub) or any(c.touches(rec) or path in c.pages for c in found)
+            if not touched:
+                continue
+            ctx = context(path)
+            plan.examined += 1
+            try:
+                blocks = [render_directive(ctx, args) for args in directives(stub)]
+            except (DirectiveError, TemplateProblem):
+                plan.convert.add(path)  # converting it puts the error on the page and in the log
+                continue
+            fresh = record(stub, (b for group in blocks for b in group))
+            if rec is None or fresh != rec:
+                plan.convert.add(path)
+                ctx.prepared = blocks
+                plan.contexts[path] = ctx
+        return plan
+
+    def remember(self, page: str, stub: str, blocks: Iterable[Block]) -> None:
+        """Keep what a converted page rendered, for the next rebuild's comparison."""
+        self.records[page] = record(stub, blocks)
+
+    def forget(self, pages: Iterable[str]) -> None:
+        for page in pages:
+            self.records.pop(page, None)
+
+    def invalidate(self) -> None:
+        """After an error (or anything else that leaves the records unsure): convert every page next."""
+        self.key = None
+        self.layouts = None

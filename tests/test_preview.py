@@ -1,0 +1,203 @@
+"""Previews in seconds (issue 16, part 2): under ``digest serve`` (a dirty ``mkdocs serve``) a rebuild
+converts only the pages whose content changed, and the folder it serves is the clean build's.
+
+The data is the real brief and the twelve later nights of ``tests/corpus/days`` (imported as an
+editor would), so edits reach back: an early item's level, a contradiction the later nights settle,
+a follow-up a later night closes.  Each rebuild runs in one long-lived process the way ``mkdocs
+serve`` runs it (``tests/preview_session.py``); after every edit, the folder it left is compared
+file by file, byte for byte, with a clean build of the same files in a fresh process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+SESSION = Path(__file__).with_name("preview_session.py")
+ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+BRIEFS = "data/briefs"
+FIRST = f"{BRIEFS}/2026-10-21-inference-E1.yml"
+LATEST = f"{BRIEFS}/2026-11-02-inference-E1.yml"
+BANNER = 'class="digest-serve-errors"'
+
+
+class Session:
+    """A preview session (one process, rebuilt on demand), and a clean build to compare it with."""
+
+    def __init__(self, project: Path, site: Path, log: Path):
+        self.project, self.site, self.log = project, site, log
+        self._log = log.open("w", encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(SESSION), str(project), str(site)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            env=ENV,
+        )
+
+    def build(self) -> list[str]:
+        """Rebuild; the files this rebuild wrote."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("build\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        assert line, f"the preview session died:\n{self.log.read_text(encoding='utf-8')[-3000:]}"
+        written: list[str] = json.loads(line)["written"]
+        return written
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        self._log.close()
+
+
+def clean_build(project: Path, site: Path) -> Path:
+    """The same project built from scratch, as plain ``mkdocs serve`` builds it (nothing reused)."""
+    shutil.rmtree(site, ignore_errors=True)
+    done = subprocess.run(
+        [sys.executable, str(SESSION), str(project), str(site), "--clean"],
+        input="build\n",
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return site
+
+
+def differences(served: Path, clean: Path) -> list[str]:
+    """Files only in one folder, or with different bytes."""
+    mine = {p.relative_to(served).as_posix() for p in served.rglob("*") if p.is_file()}
+    theirs = {p.relative_to(clean).as_posix() for p in clean.rglob("*") if p.is_file()}
+    found = [f"only in the preview: {f}" for f in sorted(mine - theirs)]
+    found += [f"missing from the preview: {f}" for f in sorted(theirs - mine)]
+    found += [f for f in sorted(mine & theirs) if (served / f).read_bytes() != (clean / f).read_bytes()]
+    return found
+
+
+@pytest.fixture(scope="module")
+def corpus_project(tmp_path_factory) -> Path:
+    """mkdocs.yml, docs/, overrides/ and the real brief with the twelve later nights imported."""
+    from corpus_days import run
+
+    work = tmp_path_factory.mktemp("preview-corpus")
+    run(ROOT / "data", work)
+    project = work / "project"
+    project.mkdir()
+    shutil.copy2(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    shutil.copytree(ROOT / "docs", project / "docs")
+    shutil.copytree(ROOT / "overrides", project / "overrides")
+    shutil.move(work / "data", project / "data")
+    return project
+
+
+@pytest.fixture
+def session(corpus_project: Path, tmp_path: Path) -> Iterator[Session]:
+    project = tmp_path / "project"
+    shutil.copytree(corpus_project, project)
+    preview = Session(project, tmp_path / "served", tmp_path / "serve.log")
+    preview.build()
+    yield preview
+    preview.close()
+
+
+def replace(project: Path, path: str, old: str, new: str) -> None:
+    file = project / path
+    text = file.read_text(encoding="utf-8")
+    assert text.count(old) >= 1, f"{old!r} is not in {path}"
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def first_title(project: Path, path: str) -> str:
+    match = re.search(r'^    title: "(.+)"$', (project / path).read_text(encoding="utf-8"), re.M)
+    assert match, f"no item title in {path}"
+    return match.group(1)
+
+
+Edit = Callable[[Path], None]
+
+EDITS: list[tuple[str, Edit]] = [
+    ("an item's title in tonight's brief", lambda p: replace(p, LATEST, t := first_title(p, LATEST), f"{t} 〔改〕")),
+    ("an early item's evidence level", lambda p: replace(p, FIRST, "level: partially_verified", "level: verified")),
+    (
+        "the text of a contradiction later nights settle",
+        lambda p: replace(p, FIRST, "总 Stars 155，但「周增 +175」", "总 Stars 155（已复核），但「周增 +175」"),
+    ),
+    (
+        "a follow-up a later night closed",
+        lambda p: replace(p, f"{BRIEFS}/2026-10-22-inference-E2.yml", "status: done", "status: dropped"),
+    ),
+    (
+        "a new withheld spelling",
+        lambda p: replace(p, FIRST, '          - "周增 +175"', '          - "周增 +175"\n          - "experimental"'),
+    ),
+    ("a hand-written page", lambda p: replace(p, "docs/inference/index.md", "\n", "\n\n本页由编辑手写。\n")),
+]
+
+
+@pytest.mark.parametrize("name,edit", EDITS, ids=[name for name, _ in EDITS])
+def test_after_an_edit_the_preview_serves_what_a_clean_build_makes(session, tmp_path, name, edit):
+    edit(session.project)
+    session.build()
+    clean = clean_build(session.project, tmp_path / "clean")
+    assert differences(session.site, clean) == [], f"after editing {name}"
+
+
+def test_a_preview_converts_only_the_pages_whose_content_changed(session, tmp_path):
+    before = {p.relative_to(session.site).as_posix(): p.read_bytes() for p in session.site.rglob("*.html")}
+    title = first_title(session.project, LATEST)
+    replace(session.project, LATEST, title, f"{title} 〔改〕")
+    written = {f for f in session.build() if f.endswith(".html")}
+    after = {p.relative_to(session.site).as_posix(): p.read_bytes() for p in session.site.rglob("*.html")}
+    changed = {f for f in after if before.get(f) != after[f]}
+    hand_written = {"index.html", *(f"inference/{n}/index.html" for n in ("", "1", "2", "3", "4", "5", "6"))}
+    hand_written = {f.replace("//", "/") for f in hand_written} | {"404.html"}
+    assert "inference/briefs/2026-11-02-inference-E1/index.html" in changed
+    # Every page it wrote changed, but for the hand-written ones (macros may show data) and the 404.
+    assert written - hand_written == changed - hand_written
+    generated = set(after) - hand_written
+    assert len(written - hand_written) <= len(generated) / 4, f"{sorted(written)} written for one title"
+    assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
+
+
+def test_a_rebuild_with_nothing_changed_converts_no_generated_page(session):
+    written = session.build()
+    pages = [f for f in written if f.endswith(".html") and "/briefs/" in f]
+    assert pages == []
+    assert "preview converts 0 of" in session.log.read_text(encoding="utf-8")
+
+
+def test_a_deleted_brief_leaves_the_preview_and_comes_back(session, tmp_path):
+    latest = session.project / LATEST
+    text = latest.read_text(encoding="utf-8")
+    latest.unlink()
+    session.build()
+    assert not (session.site / "inference/briefs/2026-11-02-inference-E1/index.html").exists()
+    assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
+    latest.write_text(text, encoding="utf-8")
+    session.build()
+    assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
+
+
+def test_a_broken_brief_puts_the_banner_on_every_page_and_fixing_it_takes_it_off(session, tmp_path):
+    good = (session.project / FIRST).read_text(encoding="utf-8")
+    replace(session.project, FIRST, "level: partially_verified", "level: half_verified")
+    session.build()
+    pages = sorted(p for p in session.site.rglob("*.html") if p.name != "404.html")  # a theme template, not a page
+    without = [p for p in pages if BANNER not in p.read_text(encoding="utf-8")]
+    assert without == [], f"{len(without)} of {len(pages)} pages have no banner"
+    (session.project / FIRST).write_text(good, encoding="utf-8")
+    session.build()
+    assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
