@@ -326,15 +326,17 @@ def _build(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     """The preview: ``mkdocs serve --dirty``, under which the plugin converts again only the pages
     whose content an edit changed (:mod:`preview`) and MkDocs leaves the others as they are.  Plain
-    ``mkdocs serve`` still works; it converts every page after every edit."""
+    ``mkdocs serve`` still works; it converts every page after every edit.
+
+    The process becomes MkDocs (``exec``), so stopping it (Ctrl-C, or a signal from a script) stops
+    the server: a child left running would keep the port."""
     command = [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-f", str(args.config)]
     if args.dev_addr:
         command += ["-a", args.dev_addr]
     env = dict(os.environ, NO_MKDOCS_2_WARNING=os.environ.get("NO_MKDOCS_2_WARNING", "1"))
-    try:
-        return subprocess.run(command, check=False, env=env).returncode
-    except KeyboardInterrupt:
-        return 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, command, env)
 
 
 def _export(args: argparse.Namespace) -> int:

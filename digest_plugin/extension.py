@@ -9,7 +9,7 @@ Directives (each alone in its own paragraph)::
     [[digest section=3.1]]        one subsection
     [[digest register]]  [[digest bibliography]]  [[digest follow-ups]]
     [[digest briefs]]  [[digest brief=2026-10-21-inference-E1]]  [[digest overview]]
-    [[digest section=3 year=2027]]  [[digest register year=2027]]  … one archived year
+    [[digest section=3 month=2027-05]]  [[digest register month=2027-05]]  … one archived month
 
 Add ``topic=<topic>`` where a site has several topics and the page is not under the topic's
 folder.  Inline, ``[[cite 1605.08803]]`` is a numbered citation link.
@@ -48,6 +48,7 @@ log = logging.getLogger("mkdocs.plugins.digest")
 DIRECTIVE = re.compile(r"^\[\[digest(?P<args>(?:\s+[a-z-]+(?:=[A-Za-z0-9._-]+)?)*)\s*\]\]$")
 ARG = re.compile(r"([a-z-]+)(?:=([A-Za-z0-9._-]+))?")
 CITE = r"\[\[cite\s+(?P<id>[A-Za-z0-9./-]+)\]\]"
+MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview", "legend")
 
 
@@ -78,7 +79,7 @@ class DirectiveError(Exception):
 def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Block]:
     """Blocks for one directive; raises DirectiveError with an editor-facing message."""
     kinds = [k for k in args if k in PAGES]
-    unknown = [k for k in args if k not in PAGES and k not in ("topic", "year")]
+    unknown = [k for k in args if k not in PAGES and k not in ("topic", "month")]
     if unknown or len(kinds) != 1:
         raise DirectiveError(f"unknown or ambiguous digest directive {sorted(args)}; use one of: {', '.join(PAGES)}")
     layout = _topic(ctx, args.get("topic"))
@@ -88,15 +89,14 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     )
     kind = kinds[0]
     value = args[kind]
-    year_arg = args.get("year")
-    if year_arg is not None and not (year_arg.isdigit() and len(year_arg) == 4):
-        raise DirectiveError(f"year={year_arg} is not a year")
-    year = int(year_arg) if year_arg else None
+    month = args.get("month")
+    if month is not None and not MONTH.fullmatch(month):
+        raise DirectiveError(f"month={month} is not a month (write it like 2027-05)")
     if kind == "section":
         if value is None or value not in doc.sections:
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
-        blocks = renderer.section(value, year)
-        entries = [e for group in layout.section_entries(value, year).values() for e in group]
+        blocks = renderer.section(value, month)
+        entries = [e for group in layout.section_entries(value, month).values() for e in group]
         exporter = Exporter(layout, ctx.page, ctx.directory_urls)  # final URLs: the host leaves a script alone
         return [*blocks, Raw(script(exporter.page_graph(entries)))]
     if kind == "brief":
@@ -112,7 +112,7 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         "bibliography": renderer.bibliography,
         "follow-ups": renderer.follow_ups,
         "briefs": renderer.briefs_index,
-    }[kind](year)
+    }[kind](month)
 
 
 def _topic(ctx: PageContext, topic: str | None) -> Layout:

@@ -14,7 +14,7 @@ from .render import Renderer
 
 FEED_ENTRIES = 50
 """Briefs in the feed, newest first.  A reader polls it for what is new; every older brief stays on
-the briefs index and its yearly archives (at 3650 briefs a full feed weighed 17 MB)."""
+the briefs index and its monthly archives (at 3650 briefs a full feed weighed 17 MB)."""
 
 
 def atom(layout: Layout, site_url: str | None = None, directory_urls: bool = True) -> str:

@@ -136,10 +136,16 @@ SUPERSEDED_BY: Final = "，由 {successor} 取代"
 
 # --------------------------------------------------------------------------- archives
 
-ARCHIVE_SECTION: Final = "本页列出近 {days} 天内有变动的条目；更早的按最后变动年份归档：{links}"
-ARCHIVE_SECTION_YEAR: Final = "{year}（{count} 条）"
-ARCHIVE_OTHER: Final = "本页列出当前与近 {days} 天内的{noun}；更早的按年份归档：{links}"
-ARCHIVE_NOUNS: Final = {"register": "矛盾", "bibliography": "新增引用", "follow-ups": "已关闭事项", "briefs": "简报"}
+ARCHIVE_SECTION: Final = "本页列出近 {days} 天内有变动的条目；更早的按最后变动月份归档：{links}"
+ARCHIVE_SECTION_MONTH: Final = "{month} 月（{count} 条）"
+ARCHIVE_MONTH: Final = "{month} 月"
+ARCHIVE_YEAR: Final = "{year} 年：{months}"
+ARCHIVE_YEAR_SEP: Final = "；"
+ARCHIVE_OTHER: Final = "本页列出近 {days} 天内有变动的{noun}；更早的按最后变动月份归档：{links}"
+OLDER_OPEN: Final = "其中 {count} 条仍未解决、近 {days} 天无变动的，在它们最后变动那个月的归档页上。"
+OLDER_PENDING: Final = "其中 {count} 项仍待跟进、近 {days} 天无变动的，在它们最后变动那个月的归档页上。"
+SECTION_OLDER_OPEN: Final = "本节另有 {count} 条仍未解决、近 {days} 天无变动的矛盾，在登记表的归档页上：{links}"
+ARCHIVE_NOUNS: Final = {"register": "矛盾", "bibliography": "新增引用", "follow-ups": "跟进事项", "briefs": "简报"}
 
 # --------------------------------------------------------------------------- register, bibliography, follow-ups
 
@@ -287,10 +293,9 @@ PAGE_REGISTER: Final = "矛盾与待核实登记"
 PAGE_LEGEND: Final = "图例：证据等级与团队用语"
 PAGE_BIBLIOGRAPHY: Final = "参考文献"
 PAGE_FOLLOW_UPS: Final = "待跟进事项"
-PAGE_FOLLOW_UPS_CLOSED: Final = "已关闭的跟进事项"
 PAGE_BRIEFS: Final = "简报"
-PAGE_ARCHIVE: Final = "{name} · {year} 归档"
-PAGE_SECTION_ARCHIVE: Final = "§{section} · {year} 归档"
+PAGE_ARCHIVE: Final = "{name} · {month} 归档"
+PAGE_SECTION_ARCHIVE: Final = "§{section} · {month} 归档"
 PAGE_BRIEF: Final = "简报 {date} · {topic} · {round}"
 FEED_TITLE: Final = "{title} · 简报"
 

@@ -1,12 +1,13 @@
-"""Where everything lives on the site: page paths, archive years, anchors, links between pages.
+"""Where everything lives on the site: page paths, archive months, anchors, links between pages.
 
 Every URL the site prints is made here, so that a change of layout is one change: pages are
 named by MkDocs source paths (``inference/register.md``); :class:`Linker` turns a path and an
 anchor into a link relative to the page being rendered; :class:`Layout` decides, from a merged
-doc, on which page (the current one or a yearly archive) each entry, contradiction, follow-up,
+doc, on which page (the current one or a monthly archive) each entry, contradiction, follow-up,
 citation and brief sits, and where each paper is cited from.
 
-Recent activity stays on the main pages; older activity moves to one archive page per year.
+Recent activity stays on the main pages; older activity moves to one archive page per month
+(``inference/register/2027-05/``), so no archive page grows past a few hundred KB in ten years.
 "Recent" is counted back from the newest brief, not from the clock, so the same data always lays
 out the same site.
 """
@@ -30,17 +31,17 @@ from .model import Brief
 # MkDocs source paths, relative to docs/; every topic lives under its own prefix.
 
 
-def section_page(topic: str, number: str, year: int | None = None) -> str:
+def section_page(topic: str, number: str, month: str | None = None) -> str:
     top = number.split(".")[0]
-    return f"{topic}/{top}.md" if year is None else f"{topic}/{top}/{year}.md"
+    return f"{topic}/{top}.md" if month is None else f"{topic}/{top}/{month}.md"
 
 
 def brief_page(brief: Brief) -> str:
     return f"{brief.topic}/briefs/{brief.id}.md"
 
 
-def register_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/register.md" if year is None else f"{topic}/register/{year}.md"
+def register_page(topic: str, month: str | None = None) -> str:
+    return f"{topic}/register.md" if month is None else f"{topic}/register/{month}.md"
 
 
 def legend_page(topic: str) -> str:
@@ -48,16 +49,16 @@ def legend_page(topic: str) -> str:
     return f"{topic}/legend.md"
 
 
-def bibliography_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/bibliography.md" if year is None else f"{topic}/bibliography/{year}.md"
+def bibliography_page(topic: str, month: str | None = None) -> str:
+    return f"{topic}/bibliography.md" if month is None else f"{topic}/bibliography/{month}.md"
 
 
-def follow_ups_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/follow-ups.md" if year is None else f"{topic}/follow-ups/{year}.md"
+def follow_ups_page(topic: str, month: str | None = None) -> str:
+    return f"{topic}/follow-ups.md" if month is None else f"{topic}/follow-ups/{month}.md"
 
 
-def briefs_index_page(topic: str, year: int | None = None) -> str:
-    return f"{topic}/briefs/index.md" if year is None else f"{topic}/briefs/{year}.md"
+def briefs_index_page(topic: str, month: str | None = None) -> str:
+    return f"{topic}/briefs/index.md" if month is None else f"{topic}/briefs/{month}.md"
 
 
 def feed_page(topic: str) -> str:
@@ -71,7 +72,7 @@ ARCHIVE_PAGES = {
     "bibliography": bibliography_page,
     "briefs": briefs_index_page,
 }
-"""Archive kinds other than sections ('1'…'6'), and the page of each year."""
+"""Archive kinds other than sections ('1'…'6'), and the page of each month."""
 
 # --------------------------------------------------------------------------- anchors
 
@@ -177,8 +178,8 @@ class Layout:
         self.doc = doc
         self.hand_written: Mapping[str, tuple[Place, ...]] = hand_written or {}
         """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
-        self._entry_years: dict[str, int | None] = {}
-        self._section_entries: dict[tuple[str, int | None], dict[str, list[EntryView]]] = {}
+        self._entry_months: dict[str, str | None] = {}
+        self._section_entries: dict[tuple[str, str | None], dict[str, list[EntryView]]] = {}
 
     @property
     def topic(self) -> str:
@@ -190,59 +191,63 @@ class Layout:
             return None
         return max(b.date for b in self.doc.briefs) - dt.timedelta(days=self.doc.archive_after_days)
 
-    def _year(self, day: dt.date | None) -> int | None:
-        """None (main page) for recent activity, else the archive year."""
-        return None if day is None or self.cutoff is None or day >= self.cutoff else day.year
+    def _month(self, day: dt.date | None) -> str | None:
+        """None (main page) for recent activity, else the archive month (``2027-05``)."""
+        return None if day is None or self.cutoff is None or day >= self.cutoff else f"{day.year}-{day.month:02d}"
 
-    def entry_year(self, entry: EntryView) -> int | None:
+    def entry_month(self, entry: EntryView) -> str | None:
         """Entries the outline brought are the doc's core and stay; others go by their last change.
 
         Kept per entry: every page that lists or links an entry asks (a million times at 3,650 days)."""
-        if entry.id in self._entry_years:
-            return self._entry_years[entry.id]
+        if entry.id in self._entry_months:
+            return self._entry_months[entry.id]
         last = None if entry.baseline is not None else entry.last_brief
-        year = self._entry_years[entry.id] = None if last is None else self._year(last.date)
-        return year
+        month = self._entry_months[entry.id] = None if last is None else self._month(last.date)
+        return month
 
-    def section_entries(self, number: str, year: int | None) -> dict[str, list[EntryView]]:
+    def section_entries(self, number: str, month: str | None) -> dict[str, list[EntryView]]:
         """The entries a section page shows (§N with its sub-sections, or one sub-section; the
-        current ones, or an archived year's), by section number in page order.  Worked out once a
+        current ones, or an archived month's), by section number in page order.  Worked out once a
         page: the renderer and the page's JSON-LD both ask."""
-        key = (number, year)
+        key = (number, month)
         if key not in self._section_entries:
             top = self.doc.sections[number]
             views = [top] if "." in number else [top, *self.doc.children(number)]
-            self._section_entries[key] = {v.number: [e for e in v.entries if self.entry_year(e) == year] for v in views}
+            self._section_entries[key] = {
+                v.number: [e for e in v.entries if self.entry_month(e) == month] for v in views
+            }
         return self._section_entries[key]
 
     def entry_page(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]
-        return section_page(self.topic, entry.section, self.entry_year(entry))
+        return section_page(self.topic, entry.section, self.entry_month(entry))
 
-    def contradiction_year(self, view: ContradictionView) -> int | None:
-        if view.is_open:
-            return None
-        return self._year(view.settled.brief.date if view.settled else view.brief.date)
+    def contradiction_month(self, view: ContradictionView) -> str | None:
+        """By its last change (settled, re-opened, re-judged, or raised): one still open that no
+        brief touched within the window goes to that month's page too, so the register does not
+        grow with every claim nobody has settled in years (it says how many are there)."""
+        event = view.settled or (view.history[-1] if view.history else None)
+        return self._month(event.brief.date if event else view.brief.date)
 
     def contradiction_page(self, view: ContradictionView) -> str:
-        return register_page(self.topic, self.contradiction_year(view))
+        return register_page(self.topic, self.contradiction_month(view))
 
-    def follow_up_year(self, view: FollowUpView) -> int | None:
-        if view.pending:
-            return None
-        return self._year(view.history[-1].brief.date if view.history else view.brief.date)
+    def follow_up_month(self, view: FollowUpView) -> str | None:
+        """By its last change (closed, carried over, or opened), pending or not: see
+        :meth:`contradiction_month`."""
+        return self._month(view.history[-1].brief.date if view.history else view.brief.date)
 
     def follow_up_page(self, view: FollowUpView) -> str:
-        return follow_ups_page(self.topic, self.follow_up_year(view))
+        return follow_ups_page(self.topic, self.follow_up_month(view))
 
-    def citation_year(self, view: CitationView) -> int | None:
-        return self._year(view.brief.date)
+    def citation_month(self, view: CitationView) -> str | None:
+        return self._month(view.brief.date)
 
     def citation_page(self, view: CitationView) -> str:
-        return bibliography_page(self.topic, self.citation_year(view))
+        return bibliography_page(self.topic, self.citation_month(view))
 
-    def brief_year(self, brief: Brief) -> int | None:
-        return self._year(brief.date)
+    def brief_month(self, brief: Brief) -> str | None:
+        return self._month(brief.date)
 
     def item_target(self, item_id: str) -> tuple[str, str]:
         """(page, anchor) of an item: its entry on a section page, or its brief page if it has none."""
@@ -252,23 +257,23 @@ class Layout:
         return brief_page(placed.brief), item_anchor(item_id)
 
     @cached_property
-    def archive_years(self) -> dict[str, list[int]]:
+    def archive_months(self) -> dict[str, list[str]]:
         """Every archive page there is, by kind ('1'…'6' for sections)."""
-        years: dict[str, set[int]] = {}
+        months: dict[str, set[str]] = {}
         for entry in self.doc.entries.values():
-            if (year := self.entry_year(entry)) is not None:
-                years.setdefault(entry.section.split(".")[0], set()).add(year)
-        self._add_years(years, "register", (self.contradiction_year(c) for c in self.doc.contradictions))
-        self._add_years(years, "follow-ups", (self.follow_up_year(f) for f in self.doc.follow_ups))
-        self._add_years(years, "bibliography", (self.citation_year(v) for v in self.doc.citations.values()))
-        self._add_years(years, "briefs", (self.brief_year(b) for b in self.doc.briefs))
-        return {kind: sorted(found) for kind, found in sorted(years.items())}
+            if (month := self.entry_month(entry)) is not None:
+                months.setdefault(entry.section.split(".")[0], set()).add(month)
+        self._add_months(months, "register", (self.contradiction_month(c) for c in self.doc.contradictions))
+        self._add_months(months, "follow-ups", (self.follow_up_month(f) for f in self.doc.follow_ups))
+        self._add_months(months, "bibliography", (self.citation_month(v) for v in self.doc.citations.values()))
+        self._add_months(months, "briefs", (self.brief_month(b) for b in self.doc.briefs))
+        return {kind: sorted(found) for kind, found in sorted(months.items())}
 
     @staticmethod
-    def _add_years(years: dict[str, set[int]], kind: str, found: Iterable[int | None]) -> None:
-        for year in found:
-            if year is not None:
-                years.setdefault(kind, set()).add(year)
+    def _add_months(months: dict[str, set[str]], kind: str, found: Iterable[str | None]) -> None:
+        for month in found:
+            if month is not None:
+                months.setdefault(kind, set()).add(month)
 
     @cached_property
     def places(self) -> dict[str, list[Place]]:

@@ -839,7 +839,7 @@ class Rules(BaseModel):
     """Warn when two sources' cited-by counts differ by more than this factor."""
     archive_after_days: int = Field(60, ge=1)
     """Entries, settled contradictions, closed follow-ups, citations and briefs whose last activity
-    is older than this (counted back from the newest brief) move to per-year archive pages, so
+    is older than this (counted back from the newest brief) move to per-month archive pages, so
     the main pages stay light however many years the doc runs."""
     allow_future_dates: bool = False
     """Accept briefs dated after today (synthetic benchmark data; never for the team's own)."""

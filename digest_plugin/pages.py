@@ -42,23 +42,23 @@ def stub(title: str, directive: str) -> str:
 
 ARCHIVE_NAMES = {
     "register": labels.PAGE_REGISTER,
-    "follow-ups": labels.PAGE_FOLLOW_UPS_CLOSED,
+    "follow-ups": labels.PAGE_FOLLOW_UPS,
     "bibliography": labels.PAGE_BIBLIOGRAPHY,
     "briefs": labels.PAGE_BRIEFS,
 }
 
 
 def archive_pages(layout: Layout) -> Iterator[tuple[str, str]]:
-    """One page per archived year of each section, the register, follow-ups, bibliography and briefs."""
+    """One page per archived month of each section, the register, follow-ups, bibliography and briefs."""
     topic = layout.topic
-    for kind, years in layout.archive_years.items():
-        for year in years:
+    for kind, months in layout.archive_months.items():
+        for month in months:
             if kind.isdigit():  # no section title here: stubs carry no text from the data
-                title = labels.PAGE_SECTION_ARCHIVE.format(section=kind, year=year)
-                yield section_page(topic, kind, year), stub(title, f"[[digest section={kind} year={year}]]")
+                title = labels.PAGE_SECTION_ARCHIVE.format(section=kind, month=month)
+                yield section_page(topic, kind, month), stub(title, f"[[digest section={kind} month={month}]]")
             else:
-                title = labels.PAGE_ARCHIVE.format(name=ARCHIVE_NAMES[kind], year=year)
-                yield ARCHIVE_PAGES[kind](topic, year), stub(title, f"[[digest {kind} year={year}]]")
+                title = labels.PAGE_ARCHIVE.format(name=ARCHIVE_NAMES[kind], month=month)
+                yield ARCHIVE_PAGES[kind](topic, month), stub(title, f"[[digest {kind} month={month}]]")
 
 
 MANIFEST = ".digest-pages"

@@ -236,7 +236,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         converted = len(self._stubs) if plan.convert is None else len(plan.convert)
         log.info(
             f"digest: preview converts {converted} of {len(self._stubs)} generated pages"
-            + ("" if plan.convert is None else f" ({plan.examined} rendered to compare)")
+            + (f" ({plan.reason})" if plan.convert is None else f" ({plan.examined} rendered to compare)")
         )
         outputs = {file.abs_dest_path for file in all_files}
         for stale in sorted(self._outputs - outputs):
@@ -331,7 +331,8 @@ def _config_bytes(config: MkDocsConfig, custom_templates: str | None) -> bytes:
     for folder in (config.theme.custom_dir, custom_templates):
         if folder:
             paths += sorted(p for p in (root / folder).rglob("*") if p.is_file())
-    return b"".join(str(p).encode() + b"\0" + p.read_bytes() + b"\0" for p in paths)
+    # Resolved: MkDocs gives the config file's path as typed the first time, absolute afterwards.
+    return b"".join(str(p.resolve()).encode() + b"\0" + p.read_bytes() + b"\0" for p in paths)
 
 
 def _remove_output(path: Path, site_dir: Path) -> None:

@@ -93,6 +93,22 @@ def directives(stub: str) -> list[dict[str, str | None]]:
     return found
 
 
+DOC_KEY = (
+    "the briefs' ids, dates or rounds",
+    "the withheld spellings",
+    "the citations' numbers",
+    "the contradictions' numbers",
+    "the follow-ups",
+    "the sections",
+    "the outline",
+    "the vocabulary",
+    "archive_after_days",
+    "the archive pages",
+    "the citations of hand-written pages",
+)
+"""What each part of :func:`doc_key` is, for the log line that says why every page is converted."""
+
+
 def doc_key(layout: Layout) -> tuple[Any, ...]:
     """What every page of one topic may depend on (see the module's docstring, point 1)."""
     doc = layout.doc
@@ -106,9 +122,26 @@ def doc_key(layout: Layout) -> tuple[Any, ...]:
         doc.outline,
         doc.vocabulary,
         doc.archive_after_days,
-        tuple(layout.archive_years.items()),
+        tuple(layout.archive_months.items()),
         tuple(sorted((paper, places) for paper, places in layout.hand_written.items())),
     )
+
+
+def why(old: tuple[Any, ...] | None, new: tuple[Any, ...]) -> str:
+    """What differs between two :func:`site_key` values, in words (for the log)."""
+    if old is None:
+        return "first build, or after an error"
+    if old[0] != new[0]:
+        return "the config, a theme override or a custom template changed"
+    if old[1] != new[1]:
+        return "a hand-written page changed"
+    if [t for t, _ in old[2]] != [t for t, _ in new[2]]:
+        return "the topics changed"
+    for (topic, before), (_, after) in zip(old[2], new[2], strict=True):
+        for name, a, b in zip(DOC_KEY, before, after, strict=True):
+            if a != b:
+                return f"{name} changed ({topic})"
+    return "nothing site-wide changed"
 
 
 def site_key(layouts: Mapping[str, Layout], config: bytes, hand_written: Iterable[tuple[str, str]]) -> tuple[Any, ...]:
@@ -175,7 +208,7 @@ def changed(old: Layout, new: Layout) -> Changed:
                 found.faces.add(cite_anchor(key))
         for brief in doc.briefs:
             if theirs.briefs_by_id.get(brief.id) != brief or theirs.changes.get(brief.id) != doc.changes.get(brief.id):
-                found.pages.update((brief_page(brief), briefs_index_page(doc.topic, layout.brief_year(brief))))
+                found.pages.update((brief_page(brief), briefs_index_page(doc.topic, layout.brief_month(brief))))
     return found
 
 
@@ -197,9 +230,9 @@ def _follow_up_face(layout: Layout, f: FollowUpView) -> tuple[Any, ...]:
 
 
 def _always(stub: str) -> bool:
-    """A current page (no ``year=``, not one brief's): it carries counts and status lines, so it is
+    """A current page (no ``month=``, not one brief's): it carries counts and status lines, so it is
     rendered again after every edit (a few pages, each one current, so small)."""
-    return all("year" not in args and "brief" not in args for args in directives(stub))
+    return all("month" not in args and "brief" not in args for args in directives(stub))
 
 
 @dataclass
@@ -211,6 +244,8 @@ class Plan:
     convert: set[str] | None
     contexts: dict[str, PageContext] = field(default_factory=dict)
     examined: int = 0
+    reason: str = ""
+    """Why every page is converted (with ``convert`` None)."""
 
 
 @dataclass
@@ -232,8 +267,9 @@ class Preview:
         """Which of the generated pages (``stubs``: path → Markdown) to convert for ``layouts``."""
         previous, self.layouts = self.layouts, layouts
         if previous is None or key != self.key or set(previous) != set(layouts):
+            reason = why(self.key if previous is not None else None, key)
             self.key = key
-            return Plan(convert=None)
+            return Plan(convert=None, reason=reason)
         found = [changed(previous[topic], layout) for topic, layout in layouts.items()]
         plan = Plan(convert=set())
         assert plan.convert is not None

@@ -15,7 +15,7 @@ import functools
 import html
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -255,7 +255,7 @@ class Renderer:
 
     def callout_href(self, view: ContradictionView) -> str:
         """Where a contradiction's callout is: on this page when it is shown here, else the register."""
-        shown = view.is_open or self.layout.contradiction_year(view) is None  # as _section_body shows them
+        shown = self.layout.contradiction_month(view) is None  # as _section_body shows them
         on_this_page = shown and any(
             section_page(self.doc.topic, s.split(".")[0]) == self.linker.page
             and any(c is view for c in self.doc.sections[s].contradictions)
@@ -1065,25 +1065,25 @@ class Renderer:
 
     # ------------------------------------------------------------------ pages
 
-    def section(self, number: str, year: int | None = None) -> list[Block]:
+    def section(self, number: str, month: str | None = None) -> list[Block]:
         """A top-level section (§N with its subsections) or one subsection: the current entries,
-        or with ``year`` the entries whose last change fell in that archived year."""
+        or with ``month`` (``2027-05``) the entries whose last change fell in that archived month."""
         blocks: list[Block] = []
         top = self.doc.sections[number]
         views = [top] if "." in number else [top, *self.doc.children(number)]
-        shown = self.layout.section_entries(number, year)
+        shown = self.layout.section_entries(number, month)
         here = [e for v in views for e in shown[v.number]]
-        if year is None:
+        if month is None:
             blocks += self._section_status(here)
         blocks += self._section_filter(here)
         if "." in number:
-            return blocks + self._section_body(top, year, shown[number])
-        if year is None:
+            return blocks + self._section_body(top, month, shown[number])
+        if month is None:
             blocks += self._archive_links(number)
-        blocks += self._section_body(top, year, shown[number])
+        blocks += self._section_body(top, month, shown[number])
         for child in views[1:]:
-            body = self._section_body(child, year, shown[child.number])
-            if body or year is None:
+            body = self._section_body(child, month, shown[child.number])
+            if body or month is None:
                 blocks.append(Heading(2, self._section_anchor(child.number), self.plain(section_title(child))))
                 blocks += body
         return blocks
@@ -1102,30 +1102,43 @@ class Renderer:
         return f'<p class="digest-section__origin" data-opened-by="{esc(view.opened_by.id)}">{origin}</p>'
 
     def _archive_links(self, number: str) -> list[Block]:
-        years = self.layout.archive_years.get(number, [])
-        if not years:
+        months = self.layout.archive_months.get(number, [])
+        if not months:
             return []
         counts = Counter(
-            self.layout.entry_year(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number
+            self.layout.entry_month(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number
         )
-        links = labels.LIST_SEP.join(
-            f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, y)))}">'
-            f"{labels.ARCHIVE_SECTION_YEAR.format(year=y, count=counts[y])}</a>"
-            for y in reversed(years)
+        links = self._by_year(
+            months,
+            lambda m: (
+                f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, m)))}">'
+                f"{labels.ARCHIVE_SECTION_MONTH.format(month=int(m[5:]), count=counts[m])}</a>"
+            ),
         )
         text = labels.ARCHIVE_SECTION.format(days=self.doc.archive_after_days, links=links)
         return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">{text}</p>')]
 
-    def _section_body(self, view: SectionView, year: int | None, here: list[EntryView]) -> list[Block]:
+    @staticmethod
+    def _by_year(months: list[str], link: Callable[[str], str]) -> str:
+        """Links to archive months, newest first, one group per year (ten years: 120 links)."""
+        years: dict[str, list[str]] = {}
+        for month in reversed(months):
+            years.setdefault(month[:4], []).append(link(month))
+        return labels.ARCHIVE_YEAR_SEP.join(
+            f'<span class="digest-archive-year">'
+            f"{labels.ARCHIVE_YEAR.format(year=year, months=labels.LIST_SEP.join(found))}</span>"
+            for year, found in years.items()
+        )
+
+    def _section_body(self, view: SectionView, month: str | None, here: list[EntryView]) -> list[Block]:
         """Callouts (current page only: open ones in full, recently settled ones folded), entries,
         stubs.  A callout follows the last entry it concerns, so the reader meets the statement
         first and what qualifies it right after; one that concerns no entry here opens the section."""
         callouts = []
-        if year is None:
-            callouts += [(c, False) for c in view.contradictions if c.is_open]
-            callouts += [
-                (c, True) for c in view.contradictions if not c.is_open and self.layout.contradiction_year(c) is None
-            ]
+        if month is None:
+            current = [c for c in view.contradictions if self.layout.contradiction_month(c) is None]
+            callouts += [(c, False) for c in current if c.is_open]
+            callouts += [(c, True) for c in current if not c.is_open]
         ordered = [e for e in here if not e.footnote] + [e for e in here if e.footnote]
         after: dict[str, list[str]] = {}
         lead: list[str] = []
@@ -1137,13 +1150,15 @@ class Renderer:
         for e in ordered:
             parts.append(self.entry(e))
             parts += after.get(e.id, [])
-        if year is None:
+        if month is None:
             parts += [self.stub(s) for s in view.stubs]
-        if not parts and year is None and not self.doc.children(view.number):
+            if older := self._older_open(view):
+                parts.append(older)
+        if not parts and month is None and not self.doc.children(view.number):
             parts.append(f'<p class="digest-empty">{labels.SECTION_EMPTY}</p>')
         if not parts:
             return []
-        origin = self.section_origin(view) if year is None else ""
+        origin = self.section_origin(view) if month is None else ""
         return [
             Raw(
                 f'<div class="digest-section" data-section="{esc(view.number)}" data-filter-group>'
@@ -1153,6 +1168,26 @@ class Renderer:
             )
         ]
 
+    def _older_open(self, view: SectionView) -> str:
+        """Where this section's open contradictions that no brief touched within the window are:
+        the register's pages of the months they last changed ('' when there are none)."""
+        months = Counter(
+            m for c in view.contradictions if c.is_open and (m := self.layout.contradiction_month(c)) is not None
+        )
+        if not months:
+            return ""
+        links = self._by_year(
+            sorted(months),
+            lambda m: (
+                f'<a href="{esc(self.linker.url(register_page(self.doc.topic, m)))}">'
+                f"{labels.ARCHIVE_SECTION_MONTH.format(month=int(m[5:]), count=months[m])}</a>"
+            ),
+        )
+        text = labels.SECTION_OLDER_OPEN.format(
+            count=sum(months.values()), days=self.doc.archive_after_days, links=links
+        )
+        return f'<p class="digest-archive-links" data-older-open="{sum(months.values())}">{text}</p>'
+
     def contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
         """The contradictions that touch an entry, directly or through its item."""
         related = list(self.doc.contradictions_by_entry.get(entry.id, []))
@@ -1160,22 +1195,26 @@ class Renderer:
             related += [c for c in self.doc.contradictions_by_item.get(entry.item.id, []) if c not in related]
         return related
 
-    def _year_links(self, kind: str) -> str:
-        """Links to the yearly archive pages of the register, bibliography, follow-ups or briefs."""
-        years = self.layout.archive_years.get(kind, [])
-        if not years:
+    def _month_links(self, kind: str) -> str:
+        """Links to the monthly archive pages of the register, bibliography, follow-ups or briefs."""
+        months = self.layout.archive_months.get(kind, [])
+        if not months:
             return ""
         page = ARCHIVE_PAGES[kind]
-        links = labels.LIST_SEP.join(
-            f'<a href="{esc(self.linker.url(page(self.doc.topic, y)))}">{y}</a>' for y in reversed(years)
+        links = self._by_year(
+            months,
+            lambda m: (
+                f'<a href="{esc(self.linker.url(page(self.doc.topic, m)))}">'
+                f"{labels.ARCHIVE_MONTH.format(month=int(m[5:]))}</a>"
+            ),
         )
         text = labels.ARCHIVE_OTHER.format(
             days=self.doc.archive_after_days, noun=labels.ARCHIVE_NOUNS[kind], links=links
         )
         return f'<p class="digest-archive-links" data-archive="{kind}">{text}</p>'
 
-    def register(self, year: int | None = None) -> list[Block]:
-        """Every contradiction with its whole story; settled ones older than the window by year.
+    def register(self, month: str | None = None) -> list[Block]:
+        """Every contradiction with its whole story; settled ones older than the window by month.
 
         The page opens with its summary and the filter bar (a reader with the script filters in
         place); the counts table and the grouped lists (the same filters as links, for a reader
@@ -1187,17 +1226,20 @@ class Renderer:
                 [
                     c
                     for c in self.doc.contradictions_by_brief.get(brief.id, [])
-                    if self.layout.contradiction_year(c) == year
+                    if self.layout.contradiction_month(c) == month
                 ],
             )
             for brief in self.doc.briefs
         ]
-        if year is None:
+        if month is None:
             open_n = sum(c.is_open for c in self.doc.contradictions)
             summary = labels.REGISTER_SUMMARY.format(total=len(self.doc.contradictions), open=open_n)
-            blocks.append(Raw(f'<p class="digest-summary">{summary}</p>' + self._year_links("register")))
+            older = sum(c.is_open and self.layout.contradiction_month(c) is not None for c in self.doc.contradictions)
+            if older:
+                summary += labels.OLDER_OPEN.format(count=older, days=self.doc.archive_after_days)
+            blocks.append(Raw(f'<p class="digest-summary">{summary}</p>' + self._month_links("register")))
         blocks += self._register_filter([c for _, views in groups for c in views])
-        if year is None:
+        if month is None:
             blocks.append(Raw(self._register_index()))
         for brief, views in groups:
             if views:
@@ -1256,7 +1298,7 @@ class Renderer:
                 "links": [Markup(self.contradiction_link(v)) for v in members],
             }
 
-        here = [v for v in views if self.layout.contradiction_year(v) is None]  # the archived: on their year's page
+        here = [v for v in views if self.layout.contradiction_month(v) is None]  # the archived: on their month's page
         by_status = [
             group(f"status-{s.value}", s.label, [v for v in here if v.status is s])
             for s in statuses
@@ -1288,10 +1330,10 @@ class Renderer:
             list_sep=labels.LIST_SEP,
         )
 
-    def bibliography(self, year: int | None = None) -> list[Block]:
+    def bibliography(self, month: str | None = None) -> list[Block]:
         doc = self.doc
         rows = []
-        if year is None:
+        if month is None:
             rows.append(
                 '<p class="digest-summary">'
                 + labels.BIBLIOGRAPHY_SUMMARY.format(
@@ -1301,10 +1343,10 @@ class Renderer:
                     first=(doc.outline.doc.reference_count or 0) + 1,
                 )
                 + "</p>"
-                + self._year_links("bibliography")
+                + self._month_links("bibliography")
             )
         for view in sorted(doc.citations.values(), key=lambda v: v.number):
-            if self.layout.citation_year(view) == year:
+            if self.layout.citation_month(view) == month:
                 rows.append(self.reference(view))
         return [Raw("".join(rows))]
 
@@ -1371,38 +1413,36 @@ class Renderer:
             list_sep=labels.LIST_SEP,
         )
 
-    def follow_ups(self, year: int | None = None) -> list[Block]:
-        """Pending follow-ups (open or carried over) first, then the closed ones with how they closed."""
-        closed = [f for f in self.doc.follow_ups if not f.pending and self.layout.follow_up_year(f) == year]
-        if year is not None:
-            return [
-                Raw(
-                    '<ol class="digest-follow-ups" data-list="closed">'
-                    + "".join(self.follow_up(f) for f in closed)
-                    + "</ol>"
+    def follow_ups(self, month: str | None = None) -> list[Block]:
+        """Pending follow-ups (open or carried over) first, then the closed ones with how they
+        closed: those that changed within the window, or (``month``) those whose last change fell
+        in that archived month."""
+        here = [f for f in self.doc.follow_ups if self.layout.follow_up_month(f) == month]
+        pending = [f for f in here if f.pending]
+        closed = [f for f in here if not f.pending]
+        blocks: list[Block] = []
+        if month is None:
+            all_pending = self.doc.open_follow_ups()
+            total_closed = len(self.doc.follow_ups) - len(all_pending)
+            summary = labels.FOLLOW_UPS_SUMMARY.format(pending=len(all_pending), closed=total_closed)
+            if len(all_pending) > len(pending):
+                summary += labels.OLDER_PENDING.format(
+                    count=len(all_pending) - len(pending), days=self.doc.archive_after_days
                 )
-            ]
-        pending = self.doc.open_follow_ups()
-        total_closed = sum(1 for f in self.doc.follow_ups if not f.pending)
-        blocks: list[Block] = [
-            Raw(
-                '<p class="digest-summary">'
-                + labels.FOLLOW_UPS_SUMMARY.format(pending=len(pending), closed=total_closed)
-                + "</p>"
-                + self._year_links("follow-ups")
+            blocks.append(Raw(f'<p class="digest-summary">{summary}</p>' + self._month_links("follow-ups")))
+        if pending or month is None:
+            blocks.append(
+                Raw(
+                    '<ol class="digest-follow-ups" data-list="pending">'
+                    + "".join(self.follow_up(f) for f in pending)
+                    + "</ol>"
+                    if pending
+                    else f'<p class="digest-empty">{labels.FOLLOW_UPS_NONE}</p>'
+                )
             )
-        ]
-        blocks.append(
-            Raw(
-                '<ol class="digest-follow-ups" data-list="pending">'
-                + "".join(self.follow_up(f) for f in pending)
-                + "</ol>"
-                if pending
-                else f'<p class="digest-empty">{labels.FOLLOW_UPS_NONE}</p>'
-            )
-        )
         if closed:
-            blocks.append(Heading(2, "closed", labels.FOLLOW_UPS_CLOSED))
+            if pending or month is None:
+                blocks.append(Heading(2, "closed", labels.FOLLOW_UPS_CLOSED))
             blocks.append(
                 Raw(
                     '<ol class="digest-follow-ups" data-list="closed">'
@@ -1620,9 +1660,9 @@ class Renderer:
             else f'<p class="digest-empty">{labels.NO_BRIEFS}</p>'
         )
 
-    def briefs_index(self, year: int | None = None) -> list[Block]:
-        briefs = [b for b in self.doc.briefs if self.layout.brief_year(b) == year]
-        head = self._year_links("briefs") if year is None else ""
+    def briefs_index(self, month: str | None = None) -> list[Block]:
+        briefs = [b for b in self.doc.briefs if self.layout.brief_month(b) == month]
+        head = self._month_links("briefs") if month is None else ""
         return [Raw(head + self.timeline(briefs)), Raw(self._feed_link())]
 
     def _feed_link(self) -> str:

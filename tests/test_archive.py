@@ -1,4 +1,4 @@
-"""Pages stay light over the years: older activity moves to per-year archive pages, and every link
+"""Pages stay light over the years: older activity moves to per-month archive pages, and every link
 still lands (checked across the whole built site)."""
 
 from __future__ import annotations
@@ -46,24 +46,24 @@ def page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
-def test_old_entries_move_to_their_year_and_current_ones_stay(archived):
-    main, archive = page(archived, "inference/5"), page(archived, "inference/5/2026")
+def test_old_entries_move_to_their_month_and_current_ones_stay(archived):
+    main, archive = page(archived, "inference/5"), page(archived, "inference/5/2026-10")
     assert 'data-digest-entry="llm-d-1-0"' in archive and 'data-digest-entry="llm-d-1-0"' not in main
     assert 'data-digest-entry="llm-d-v0-8"' in main  # the doc's own entries are never archived
-    assert re.search(r'data-archive="5".*?href="2026/"', main, re.S)
+    assert re.search(r'data-archive="5".*?2026 年：<a href="2026-10/">10 月（\d+ 条）</a>', main, re.S)
     kapitsa = page(archived, "inference/1")
     assert 'data-digest-entry="kapitsa"' in kapitsa  # changed on 10-24: current
 
 
-def test_register_follow_ups_bibliography_and_briefs_archive_by_year(archived):
+def test_register_follow_ups_bibliography_and_briefs_archive_by_month(archived):
     register = page(archived, "inference/register")
-    old = page(archived, "inference/register/2026")
+    old = page(archived, "inference/register/2026-10")
     assert 'data-digest-contradiction="long-prefill-no-version"' in old  # resolved on 10-22
     assert 'data-digest-contradiction="long-prefill-no-version"' not in register
     assert 'data-digest-contradiction="kapitsa-weekly-gain"' in register  # open: always current
-    assert 'data-follow-up="vllm-long-prefill-issue"' in page(archived, "inference/follow-ups/2026")
-    assert 'data-ref="528"' in page(archived, "inference/bibliography/2026")
-    assert 'data-brief="2026-10-21-inference-E1"' in page(archived, "inference/briefs/2026")
+    assert 'data-follow-up="vllm-long-prefill-issue"' in page(archived, "inference/follow-ups/2026-10")
+    assert 'data-ref="528"' in page(archived, "inference/bibliography/2026-10")
+    assert 'data-brief="2026-10-21-inference-E1"' in page(archived, "inference/briefs/2026-10")
     assert 'data-brief="2026-10-24-inference-E1"' in page(archived, "inference/briefs")
 
 

@@ -24,7 +24,7 @@ SOURCES = [
     "inference/1.md",
     "inference/1/2026.md",
     "inference/register.md",
-    "inference/register/2026.md",
+    "inference/register/2026-10.md",
     "inference/briefs/index.md",
     "inference/briefs/2026-10-21-inference-E1.md",
     "training/bibliography.md",
@@ -110,7 +110,7 @@ def test_entries_items_and_papers_have_their_pages(shipped):
     assert layout.item_target("llm-d-1-0") == ("inference/5.md", "entry-llm-d-1-0")  # 建议归入 §5.1
     assert layout.item_target("kapitsa-card-refresh") == ("inference/1.md", "entry-kapitsa")  # updates Kapitsa
     assert layout.citation_page(doc.citations["1605.08803"]) == "inference/bibliography.md"
-    assert layout.archive_years == {}  # one day of briefs: nothing is old
+    assert layout.archive_months == {}  # one day of briefs: nothing is old
 
 
 def test_an_item_kept_off_the_section_pages_is_found_on_its_brief_page(shipped):
@@ -122,31 +122,32 @@ def test_an_item_kept_off_the_section_pages_is_found_on_its_brief_page(shipped):
     assert layout.item_target(item.id) == (f"inference/briefs/{brief.id}.md", f"item-{item.id}")
 
 
-def test_with_a_one_day_window_what_settled_before_2026_10_23_moves_to_2026(lifecycle):
+def test_with_a_one_day_window_what_settled_before_2026_10_23_moves_to_2026_10(lifecycle):
     # the newest lifecycle brief is 2026-10-24: a 1-day window keeps 10-23 and 10-24 on the main pages
     layout = Layout(merge(lifecycle.outlines["inference"], lifecycle.briefs, Rules(archive_after_days=1)))
     doc = layout.doc
-    assert layout.entry_year(doc.entries["llm-d-1-0"]) == 2026  # placed 10-21, untouched since
-    assert layout.entry_page("llm-d-1-0") == "inference/5/2026.md"
-    assert layout.entry_year(doc.entries["kapitsa"]) is None  # refreshed 10-24
-    assert layout.entry_year(doc.entries["llm-d-v0-8"]) is None  # the outline's own entries never move
-    assert layout.contradiction_page(doc.contradiction("long-prefill-no-version")) == "inference/register/2026.md"
-    assert layout.contradiction_year(doc.contradiction("kapitsa-weekly-gain")) is None  # open again
-    assert layout.follow_up_page(doc.follow_up("vllm-long-prefill-issue")) == "inference/follow-ups/2026.md"
-    assert layout.follow_up_year(doc.follow_up("modelexpress-dynamo-relation")) is None  # still pending
-    assert layout.citation_year(doc.citations["1605.08803"]) == 2026  # cited 10-21
-    assert layout.citation_year(doc.citations["2309.06180"]) is None  # cited 10-23
-    assert [layout.brief_year(b) for b in doc.briefs] == [2026, 2026, None, None]
-    years = layout.archive_years
-    assert {"register", "follow-ups", "bibliography", "briefs", "5"} <= set(years)
-    assert all(found == [2026] for found in years.values())
+    assert layout.entry_month(doc.entries["llm-d-1-0"]) == "2026-10"  # placed 10-21, untouched since
+    assert layout.entry_page("llm-d-1-0") == "inference/5/2026-10.md"
+    assert layout.entry_month(doc.entries["kapitsa"]) is None  # refreshed 10-24
+    assert layout.entry_month(doc.entries["llm-d-v0-8"]) is None  # the outline's own entries never move
+    assert layout.contradiction_page(doc.contradiction("long-prefill-no-version")) == "inference/register/2026-10.md"
+    assert layout.contradiction_month(doc.contradiction("kapitsa-weekly-gain")) is None  # open again
+    assert layout.follow_up_page(doc.follow_up("vllm-long-prefill-issue")) == "inference/follow-ups/2026-10.md"
+    # still pending, but no brief touched it after 10-21: on its month's page (the main page counts it)
+    assert layout.follow_up_month(doc.follow_up("modelexpress-dynamo-relation")) == "2026-10"
+    assert layout.citation_month(doc.citations["1605.08803"]) == "2026-10"  # cited 10-21
+    assert layout.citation_month(doc.citations["2309.06180"]) is None  # cited 10-23
+    assert [layout.brief_month(b) for b in doc.briefs] == ["2026-10", "2026-10", None, None]
+    months = layout.archive_months
+    assert {"register", "follow-ups", "bibliography", "briefs", "5"} <= set(months)
+    assert all(found == ["2026-10"] for found in months.values())
 
 
 def test_with_the_default_window_nothing_is_archived(lifecycle):
-    assert Layout(merge(lifecycle.outlines["inference"], lifecycle.briefs)).archive_years == {}
+    assert Layout(merge(lifecycle.outlines["inference"], lifecycle.briefs)).archive_months == {}
 
 
-def test_archive_years_across_a_new_year(tmp_path):
+def test_archive_months_across_a_new_year(tmp_path):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from synth import generate
 
@@ -155,9 +156,10 @@ def test_archive_years_across_a_new_year(tmp_path):
     doc = living_docs(data, rules=Rules(allow_future_dates=True, archive_after_days=5))["inference"]
     layout = Layout(doc)
     assert max(b.date for b in doc.briefs) == dt.date(2027, 1, 8)
-    assert layout.archive_years["briefs"] == [2026, 2027]  # 2026-10-21…12-31 and 2027-01-01…01-02
-    assert {layout.brief_year(b) for b in doc.briefs if b.date >= dt.date(2027, 1, 3)} == {None}
-    assert all(set(found) <= {2026, 2027} for found in layout.archive_years.values())
+    # 2026-10-21…31, November, December and 2027-01-01…01-02: one page a month, months in order
+    assert layout.archive_months["briefs"] == ["2026-10", "2026-11", "2026-12", "2027-01"]
+    assert {layout.brief_month(b) for b in doc.briefs if b.date >= dt.date(2027, 1, 3)} == {None}
+    assert all(set(found) <= {"2026-10", "2026-11", "2026-12", "2027-01"} for found in layout.archive_months.values())
 
 
 # --------------------------------------------------------------------------- where papers are cited

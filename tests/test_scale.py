@@ -38,8 +38,8 @@ def test_the_feed_carries_the_newest_briefs_and_the_index_keeps_every_one(doc):
     )
     index += "".join(
         block.html
-        for year in Layout(doc).archive_years.get("briefs", [])
-        for block in Renderer(Layout(doc), Linker("inference/briefs/index.md")).briefs_index(year)
+        for month in Layout(doc).archive_months.get("briefs", [])
+        for block in Renderer(Layout(doc), Linker("inference/briefs/index.md")).briefs_index(month)
         if hasattr(block, "html")
     )
     for brief in doc.briefs:  # what left the feed is still one click away

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -134,8 +135,11 @@ def test_digest_serve_previews_an_edit_converting_only_what_changed(tmp_path):
         wait_for(url, server, log, lambda p: marker in p, "the served §5 page did not change")
         brief = f"http://127.0.0.1:{port}/inference/briefs/2026-10-21-inference-E1/"
         wait_for(brief, server, log, lambda p: marker in p, "the brief's own page did not change")
+    assert fetch(url)[0] == 0, "stopping `digest serve` left a server running on its port"
     text = log_of(log)
-    assert "preview converts" in text and "A 'dirty' build" not in text
+    # After the edit, only the pages whose content changed were converted (not every page again).
+    assert re.search(r"preview converts \d+ of \d+ generated pages \(\d+ rendered to compare\)", text), text
+    assert "A 'dirty' build" not in text
 
 
 def test_a_broken_brief_keeps_the_last_good_site_with_its_errors_on_every_page(tmp_path):
