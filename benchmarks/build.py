@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE))
 from synth import generate  # noqa: E402
 
 from digest_plugin.extension import PageContext, render_directive  # noqa: E402
-from digest_plugin.layout import Layout, Linker, layouts  # noqa: E402
+from digest_plugin.layout import Layout, Linker, layouts, page_url  # noqa: E402
 from digest_plugin.pages import generated_pages  # noqa: E402
 from digest_plugin.pipeline import living_docs  # noqa: E402
 from digest_plugin.render import Heading, Renderer  # noqa: E402
@@ -117,6 +117,73 @@ def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(data, site / "data")
     return site
+
+
+def material_search_site(plugin: Path, work: Path) -> Path:
+    """The plugin site with Material's own search instead of Pagefind (the build of 0.2.0, the
+    baseline the issue measured): same data, pages and theme."""
+    site = work / "material-search"
+    shutil.copytree(plugin, site, ignore=shutil.ignore_patterns("site", ".cache"))
+    config = (site / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("  - search:\n      enabled: false\n", "  - search:\n      lang: zh\n", 1)
+    config = config.replace("      search: pagefind\n", "      search: material\n", 1)
+    assert "search: material" in config and "lang: zh" in config, "mkdocs.yml's search lines moved"
+    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return site
+
+
+def timed_command(site: Path, command: list[str]) -> tuple[float, float]:
+    """(seconds, peak RSS in MB of the process or any child it waited for) of one command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=site, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None, "stderr is a pipe"
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{command} failed in {site}:\n{err.decode()[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def page_weights(site: Path) -> dict[str, Any]:
+    """The home page, the heaviest page the nav opens, and the heaviest page of all, in KB."""
+    nav = re.findall(r"^\s+- (?:[^:\n]+: )?(\S+\.md)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    sizes = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")}
+
+    navs = {md: sizes.get(page_url(md) + "index.html", 0) for md in nav}
+    heaviest_nav = max(navs, key=lambda k: navs[k])
+    heaviest = max(sizes, key=lambda k: sizes[k])
+    return {
+        "home_kb": sizes.get("index.html", 0) // 1024,
+        "heaviest_nav_page": heaviest_nav,
+        "heaviest_nav_kb": navs[heaviest_nav] // 1024,
+        "heaviest_page": heaviest,
+        "heaviest_kb": sizes[heaviest] // 1024,
+    }
+
+
+def host_figures(args: argparse.Namespace, work: Path, plugin: Path) -> dict[str, Any]:
+    """The shipped build (Pagefind) against Material's search (the baseline, same run) and against
+    Zensical (``digest build --host zensical``), each with its peak memory and page weights."""
+    runs = max(args.runs, 1)
+    pagefind = [timed_build(plugin, "site") for _ in range(runs)]
+    figures: dict[str, Any] = {"pagefind_s": round(statistics.median(s for s, _ in pagefind), 3)}
+    figures["pagefind_peak_rss_mb"] = round(max(r for _, r in pagefind), 1)
+    figures |= page_weights(plugin / "site")
+    if not args.no_material_search:
+        material = material_search_site(plugin, work)
+        baseline = [timed_build(material, "site") for _ in range(runs)]
+        figures["material_search_s"] = round(statistics.median(s for s, _ in baseline), 3)
+        figures["material_search_peak_rss_mb"] = round(max(r for _, r in baseline), 1)
+        figures["pagefind_vs_material"] = round(figures["pagefind_s"] / figures["material_search_s"], 3)
+    zensical = work / "zensical"
+    shutil.copytree(plugin, zensical, ignore=shutil.ignore_patterns("site", ".cache"))
+    command = [sys.executable, "-m", "digest_plugin.cli", "build", "--host", "zensical"]
+    zen = [timed_command(zensical, command) for _ in range(runs)]
+    figures["zensical_s"] = round(statistics.median(s for s, _ in zen), 3)
+    figures["zensical_peak_rss_mb"] = round(max(r for _, r in zen), 1)
+    figures["zensical_vs_mkdocs"] = round(figures["zensical_s"] / figures["pagefind_s"], 3)
+    return figures
 
 
 def floor_site(plugin: Path, work: Path) -> Path:
@@ -283,6 +350,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--serve", action="store_true", help="also measure the preview loop")
     parser.add_argument("--serve-only", action="store_true", help="measure only the preview loop (large N)")
+    parser.add_argument(
+        "--hosts",
+        action="store_true",
+        help="only the hosts: the shipped build (Pagefind), the same with Material's search, Zensical",
+    )
+    parser.add_argument("--no-material-search", action="store_true", help="with --hosts: skip the baseline")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="digest-bench-") as tmp:
@@ -290,10 +363,12 @@ def main() -> None:
         data = generate(args.days, work / "data")
         size = sum(p.stat().st_size for p in (data / "briefs").glob("*.yml"))
         plugin = plugin_site(data, work)
-        floor = floor_site(plugin, work)
+        floor = floor_site(plugin, work) if not args.hosts else plugin
 
         figures = {"days": args.days}
-        if not args.serve_only:
+        if args.hosts:
+            figures |= host_figures(args, work, plugin)
+        elif not args.serve_only:
             figures |= build_figures(args, data, work, plugin, floor)
         figures |= {
             "brief_bytes_mean": size // max(args.days, 1),
