@@ -10,15 +10,18 @@ the brief's JSON Schema.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -324,12 +327,19 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    """The preview: ``mkdocs serve --dirty``, under which the plugin converts again only the pages
-    whose content an edit changed (:mod:`preview`) and MkDocs leaves the others as they are.  Plain
-    ``mkdocs serve`` still works; it converts every page after every edit.
+    """The preview on either host.
 
-    The process becomes MkDocs (``exec``), so stopping it (Ctrl-C, or a signal from a script) stops
-    the server: a child left running would keep the port."""
+    MkDocs: ``mkdocs serve --dirty``, under which the plugin converts again only the pages whose
+    content an edit changed (:mod:`preview`) and MkDocs leaves the others as they are.  This process
+    becomes MkDocs (``exec``), so stopping it stops the server.
+
+    Zensical (which runs no plugins): the generated pages are written, ``zensical serve`` runs
+    beside this process, and each change under the data folder writes the pages again (a new
+    brief's page, archive pages that come or go; unchanged files are left alone).  Zensical
+    re-renders and reloads the browser itself, since ``mkdocs.yml`` lists the data folder under
+    ``watch:``; the extension reads the data again when a file changed."""
+    if args.host == "zensical":
+        return _serve_zensical(args)
     command = [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-f", str(args.config)]
     if args.dev_addr:
         command += ["-a", args.dev_addr]
@@ -337,6 +347,62 @@ def _serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, command, env)
+
+
+def _serve_zensical(args: argparse.Namespace) -> int:
+    root = args.config.resolve().parent
+    settings = _settings(args.config)
+    watched = [str(w).rstrip("/") for w in settings.get("watch") or []]
+    if args.data.as_posix().rstrip("/") not in watched and str(args.data.resolve()) not in watched:
+        print(
+            f"{args.config}: error: Zensical re-renders on a data edit only if mkdocs.yml lists the data "
+            f"folder under `watch:` (add `watch: [{args.data.as_posix()}]`)",
+            file=sys.stderr,
+        )
+        return 1
+    docs_dir = root / settings.get("docs_dir", "docs")
+
+    def write() -> bool:
+        result = _merged(args.data, args.config)  # prints what is wrong; the last good pages stay
+        if result is None or result.docs is None:
+            return False
+        write_pages(docs_dir, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True))
+        return True
+
+    if not write():
+        return 1
+    command = [sys.executable, "-m", "zensical", "serve"] + (["-a", args.dev_addr] if args.dev_addr else [])
+    server = subprocess.Popen(command, cwd=root)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop the server too (finally, below)
+    try:
+        stamp = _stamp(args.data)
+        while server.poll() is None:
+            time.sleep(0.3)
+            now = _stamp(args.data)
+            if now != stamp:
+                stamp = now
+                if write():
+                    print("digest: generated pages written again after a data edit", file=sys.stderr)
+        return server.returncode or 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every YAML file under ``folder`` with its size and time: a change, a new file or a deleted one."""
+    found = []
+    for path in sorted(folder.rglob("*.yml")):
+        with contextlib.suppress(OSError):
+            stat = path.stat()
+            found.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(found)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -420,7 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     bld.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
 
     srv = sub.add_parser("serve", help="preview the site, converting again only the pages an edit changes")
-    srv.add_argument("--host", choices=("mkdocs",), default="mkdocs")
+    srv.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
+    srv.add_argument("--data", default=Path("data"), type=Path)
     srv.add_argument("-a", "--dev-addr", help="IP:PORT to serve on (default: mkdocs.yml's, else 127.0.0.1:8000)")
     srv.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
 

@@ -337,7 +337,7 @@ class LivingDoc:
     """By paper (arXiv id without version)."""
     follow_ups: tuple[FollowUpView, ...]
     changes: Mapping[str, Changes]
-    archive_after_days: int = 60
+    archive_after_days: int = 21
     """Carried for :mod:`layout`, which decides from it what moves to archive pages."""
     vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
     """The topic's words (labels and meanings of ratings, levels, kinds, gaps, dispositions)."""

@@ -82,8 +82,9 @@ def write_pages(
         if target.exists() and path not in before:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-        written.append(path)
+        if not target.is_file() or target.read_text(encoding="utf-8") != content:
+            target.write_text(content, encoding="utf-8")  # unchanged files keep their time: a host
+        written.append(path)  # watching docs/ (``zensical serve``) sees only what changed
     for stale in sorted(before - set(written)):
         (docs_dir / stale).unlink(missing_ok=True)
     manifest.write_text("\n".join(written) + "\n", encoding="utf-8")

@@ -165,7 +165,7 @@ def test_inner_model_looks_through_lists_and_optionals():
 
 def test_rules_defaults_are_the_team_practice_and_bounds_hold():
     rules = Rules()
-    assert rules.citation_count_factor == 3.0 and rules.archive_after_days == 60 and rules.hide_discarded
+    assert rules.citation_count_factor == 3.0 and rules.archive_after_days == 21 and rules.hide_discarded
     assert "lead" in rules.no_conclusion_levels
     with pytest.raises(ValidationError):
         Rules(citation_count_factor=1)

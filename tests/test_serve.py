@@ -160,3 +160,27 @@ def test_a_broken_brief_keeps_the_last_good_site_with_its_errors_on_every_page(t
         assert f"{BRIEF_YAML}:{broken_line}:" in log_of(log)  # the terminal says the same
         brief_path.write_text(good, encoding="utf-8")
         wait_for(section, server, log, lambda p: banner not in p, "the banner did not clear once fixed")
+
+
+def test_digest_serve_on_zensical_follows_a_data_edit_and_a_new_brief(tmp_path):
+    """Zensical runs no plugins: ``digest serve --host zensical`` writes the generated pages, runs
+    ``zensical serve`` and writes the pages again when data/ changes (a new brief's page); Zensical
+    watches data/ itself (``watch:`` in mkdocs.yml) and re-renders what shows the edit."""
+    project = copy_project(tmp_path / "project")
+    brief_path = project / BRIEF_YAML
+    source = brief_path.read_text(encoding="utf-8")
+    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
+    marker = f"ZENSICAL-SERVE-{uuid.uuid4().hex[:12]}"
+    old_line = f'    title: "{item["title"]}"\n'
+    log = tmp_path / "serve.log"
+    command = ("-m", "digest_plugin.cli", "serve", "--host", "zensical")
+    with serving(project, log, command) as (server, port):
+        url = f"http://127.0.0.1:{port}/inference/5/"
+        wait_for(url, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "§5 did not come up")
+        brief_path.write_text(source.replace(old_line, f'    title: "{item["title"]} {marker}"\n'), encoding="utf-8")
+        wait_for(url, server, log, lambda p: marker in p, "the served §5 page did not change")
+        later = "2026-10-22-inference-E2.yml"
+        shutil.copy2(PROJECT / "tests" / "fixtures" / "lifecycle" / later, project / "data" / "briefs" / later)
+        page = f"http://127.0.0.1:{port}/inference/briefs/2026-10-22-inference-E2/"
+        wait_for(page, server, log, lambda p: 'data-brief="2026-10-22-inference-E2"' in p, "the new brief has no page")
+    assert fetch(url)[0] == 0, "stopping `digest serve --host zensical` left a server running on its port"
