@@ -206,6 +206,7 @@ def floor_site(plugin: Path, work: Path) -> Path:
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"  - digest:\n(?:      .*\n)+", "", config)  # no plugin …
     config = re.sub(r"  - digest_plugin.extension:\n(?:      .*\n)+", "", config)  # … and no renderer
+    config = re.sub(r"\nwatch:\n(?:  - .*\n)+", "\n", config)  # … and no data folder to watch
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     return site
 
