@@ -284,6 +284,16 @@ def _digest_option(settings: dict[str, Any], name: str, default: Any) -> Any:
     return default
 
 
+def _zensical_search_on(settings: dict[str, Any]) -> bool:
+    """Whether Zensical runs its own search: unless ``- search: enabled: false`` says otherwise
+    (Zensical searches even when ``plugins`` does not list it)."""
+    for plugin in settings.get("plugins") or []:
+        name, options = (plugin, {}) if isinstance(plugin, str) else next(iter(plugin.items()), ("", {}))
+        if name in ("search", "material/search"):
+            return bool((options or {}).get("enabled", True))
+    return True
+
+
 def _build(args: argparse.Namespace) -> int:
     """One command for a whole build on either host: for Zensical (which runs no plugins) the
     generated pages, the build, Pagefind's index and the independent leak check, each step only
@@ -304,6 +314,13 @@ def _build(args: argparse.Namespace) -> int:
         settings.get("site_url"),
         settings.get("use_directory_urls", True),
     )
+    if _digest_option(settings, "search", "material") == "pagefind" and _zensical_search_on(settings):
+        print(
+            f"{args.config}: warning: Zensical's own search is on with `search: pagefind`: it takes "
+            "`data-search-exclude` off the pages, so Pagefind would index what they keep out of search "
+            "(the claims quoted in their callouts); add `- search: {enabled: false}` under `plugins`",
+            file=sys.stderr,
+        )
     done = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=root, check=False)
     if done.returncode != 0:
         print(

@@ -174,6 +174,8 @@ def test_the_rendered_pages_of_the_shipped_data_do_not_leak(shipped, check):
         "周增 ＋１７５",  # full-width digits
         "周增 +17<span>5</span>",  # markup inside the word
         "周增&nbsp;+175",  # a no-break space
+        "&#x5468;&#x589E; +175",  # the ideographs as hexadecimal character references
+        "&#21608;增 +175",  # one as a decimal reference
     ],
 )
 def test_a_claim_a_reader_sees_whole_is_found_however_it_is_written(check, written):

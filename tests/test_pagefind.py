@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project, in_ci, mkdocs_build
+from conftest import ROOT, copy_project, in_ci, mkdocs_build, replace_in
 from ruamel.yaml import YAML
 
 from digest_plugin import searchindex
@@ -289,3 +289,14 @@ def test_one_command_builds_the_site_on_zensical_with_pagefinds_search_and_the_l
     done = run_digest_build(root, "--host", "zensical")
     assert done.returncode == 1
     assert "inference/note/index.html: error: withheld claim" in done.stderr
+
+
+def test_zensical_with_its_own_search_on_is_warned_and_what_it_lets_through_is_caught(tmp_path):
+    """Zensical's search takes ``data-search-exclude`` off the pages; Pagefind then indexes the claim
+    quoted in its callout.  The command says why up front, and the leak check still fails it."""
+    root = copy_project(tmp_path / "z")
+    replace_in(root / "mkdocs.yml", "  - search:\n      enabled: false\n", "")
+    done = run_digest_build(root, "--host", "zensical")
+    assert "Zensical's own search is on with `search: pagefind`" in done.stderr
+    assert done.returncode == 1 and "withheld claim" in done.stderr + done.stdout, done.stdout + done.stderr
+
