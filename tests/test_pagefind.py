@@ -299,4 +299,3 @@ def test_zensical_with_its_own_search_on_is_warned_and_what_it_lets_through_is_c
     done = run_digest_build(root, "--host", "zensical")
     assert "Zensical's own search is on with `search: pagefind`" in done.stderr
     assert done.returncode == 1 and "withheld claim" in done.stderr + done.stdout, done.stdout + done.stderr
-
