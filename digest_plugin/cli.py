@@ -288,9 +288,10 @@ def _zensical_search_on(settings: dict[str, Any]) -> bool:
     """Whether Zensical runs its own search: unless ``- search: enabled: false`` says otherwise
     (Zensical searches even when ``plugins`` does not list it)."""
     for plugin in settings.get("plugins") or []:
-        name, options = (plugin, {}) if isinstance(plugin, str) else next(iter(plugin.items()), ("", {}))
-        if name in ("search", "material/search"):
-            return bool((options or {}).get("enabled", True))
+        entry: dict[str, Any] = {plugin: {}} if isinstance(plugin, str) else dict(plugin)
+        for name, options in entry.items():
+            if name in ("search", "material/search"):
+                return bool((options or {}).get("enabled", True))
     return True
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, copy_project
 
 SESSION = Path(__file__).with_name("preview_session.py")
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
@@ -94,11 +94,8 @@ def corpus_project(tmp_path_factory) -> Path:
 
     work = tmp_path_factory.mktemp("preview-corpus")
     run(ROOT / "data", work)
-    project = work / "project"
-    project.mkdir()
-    shutil.copy2(ROOT / "mkdocs.yml", project / "mkdocs.yml")
-    shutil.copytree(ROOT / "docs", project / "docs")
-    shutil.copytree(ROOT / "overrides", project / "overrides")
+    project = copy_project(work / "project")
+    shutil.rmtree(project / "data")
     shutil.move(work / "data", project / "data")
     return project
 

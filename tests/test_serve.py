@@ -19,8 +19,10 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from conftest import copy_project
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -47,15 +49,6 @@ def fetch(url: str) -> tuple[int, str]:
 
 def log_of(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")[-4000:] if path.exists() else ""
-
-
-def copy_project(root: Path) -> Path:
-    root.mkdir()
-    shutil.copy2(PROJECT / "mkdocs.yml", root / "mkdocs.yml")
-    shutil.copytree(PROJECT / "docs", root / "docs")
-    shutil.copytree(PROJECT / "overrides", root / "overrides")
-    shutil.copytree(PROJECT / "data", root / "data")
-    return root
 
 
 @contextlib.contextmanager
@@ -96,21 +89,41 @@ def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, ok: Callable[
     raise AssertionError(f"{what} within {RELOAD_TIMEOUT}s:\n{log_of(log)}")
 
 
+@dataclass
+class TitleEdit:
+    """A copy of the project, and the edit every serve test makes: the llm-d 1.0 item (§5.1) gets a
+    marker in its title."""
+
+    project: Path
+    marker: str
+
+    @property
+    def brief(self) -> Path:
+        return self.project / BRIEF_YAML
+
+    def apply(self) -> None:
+        source = self.brief.read_text(encoding="utf-8")
+        item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
+        old_line = f'    title: "{item["title"]}"\n'
+        assert source.count(old_line) == 1, "could not find the title line of the llm-d 1.0 item"
+        self.brief.write_text(
+            source.replace(old_line, f'    title: "{item["title"]} {self.marker}"\n'), encoding="utf-8"
+        )
+
+
+def title_edit(tmp_path: Path, prefix: str) -> TitleEdit:
+    return TitleEdit(copy_project(tmp_path / "project"), f"{prefix}-{uuid.uuid4().hex[:12]}")
+
+
 def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
-    project = copy_project(tmp_path / "project")
-    brief_path = project / BRIEF_YAML
-    source = brief_path.read_text(encoding="utf-8")
-    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
-    marker = f"SERVE-RELOAD-{uuid.uuid4().hex[:12]}"
-    old_line = f'    title: "{item["title"]}"\n'
-    assert source.count(old_line) == 1, "could not find the title line of the llm-d 1.0 item"
+    edit = title_edit(tmp_path, "SERVE-RELOAD")
+    project, marker = edit.project, edit.marker
     log = tmp_path / "serve.log"
     with serving(project, log) as (server, port):
         url = f"http://127.0.0.1:{port}/inference/5/"
         page = wait_for(url, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "§5 did not come up")
         assert marker not in page
-        new_title = f"{item['title']} {marker}"
-        brief_path.write_text(source.replace(old_line, f'    title: "{new_title}"\n'), encoding="utf-8")
+        edit.apply()
         wait_for(
             url, server, log, lambda p: marker in p, f"the served §5 page did not change after editing {BRIEF_YAML}"
         )
@@ -121,17 +134,13 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
 
 def test_digest_serve_previews_an_edit_converting_only_what_changed(tmp_path):
     """The README's preview command: a dirty ``mkdocs serve`` whose plugin picks the pages to convert."""
-    project = copy_project(tmp_path / "project")
-    brief_path = project / BRIEF_YAML
-    source = brief_path.read_text(encoding="utf-8")
-    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
-    marker = f"DIGEST-SERVE-{uuid.uuid4().hex[:12]}"
-    old_line = f'    title: "{item["title"]}"\n'
+    edit = title_edit(tmp_path, "DIGEST-SERVE")
+    project, marker = edit.project, edit.marker
     log = tmp_path / "serve.log"
     with serving(project, log, ("-m", "digest_plugin.cli", "serve")) as (server, port):
         url = f"http://127.0.0.1:{port}/inference/5/"
         wait_for(url, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "§5 did not come up")
-        brief_path.write_text(source.replace(old_line, f'    title: "{item["title"]} {marker}"\n'), encoding="utf-8")
+        edit.apply()
         wait_for(url, server, log, lambda p: marker in p, "the served §5 page did not change")
         brief = f"http://127.0.0.1:{port}/inference/briefs/2026-10-21-inference-E1/"
         wait_for(brief, server, log, lambda p: marker in p, "the brief's own page did not change")
@@ -166,18 +175,14 @@ def test_digest_serve_on_zensical_follows_a_data_edit_and_a_new_brief(tmp_path):
     """Zensical runs no plugins: ``digest serve --host zensical`` writes the generated pages, runs
     ``zensical serve`` and writes the pages again when data/ changes (a new brief's page); Zensical
     watches data/ itself (``watch:`` in mkdocs.yml) and re-renders what shows the edit."""
-    project = copy_project(tmp_path / "project")
-    brief_path = project / BRIEF_YAML
-    source = brief_path.read_text(encoding="utf-8")
-    item = next(i for i in YAML(typ="safe").load(source)["items"] if i["id"] == ITEM_ID)
-    marker = f"ZENSICAL-SERVE-{uuid.uuid4().hex[:12]}"
-    old_line = f'    title: "{item["title"]}"\n'
+    edit = title_edit(tmp_path, "ZENSICAL-SERVE")
+    project, marker = edit.project, edit.marker
     log = tmp_path / "serve.log"
     command = ("-m", "digest_plugin.cli", "serve", "--host", "zensical")
     with serving(project, log, command) as (server, port):
         url = f"http://127.0.0.1:{port}/inference/5/"
         wait_for(url, server, log, lambda p: f'data-digest-item="{ITEM_ID}"' in p, "§5 did not come up")
-        brief_path.write_text(source.replace(old_line, f'    title: "{item["title"]} {marker}"\n'), encoding="utf-8")
+        edit.apply()
         wait_for(url, server, log, lambda p: marker in p, "the served §5 page did not change")
         later = "2026-10-22-inference-E2.yml"
         shutil.copy2(PROJECT / "tests" / "fixtures" / "lifecycle" / later, project / "data" / "briefs" / later)
