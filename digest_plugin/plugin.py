@@ -148,8 +148,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         _use_extension(config, DigestExtension(context=lambda: self._page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
-        theirs = [config.plugins[name] for name in ("material/search", "search") if name in config.plugins]
-        if self.config.search == "pagefind" and any(getattr(p.config, "enabled", True) for p in theirs):
+        if self.config.search == "pagefind" and _theme_search(config):
             log.warning(
                 f"digest: {config.config_file_path}: `search: pagefind` and Material's `search` plugin are both "
                 "enabled; set `enabled: false` under `- search` (Pagefind makes the index), or `search: material`"
@@ -215,9 +214,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
     ) -> None:
         """Under a dirty ``serve``: tell MkDocs which generated pages to convert again (:mod:`preview`);
         every hand-written page is converted (its macros may show data), and so is every page while
-        the data has errors (each one carries the banner)."""
+        the data has errors (each one carries the banner), and while Material's search plugin runs
+        (it indexes only the pages a build converts: the preview's index would lose the others)."""
         assert self._preview is not None
-        if self._errors or self._banner:
+        if self._errors or self._banner or _theme_search(config):
             self._preview.invalidate()  # the banner goes on (or comes off) every page
         self._banner = bool(self._errors)
         key = site_key(self._layouts, _config_bytes(config, self.config.custom_templates), pages)
@@ -303,6 +303,12 @@ class GeneratedFile(File):
 
     def is_modified(self) -> bool:
         return self.convert
+
+
+def _theme_search(config: MkDocsConfig) -> bool:
+    """Whether Material's (or MkDocs') own search plugin is enabled."""
+    theirs = [config.plugins[name] for name in ("material/search", "search") if name in config.plugins]
+    return any(getattr(p.config, "enabled", True) for p in theirs)
 
 
 def _converted() -> bool:

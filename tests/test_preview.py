@@ -198,3 +198,24 @@ def test_a_broken_brief_puts_the_banner_on_every_page_and_fixing_it_takes_it_off
     (session.project / FIRST).write_text(good, encoding="utf-8")
     session.build()
     assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
+
+
+def test_with_materials_search_a_preview_converts_every_page(corpus_project, tmp_path):
+    """Material's search indexes only the pages a build converts: a preview that skipped pages would
+    serve an index without them, so with that search on every page is converted."""
+    project = tmp_path / "project"
+    shutil.copytree(corpus_project, project)
+    replace(project, "mkdocs.yml", "  - search:\n      enabled: false\n", "  - search:\n      lang: zh\n")
+    replace(project, "mkdocs.yml", "      search: pagefind\n", "      search: material\n")
+    preview = Session(project, tmp_path / "served", tmp_path / "serve.log")
+    try:
+        preview.build()
+        replace(project, LATEST, t := first_title(project, LATEST), f"{t} 〔改〕")
+        preview.build()
+        index = json.loads((preview.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+        locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+        assert "inference/briefs/2026-10-21-inference-E1/" in locations  # a page the edit did not touch
+        assert "preview converts" in preview.log.read_text(encoding="utf-8")
+        assert "rendered to compare" not in preview.log.read_text(encoding="utf-8")
+    finally:
+        preview.close()
