@@ -31,9 +31,9 @@ from .merge import LivingDoc
 
 CSS_PATH = "assets/digest/digest.css"
 JS_PATH = "assets/digest/digest.js"
+"""Closes a badge's tip on Esc (WCAG 1.4.13) and runs the filter bars; the site works without it."""
 SEARCH_JS_PATH = "assets/digest/search.js"
 """The search box over Pagefind's index (with ``search: pagefind``), its words written above it."""
-"""Closes a badge's tip on Esc (WCAG 1.4.13): the only script the plugin adds; the site works without it."""
 
 
 def stub(title: str, directive: str) -> str:

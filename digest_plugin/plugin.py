@@ -218,7 +218,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         (it indexes only the pages a build converts: the preview's index would lose the others)."""
         assert self._preview is not None
         if self._errors or self._banner or _theme_search(config):
-            self._preview.invalidate()  # the banner goes on (or comes off) every page
+            self._preview.invalidate()
         self._banner = bool(self._errors)
         key = site_key(self._layouts, _config_bytes(config, self.config.custom_templates), pages)
         self._plan = plan = self._preview.plan(
@@ -226,7 +226,6 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             self._stubs,
             key,
             lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
-            config.use_directory_urls,
         )
         for file in added:
             file.convert = plan.convert is None or file.src_uri in plan.convert or not file.is_documentation_page()

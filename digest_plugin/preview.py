@@ -10,9 +10,9 @@ every page it does not name, leaving that page's HTML as it is on disk.  Nothing
    the newest one), the withheld spellings (every page's text is withheld through them), citation
    and contradiction numbering, sections, outline, vocabulary, which archive pages exist.  When it
    changed, or after an error, every page is converted again.
-2. **Which objects changed** (:func:`changed_places`): the merged docs before and after the edit
-   are compared object by object (entries, items, contradictions, follow-ups, citations, briefs);
-   each changed object names its places, old and new (a page, and its anchor there).
+2. **Which objects changed** (:func:`changed`): the merged docs before and after the edit are
+   compared object by object (entries, items, contradictions, follow-ups, citations, briefs), each
+   pair once; a changed object names its anchor and its pages, old and new.
 3. **Which pages may show them**: every page that holds, or links to, one of those places (read
    from the HTML the page last rendered), the changed objects' own pages, the pages that never
    had a record, and the current (not archived, not per-brief) pages, which carry counts and
@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,45 +171,66 @@ def changed(old: Layout, new: Layout) -> Changed:
     """Compare two merges of one topic object by object (see the module's docstring, point 2)."""
     found = Changed()
 
-    def add(anchor: str, face_changed: bool, *pages: str) -> None:
+    def add(anchor: str, pair: tuple[Any, Any], face: Callable[[Layout, Any], Any], pages: Callable[..., Any]) -> None:
+        """One changed object (``pair``: before, after; one may be None): its anchor, whether what a
+        link to it shows changed too, and its pages in each layout it is in."""
+        before, after = pair
         found.insides.add(anchor)
-        if face_changed:
+        if before is None or after is None or face(old, before) != face(new, after):
             found.faces.add(anchor)
-        found.pages.update(pages)
+        for layout, view in ((old, before), (new, after)):
+            if view is not None:
+                found.pages.update(pages(layout, view))
 
-    for layout, other in ((old, new), (new, old)):
-        doc, theirs = layout.doc, other.doc
-        for key, entry in doc.entries.items():
-            if theirs.entries.get(key) != entry:
-                twin = other.doc.entries.get(key)
-                face = twin is None or _entry_face(layout, entry) != _entry_face(other, twin)
-                add(entry_anchor(key), face, layout.entry_page(key))
-        for key, placed in doc.items.items():
-            if theirs.items.get(key) != placed:
-                twin_item = theirs.items.get(key)
-                face = twin_item is None or _item_face(layout, placed) != _item_face(other, twin_item)
-                add(item_anchor(key), face, brief_page(placed.brief), layout.item_target(key)[0])
-        by_id = {c.id: c for c in theirs.contradictions}
-        for view in doc.contradictions:
-            if by_id.get(view.id) != view:
-                twin_c = by_id.get(view.id)
-                face = twin_c is None or _contradiction_face(layout, view) != _contradiction_face(other, twin_c)
-                add(contradiction_anchor(view.id), face, layout.contradiction_page(view), brief_page(view.brief))
-        follow_ups = {f.follow_up.id: f for f in theirs.follow_ups}
-        for follow in doc.follow_ups:
-            if follow_ups.get(follow.follow_up.id) != follow:
-                twin_f = follow_ups.get(follow.follow_up.id)
-                face = twin_f is None or _follow_up_face(layout, follow) != _follow_up_face(other, twin_f)
-                anchor = follow_up_anchor(follow.follow_up.id)
-                add(anchor, face, layout.follow_up_page(follow), brief_page(follow.brief))
-        for key, cited in doc.citations.items():
-            if theirs.citations.get(key) != cited:
-                add(reference_anchor(cited.number), True, layout.citation_page(cited), brief_page(cited.brief))
-                found.faces.add(cite_anchor(key))
-        for brief in doc.briefs:
-            if theirs.briefs_by_id.get(brief.id) != brief or theirs.changes.get(brief.id) != doc.changes.get(brief.id):
-                found.pages.update((brief_page(brief), briefs_index_page(doc.topic, layout.brief_month(brief))))
+    a, b = old.doc, new.doc
+    for key, pair in _pairs(a.entries, b.entries):
+        add(entry_anchor(key), pair, _entry_face, lambda layout, e: [layout.entry_page(e.id)])
+    for key, pair in _pairs(a.items, b.items):
+        add(
+            item_anchor(key),
+            pair,
+            _item_face,
+            lambda layout, p: [brief_page(p.brief), layout.item_target(p.item.id)[0]],
+        )
+    contradictions = ({c.id: c for c in a.contradictions}, {c.id: c for c in b.contradictions})
+    for key, pair in _pairs(*contradictions):
+        add(
+            contradiction_anchor(key),
+            pair,
+            _contradiction_face,
+            lambda layout, c: [layout.contradiction_page(c), brief_page(c.brief)],
+        )
+    follow_ups = ({f.follow_up.id: f for f in a.follow_ups}, {f.follow_up.id: f for f in b.follow_ups})
+    for key, pair in _pairs(*follow_ups):
+        add(
+            follow_up_anchor(key),
+            pair,
+            _follow_up_face,
+            lambda layout, f: [layout.follow_up_page(f), brief_page(f.brief)],
+        )
+    for key, pair in _pairs(a.citations, b.citations):
+        found.faces.add(cite_anchor(key))
+        for layout, cited in zip((old, new), pair, strict=True):
+            if cited is not None:  # its number is what a link shows: a change names both anchors
+                anchor = reference_anchor(cited.number)
+                found.insides.add(anchor)
+                found.faces.add(anchor)
+                found.pages.update((layout.citation_page(cited), brief_page(cited.brief)))
+    for key in a.briefs_by_id.keys() | b.briefs_by_id.keys():
+        if a.briefs_by_id.get(key) != b.briefs_by_id.get(key) or a.changes.get(key) != b.changes.get(key):
+            for layout in (old, new):
+                if (brief := layout.doc.briefs_by_id.get(key)) is not None:
+                    found.pages.update((brief_page(brief), briefs_index_page(layout.topic, layout.brief_month(brief))))
     return found
+
+
+def _pairs(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[tuple[str, tuple[Any, Any]]]:
+    """(key, (before, after)) of every object that differs between two mappings (None: not there),
+    each compared once."""
+    for key in before.keys() | after.keys():
+        pair = (before.get(key), after.get(key))
+        if pair[0] != pair[1]:
+            yield key, pair
 
 
 def _entry_face(layout: Layout, e: EntryView) -> tuple[Any, ...]:
@@ -262,11 +283,10 @@ class Preview:
         stubs: Mapping[str, str],
         key: tuple[Any, ...],
         context: Callable[[str], PageContext],
-        directory_urls: bool,
     ) -> Plan:
         """Which of the generated pages (``stubs``: path → Markdown) to convert for ``layouts``."""
         previous, self.layouts = self.layouts, layouts
-        if previous is None or key != self.key or set(previous) != set(layouts):
+        if previous is None or key != self.key:  # the key names the topics too
             reason = why(self.key if previous is not None else None, key)
             self.key = key
             return Plan(convert=None, reason=reason)
