@@ -14,10 +14,12 @@ compress; Pagefind's own files are gzip already).  Note the machine beside the f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,44 +32,56 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def measure(site: Path, queries: tuple[str, ...]) -> dict[str, Any]:
-    from playwright.sync_api import sync_playwright
-
+@contextlib.contextmanager
+def serving(site: Path) -> Iterator[str]:
+    """The address ``site`` is served at on loopback, until the block ends."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}"
-    figures: dict[str, Any] = {}
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-            context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
-            tab = context.new_page()
-            tab.set_default_timeout(60_000)
-            home: list[int] = []
-            tab.on("response", lambda r: home.append(len(r.body())) if r.ok else None)
-            tab.goto(base + "/")
-            tab.wait_for_load_state("networkidle")
-            figures["home_page_bytes"] = sum(home)
-            tab.close()
-            for query in queries:
-                context.clear_cookies()
-                tab = context.new_page()
-                tab.set_default_timeout(60_000)
-                tab.goto(base + "/inference/1/")
-                tab.wait_for_load_state("networkidle")
-                fetched: list[int] = []
-                tab.on("response", lambda r, f=fetched: f.append(len(r.body())) if "/pagefind/" in r.url else None)
-                box = tab.locator(".md-search__input")
-                box.click()
-                box.press_sequentially(query, delay=20)
-                tab.locator(".md-search-result__item").first.wait_for(state="visible")
-                tab.wait_for_load_state("networkidle")
-                figures[f"search_bytes[{query}]"] = sum(fetched)
-                tab.close()
-            browser.close()
+        yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def chromium_on(site: Path) -> Iterator[tuple[Any, str]]:
+    """A Chromium browser context (Chinese locale, desktop size) and the address ``site`` is served
+    at; both stopped after.  ``tests/test_pagefind.py`` searches through it too."""
+    from playwright.sync_api import sync_playwright
+
+    with serving(site) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        yield browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900}), base
+        browser.close()
+
+
+def measure(site: Path, queries: tuple[str, ...]) -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    with chromium_on(site) as (context, base):
+        tab = context.new_page()
+        tab.set_default_timeout(60_000)
+        home: list[int] = []
+        tab.on("response", lambda r: home.append(len(r.body())) if r.ok else None)
+        tab.goto(base + "/")
+        tab.wait_for_load_state("networkidle")
+        figures["home_page_bytes"] = sum(home)
+        tab.close()
+        for query in queries:
+            context.clear_cookies()
+            tab = context.new_page()
+            tab.set_default_timeout(60_000)
+            tab.goto(base + "/inference/1/")
+            tab.wait_for_load_state("networkidle")
+            fetched: list[int] = []
+            tab.on("response", lambda r, f=fetched: f.append(len(r.body())) if "/pagefind/" in r.url else None)
+            box = tab.locator(".md-search__input")
+            box.click()
+            box.press_sequentially(query, delay=20)
+            tab.locator(".md-search-result__item").first.wait_for(state="visible")
+            tab.wait_for_load_state("networkidle")
+            figures[f"search_bytes[{query}]"] = sum(fetched)
+            tab.close()
     searches = [v for k, v in figures.items() if k.startswith("search_bytes")]
     figures["search_bytes_min"], figures["search_bytes_max"] = min(searches), max(searches)
     return figures

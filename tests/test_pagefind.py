@@ -17,16 +17,13 @@ Expected facts come from the data (the shipped brief's YAML), not from the plugi
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
 import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -37,8 +34,10 @@ from digest_plugin import searchindex
 from digest_plugin.leaks import find_leaks
 from digest_plugin.pipeline import analyse
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from search_bytes import CHROMIUM, chromium_on, serving
+
 BRIEF = ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 def brief() -> dict:
@@ -150,11 +149,6 @@ def test_a_missing_pagefind_is_named_with_the_fix(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------------------------
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def page(site):
     missing = None if CHROMIUM.exists() else f"{CHROMIUM} is missing"
@@ -164,22 +158,11 @@ def page(site):
         if in_ci():
             pytest.fail(missing + " — CI must run the browser tests", pytrace=False)
         pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-            context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
-            tab = context.new_page()
-            tab.set_default_timeout(15_000)
-            tab.base = f"http://127.0.0.1:{server.server_port}"  # type: ignore[attr-defined]
-            yield tab
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with chromium_on(site) as (context, base):  # the benchmark's (benchmarks/search_bytes.py)
+        tab = context.new_page()
+        tab.set_default_timeout(15_000)
+        tab.base = base  # type: ignore[attr-defined]
+        yield tab
 
 
 def search(tab, query: str) -> tuple[list[str], str, int]:
@@ -271,17 +254,13 @@ def test_one_command_builds_the_site_on_zensical_with_pagefinds_search_and_the_l
     assert "assets/digest/search.js" in html and 'class="md-search"' not in html  # our box, not Zensical's
     assert "ok:" in done.stdout
     # In Chromium, the box on Zensical's page leads to the entry (the module's browser tab).
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     mkdocs_base = page.base
-    try:
-        page.base = f"http://127.0.0.1:{server.server_port}"
-        links, _, _ = search(page, "Kapitsa")
-    finally:
-        page.base = mkdocs_base
-        server.shutdown()
-        server.server_close()
+    with serving(site) as base:
+        page.base = base
+        try:
+            links, _, _ = search(page, "Kapitsa")
+        finally:
+            page.base = mkdocs_base
     assert links and links[0].endswith("#entry-kapitsa"), links[:3]
     # A withheld claim written into a hand-made page is found, and the command fails.
     withheld = next(w["text"] for c in brief()["contradictions"] for w in c.get("withheld", []))
