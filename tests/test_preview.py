@@ -10,6 +10,8 @@ file by file, byte for byte, with a clean build of the same files in a fresh pro
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -219,3 +221,38 @@ def test_with_materials_search_a_preview_converts_every_page(corpus_project, tmp
         assert "rendered to compare" not in preview.log.read_text(encoding="utf-8")
     finally:
         preview.close()
+
+
+@pytest.fixture(scope="module")
+def unseen_nights(corpus_project, tmp_path_factory) -> Path:
+    """The two nights written blind (tests/corpus/unseen), imported on top of the twelve as an editor
+    would: a data folder holding their YAML and the vocabulary the importer grew."""
+    from digest_plugin.cli import main
+
+    work = tmp_path_factory.mktemp("unseen-nights")
+    shutil.copytree(corpus_project / "data", work / "data")
+    cwd = os.getcwd()
+    os.chdir(work)
+    try:
+        for night in sorted((ROOT / "tests" / "corpus" / "unseen").glob("2026-*.md")):
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                assert main(["import", str(night), "--data", "data"]) == 0, night
+    finally:
+        os.chdir(cwd)
+    return work / "data"
+
+
+def test_the_next_nights_nobody_here_wrote_arrive_and_are_edited_under_the_preview(session, unseen_nights, tmp_path):
+    """Tonight's brief arrives (with the words it brings), then tomorrow's, which refers back and
+    corrects; then an edit to it: after each, the preview is the clean build."""
+    briefs = session.project / BRIEFS
+    shutil.copy2(unseen_nights / "vocabulary.yml", session.project / "data" / "vocabulary.yml")
+    for name in ("2026-11-03-inference-E1.yml", "2026-11-04-inference-E1.yml"):
+        shutil.copy2(unseen_nights / "briefs" / name, briefs / name)
+        session.build()
+        assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == [], name
+    night = f"{BRIEFS}/2026-11-04-inference-E1.yml"
+    replace(session.project, night, t := first_title(session.project, night), f"{t} 〔改〕")
+    written = session.build()
+    assert "inference/briefs/2026-11-04-inference-E1/index.html" in written
+    assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
