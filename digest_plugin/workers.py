@@ -1,10 +1,11 @@
 """Run a pure function in a forked worker while this process goes on with something else.
 
 The build machine has two cores and a build has two big independent jobs at a time (parsing
-two halves of the briefs; checking while merging).  A forked worker sees this process's data
+two halves of the briefs; checking while merging; rendering the generated pages from both ends;
+reading two halves of the built site for withheld claims).  A forked worker sees this process's data
 without copying it; its result comes back through a private temporary file, written with
 :mod:`marshal` (plain data only: nothing read back can run code, unlike pickle).  Anything going
-wrong in the worker (or no ``fork``, or other threads running) is not an error:
+wrong in the worker (or no ``fork``, other threads running, or one core only) is not an error:
 :meth:`Worker.result` then runs the function here, so a worker can only make things faster.
 """
 
@@ -23,6 +24,14 @@ T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
 
+def cores() -> int:
+    """The cores this process may run on (its affinity, which a container or ``taskset`` narrows)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 class Worker(Generic[T]):
     """``fn(*args)`` started in a forked process (or deferred, where there is no fork)."""
 
@@ -33,8 +42,10 @@ class Worker(Generic[T]):
         self.args: tuple[object, ...] = args
         self.pid: int | None = None
         self.path: str | None = None
-        if not hasattr(os, "fork") or threading.active_count() > 1:
-            return  # forking a threaded process (``mkdocs serve``'s server) can hang the child: run here
+        if not hasattr(os, "fork") or threading.active_count() > 1 or cores() < 2:
+            # forking a threaded process (``mkdocs serve``'s server) can hang the child; on one
+            # core a worker only takes turns with this process: run here
+            return
         fd = None
         try:
             fd, self.path = tempfile.mkstemp(prefix="digest-worker-")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import html
 import json
 
@@ -9,6 +10,7 @@ import pytest
 from conftest import BRIEF, ROOT
 from ruamel.yaml import YAML
 
+from digest_plugin import leaks
 from digest_plugin.layout import Layout, Linker
 from digest_plugin.leaks import Leak, LeakCheck, find_leaks
 from digest_plugin.merge import merge
@@ -190,3 +192,31 @@ def test_the_separators_material_writes_into_the_search_index_hide_nothing(check
 
 def test_a_file_that_is_not_well_formed_xml_is_still_read(check):
     assert [leak.pattern for leak in check.feed("inference/feed.xml", "<feed><title>周增 +175</feed>")] == ["周增 +175"]
+
+
+def test_a_large_site_is_read_whole_on_two_cores(check, tmp_path):
+    """Past SPLIT_BYTES a forked worker reads the second half of the files: a leak in the last
+    page, the last feed and the last search record is found as surely as one in the first page."""
+    site = tmp_path / "site"
+    filler = "<p>" + "活文档的普通段落，没有任何暂扣说法。" * 2000 + "</p>\n"  # ~110 KB a page
+    pages = [site / "inference" / "briefs" / f"2027-{n:03d}" / "index.html" for n in range(120)]
+    for page in pages:
+        page.parent.mkdir(parents=True)
+        page.write_text(filler, encoding="utf-8")
+    assert sum(page.stat().st_size for page in pages) > leaks.SPLIT_BYTES  # the worker has a half to read
+    pages[0].write_text(f"<p>{html.escape(SPELLINGS[0])}</p>" + filler, encoding="utf-8")
+    pages[-1].write_text(filler + f"<p>{html.escape(SPELLINGS[1])}</p>", encoding="utf-8")
+    feed = site / "zz" / "feed.xml"
+    feed.parent.mkdir()
+    feed.write_text(f'<feed xmlns="http://www.w3.org/2005/Atom"><title>{SPELLINGS[0]}</title></feed>', "utf-8")
+    record = site / "zz" / "pagefind" / "fragment" / "zz.pf_fragment"
+    record.parent.mkdir(parents=True)
+    record.write_bytes(gzip.compress(b"pagefind_dcd" + json.dumps({"content": SPELLINGS[1]}).encode()))
+
+    found = [(leak.file, leak.pattern, leak.where) for leak in check.site(site)]
+    assert found == [
+        ("inference/briefs/2027-000/index.html", SPELLINGS[0], "text"),
+        ("inference/briefs/2027-119/index.html", SPELLINGS[1], "text"),
+        ("zz/feed.xml", SPELLINGS[0], "feed"),
+        ("zz/pagefind/fragment/zz.pf_fragment", SPELLINGS[1], "search index"),
+    ]
