@@ -117,6 +117,16 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
     }[kind](month)
 
 
+def directives(stub: str) -> list[dict[str, str | None]]:
+    """The ``[[digest …]]`` directives of a page's Markdown, each as its arguments."""
+    found = []
+    for line in stub.splitlines():
+        match = DIRECTIVE.match(line.strip())
+        if match:
+            found.append({m.group(1): m.group(2) for m in ARG.finditer(match.group("args"))})
+    return found
+
+
 def _topic(ctx: PageContext, topic: str | None) -> Layout:
     known = ctx.layouts
     if topic is None:

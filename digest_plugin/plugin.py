@@ -39,6 +39,7 @@ from .merge import LivingDoc
 from .model import Rules
 from .pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages
 from .pipeline import Result, analyse
+from .prerender import Prerender
 from .preview import Plan, Preview, site_key
 from .templating import Templates, override_folders
 
@@ -85,6 +86,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._preview: Preview | None = None
         """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
         self._plan: Plan | None = None
+        self._prerender: Prerender | None = None
+        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
         self._stubs: dict[str, str] = {}
         self._outputs: set[str] = set()
         self._started = 0.0
@@ -181,6 +184,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """In a one-off build every page has been converted by now, so the merged docs are done
         with: drop them, and the search index MkDocs builds next reuses their memory (3650 briefs:
         ~0.4 GB).  ``serve`` keeps them for the next rebuild."""
+        self._stop_prerender()
         if not self._serving:
             self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
         return env
@@ -207,6 +211,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                     self._stubs[path] = content
         if self._preview is not None:
             self._plan_preview(config, pages, added, files)
+        elif not self._serving:
+            self._prerender = Prerender(
+                self._stubs,
+                lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
+            )
         return files
 
     def _plan_preview(
@@ -249,6 +258,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._page = planned or PageContext(
             self._layouts, page.file.src_uri, config.use_directory_urls, templates=self._templates
         )
+        if self._prerender is not None:
+            self._prerender.take(self._page)
         return page
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -286,8 +297,16 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         """A build that failed part-way: its fresh folder goes, the published site stays."""
+        self._stop_prerender()
         if self._publish is not None:
             self._publish.abandon()
+
+    def _stop_prerender(self) -> None:
+        if self._prerender is not None:
+            pages = len(self._prerender.paths)
+            log.debug(f"digest: {self._prerender.taken} of {pages} generated pages rendered by a second process")
+            self._prerender.close()
+            self._prerender = None
 
     def on_shutdown(self) -> None:
         if self._publish is not None:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .extension import ARG, DIRECTIVE, DirectiveError, PageContext, render_directive
+from .extension import DirectiveError, PageContext, directives, render_directive
 from .layout import (
     Layout,
     brief_page,
@@ -81,16 +81,6 @@ def record(stub: str, blocks: Iterable[Block]) -> PageRecord:
             elif "#" in value and not value.startswith(("http:", "https:", "mailto:", "//")):
                 links.add(html.unescape(value.partition("#")[2]))
     return PageRecord(digest.digest(), frozenset(holds), frozenset(links))
-
-
-def directives(stub: str) -> list[dict[str, str | None]]:
-    """The ``[[digest …]]`` directives of a page's Markdown, each as its arguments."""
-    found = []
-    for line in stub.splitlines():
-        match = DIRECTIVE.match(line.strip())
-        if match:
-            found.append({m.group(1): m.group(2) for m in ARG.finditer(match.group("args"))})
-    return found
 
 
 DOC_KEY = (

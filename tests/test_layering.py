@@ -28,7 +28,8 @@ LAYERS: list[set[str]] = [
     {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
     {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
-    {"preview"},  # 12: which pages a dirty serve converts again (renders through the extension)
+    # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores
+    {"preview", "prerender"},
     {"plugin", "cli"},  # 13: the MkDocs adapter and the command line
 ]
 CORE = set().union(*LAYERS[:10])
