@@ -11,9 +11,11 @@ any host's output as ``digest verify SITE_DIR`` (Zensical included).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import json
+import os
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
@@ -228,9 +230,10 @@ class LeakCheck:
                 found.update(self._find(file, "search index", text))
         return sorted(found)
 
-    def site(self, site_dir: Path, since: float | None = None) -> list[Leak]:
+    def site(self, site_dir: Path, since: float | None = None, skip: frozenset[str] = frozenset()) -> list[Leak]:
         """Every leak in a built site: pages, feeds, search index (with ``since``, only in the files
-        written since then: a preview's rebuild reads what it wrote).
+        written since then: a preview's rebuild reads what it wrote; ``skip``: files already read
+        while the build wrote them, by :class:`Reading`).
 
         A large site is read on both cores: a forked worker reads the second half (by bytes) of
         the files while this process reads the first (:mod:`workers`: if the worker fails, this
@@ -240,6 +243,8 @@ class LeakCheck:
         files: list[tuple[str, int]] = []
         for path in sorted(site_dir.rglob("*")):
             if not path.is_file() or path.is_symlink() or not _checked(path):
+                continue
+            if skip and path.relative_to(site_dir).as_posix() in skip:
                 continue
             stat = path.stat()
             if since is None or stat.st_mtime >= since:
@@ -275,6 +280,104 @@ class LeakCheck:
         if path.name in SEARCH_INDEXES:
             return self.search_index(name, path.read_text(encoding="utf-8", errors="replace"))
         return self.pagefind_fragment(name, path.read_bytes())
+
+
+class Reading:
+    """Pages read for withheld claims while the build goes on writing the rest (a one-off build).
+
+    Why: Material renders every page's template in one process, and the second core idles; reading
+    each page there once it is written takes the leak check off the end of the build.  The build
+    names a page once its file is complete (:meth:`written`); a forked worker reads each file from
+    disk, so what it reads is the output itself.  :meth:`result` gives the leaks found and the
+    files read, and the build's final sweep (:meth:`LeakCheck.site` with ``skip``) reads every other
+    file: a page the worker did not read (it failed, it was never started, or there is one core) is
+    read there.  Not read is never passed."""
+
+    def __init__(self, check: LeakCheck, site_dir: Path) -> None:
+        self.worker: Worker[tuple[list[tuple[str, str, str, str]], list[str]]] | None = None
+        self._fd: int | None = None
+        self._pending = b""
+        if not check.spellings:
+            return  # nothing withheld: nothing to look for
+        read, write = os.pipe()
+        worker = Worker(_read_named, check, site_dir, read, write, os.getpid())
+        os.close(read)
+        if worker.pid is None:  # no second process to be had: the sweep reads everything
+            os.close(write)
+            worker.close()
+            return
+        os.set_blocking(write, False)  # the build never waits for the reader
+        self.worker, self._fd = worker, write
+
+    def written(self, name: str) -> None:
+        """The file ``name`` (relative to the site) is complete: the worker may read it."""
+        if self._fd is None:
+            return
+        self._pending += name.encode("utf-8") + b"\n"
+        try:
+            self._pending = self._pending[os.write(self._fd, self._pending) :]
+        except BlockingIOError:
+            pass  # the pipe is full: sent with the next name, or at the end
+        except OSError:  # the worker is gone: the sweep reads its pages
+            self._close()
+
+    def all_written(self) -> None:
+        """Every file is written: send the names still waiting, and end the list (the worker
+        finishes the files it has while the build does something else, Pagefind's index)."""
+        if self._fd is None:
+            return
+        try:
+            os.set_blocking(self._fd, True)
+            while self._pending:
+                self._pending = self._pending[os.write(self._fd, self._pending) :]
+        except OSError:
+            pass  # the worker is gone: its result says what it read (nothing, if it failed)
+        self._close()
+
+    def result(self) -> tuple[list[Leak], frozenset[str]]:
+        """The leaks the worker found, and the files it read (none if it read none)."""
+        self.all_written()
+        if self.worker is None:
+            return [], frozenset()
+        found, names = self.worker.result()
+        self.worker = None
+        return [Leak(*leak) for leak in found], frozenset(names)
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+    def close(self) -> None:
+        """Stop a worker whose result is not wanted (a build that failed part-way)."""
+        self._close()
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+def _read_named(
+    check: LeakCheck, site_dir: Path, read: int, write: int, build: int
+) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """The worker of :class:`Reading`: read each file named on the pipe until the build closes it.
+    Run in the build's own process instead (the fork failed), it reads nothing: the pipe is the
+    worker's, and the sweep reads every file."""
+    if os.getpid() == build:
+        return [], []
+    os.close(write)  # else the pipe never ends: this process would hold its writing end open
+    found: list[tuple[str, str, str, str]] = []
+    names: dict[str, None] = {}  # in the order read, each once
+    rest = b""
+    while chunk := os.read(read, 1 << 16):
+        *lines, rest = (rest + chunk).split(b"\n")
+        for line in lines:
+            name = line.decode("utf-8")
+            if name in names or not (site_dir / name).is_file():
+                continue  # read already; or not written after all (an empty page)
+            found += [astuple(leak) for leak in check.file(site_dir / name, name)]
+            names[name] = None
+    return found, list(names)
 
 
 def _checked(path: Path) -> bool:

@@ -33,7 +33,7 @@ from . import files, labels, searchindex
 from .extension import DigestExtension, PageContext
 from .findings import Finding
 from .layout import Layout, layouts
-from .leaks import LeakCheck
+from .leaks import LeakCheck, Reading
 from .load import Cache
 from .merge import LivingDoc
 from .model import Rules
@@ -87,6 +87,9 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
         self._plan: Plan | None = None
         self._prerender: Prerender | None = None
+        self._reading: Reading | None = None
+        """In a one-off build: a worker reads each page for withheld claims once it is written."""
+        self._last_written: str | None = None
         """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
         self._stubs: dict[str, str] = {}
         self._outputs: set[str] = set()
@@ -172,6 +175,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         ~0.4 GB the search index is then serialised on top of."""
         if page.file.src_uri in self._generated:
             page.content = None
+        if self._reading is not None:  # MkDocs writes a page after this event: the last one is done
+            if self._last_written is not None:
+                self._reading.written(self._last_written)
+            self._last_written = page.file.dest_uri
         if self._errors:
             output = _with_error_banner(output, self._errors)
         return output.replace(
@@ -185,6 +192,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         with: drop them, and the search index MkDocs builds next reuses their memory (3650 briefs:
         ~0.4 GB).  ``serve`` keeps them for the next rebuild."""
         self._stop_prerender()
+        if not self._serving and self.config.enabled and self._leaks is not None:
+            self._reading, self._last_written = Reading(self._leaks, Path(config.site_dir)), None
         if not self._serving:
             self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
         return env
@@ -277,6 +286,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Last of all (priority -100, after the search index is written), a one-off build that was
         written into a fresh folder replaces the published one, unless ``--strict`` is about to
         fail it: a failed build leaves the previous site as it was."""
+        if self._reading is not None:
+            if self._last_written is not None:
+                self._reading.written(self._last_written)
+            self._reading.all_written()  # the worker reads its last pages while Pagefind indexes
         if self.config.enabled and self.config.search == "pagefind" and self._serving:
             # A preview is rebuilt after every edit: indexing it would add seconds (minutes at
             # ten years) to each; the box says the preview has no index.
@@ -290,16 +303,24 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             # A preview reads only what this rebuild wrote: the rest was read when it was written,
             # against the same withheld claims (a change to them converts every page).
             since = self._started - 1.0 if self._preview is not None else None
-            for leak in self._leaks.site(Path(config.site_dir), since=since):
+            found, read = self._reading.result() if self._reading is not None else ([], frozenset())
+            self._reading = None
+            for leak in sorted(found + self._leaks.site(Path(config.site_dir), since=since, skip=read)):
                 log.warning(str(leak))
         if self._publish is not None and self._publish.fresh is not None:
             config.site_dir = str(self._publish.finish(strict=bool(config.strict)))
 
     def on_build_error(self, *, error: Exception) -> None:
         """A build that failed part-way: its fresh folder goes, the published site stays."""
-        self._stop_prerender()
+        self._stop_workers()
         if self._publish is not None:
             self._publish.abandon()
+
+    def _stop_workers(self) -> None:
+        self._stop_prerender()
+        if self._reading is not None:
+            self._reading.close()
+            self._reading = None
 
     def _stop_prerender(self) -> None:
         if self._prerender is not None:

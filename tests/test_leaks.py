@@ -5,17 +5,23 @@ from __future__ import annotations
 import gzip
 import html
 import json
+import os
+import re
+import signal
+import time
+from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT
+from conftest import BRIEF, ROOT, copy_project, mkdocs_build
 from ruamel.yaml import YAML
 
 from digest_plugin import leaks
 from digest_plugin.layout import Layout, Linker
-from digest_plugin.leaks import Leak, LeakCheck, find_leaks
+from digest_plugin.leaks import Leak, LeakCheck, Reading, find_leaks
 from digest_plugin.merge import merge
 from digest_plugin.model import WithheldClaim
 from digest_plugin.render import Heading, Renderer
+from digest_plugin.workers import cores
 
 SHIPPED = YAML(typ="safe").load((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))
 WITHHOLDING = next(c for c in SHIPPED["contradictions"] if c.get("withheld"))
@@ -220,3 +226,86 @@ def test_a_large_site_is_read_whole_on_two_cores(check, tmp_path):
         ("zz/feed.xml", SPELLINGS[0], "feed"),
         ("zz/pagefind/fragment/zz.pf_fragment", SPELLINGS[1], "search index"),
     ]
+
+
+# ---------------------------------------------------------------------------- read while the build writes
+
+
+def planted_site(tmp_path, pages: int = 30) -> tuple[Path, list[str]]:
+    """A site whose pages 0, middle and last state the withheld claim (every other page is clean)."""
+    site = tmp_path / "site"
+    names = [f"inference/briefs/2027-{n:03d}/index.html" for n in range(pages)]
+    for n, name in enumerate(names):
+        (site / name).parent.mkdir(parents=True)
+        claim = f"<p>{html.escape(SPELLINGS[0])}</p>" if n in (0, pages // 2, pages - 1) else ""
+        (site / name).write_text(f"<p>第 {n} 页</p>{claim}", encoding="utf-8")
+    return site, names
+
+
+def leaks_found(check: LeakCheck, site: Path, reading: Reading) -> list[str]:
+    """What the build reports: the worker's leaks and the sweep's over the files it did not read."""
+    found, read = reading.result()
+    return [leak.file for leak in sorted(found + check.site(site, skip=read))]
+
+
+@pytest.mark.skipif(cores() < 2, reason="one core: no worker, the sweep reads everything")
+def test_pages_named_as_they_are_written_are_read_by_the_worker(check, tmp_path):
+    site, names = planted_site(tmp_path)
+    reading = Reading(check, site)
+    assert reading.worker is not None
+    for name in names:
+        reading.written(name)
+    reading.all_written()
+    found, read = reading.result()
+    assert read == frozenset(names)  # the sweep has nothing left to read
+    assert [leak.file for leak in sorted(found)] == [names[0], names[15], names[-1]]
+    assert check.site(site, skip=read) == []
+
+
+@pytest.mark.skipif(cores() < 2 or not hasattr(signal, "SIGSTOP"), reason="needs a worker to pause")
+def test_the_build_never_waits_for_the_worker(check, tmp_path):
+    site, names = planted_site(tmp_path)
+    reading = Reading(check, site)
+    assert reading.worker is not None and reading.worker.pid is not None
+    os.kill(reading.worker.pid, signal.SIGSTOP)  # a worker that reads nothing for now
+    try:
+        start = time.monotonic()
+        for n in range(20_000):  # ~1 MB of names: far more than a pipe holds
+            reading.written(names[n % len(names)])
+        assert time.monotonic() - start < 5
+    finally:
+        os.kill(reading.worker.pid, signal.SIGCONT)
+    assert leaks_found(check, site, reading) == [names[0], names[15], names[-1]]
+
+
+def test_a_worker_that_dies_leaves_every_page_to_the_sweep(check, tmp_path):
+    site, names = planted_site(tmp_path)
+    reading = Reading(check, site)
+    if reading.worker is not None and reading.worker.pid is not None:
+        os.kill(reading.worker.pid, signal.SIGKILL)
+    for name in names:
+        reading.written(name)
+    assert leaks_found(check, site, reading) == [names[0], names[15], names[-1]]
+
+
+def test_pages_never_named_are_read_by_the_sweep(check, tmp_path):
+    site, names = planted_site(tmp_path)
+    reading = Reading(check, site)
+    for name in names[:10]:  # the build stopped naming pages (or they were written some other way)
+        reading.written(name)
+    assert leaks_found(check, site, reading) == [names[0], names[15], names[-1]]
+
+
+def test_a_strict_build_names_each_leaking_page_once(tmp_path):
+    """Pages the worker reads and pages the sweep reads are reported alike, each once."""
+    project = copy_project(tmp_path / "project")
+    for page in ("index.md", "inference/1.md", "inference/5.md"):
+        path = project / "docs" / page
+        path.write_text(path.read_text(encoding="utf-8") + "\nKapitsa 周增 +175，增长很快。\n", encoding="utf-8")
+    out = mkdocs_build(project)
+    assert out.returncode != 0
+    named = re.findall(r"WARNING +-  (\S+): withheld claim '周增 \+175'", out.stderr)
+    assert len(named) == len(set(named)), out.stderr[-3000:]
+    pages = sorted(name for name in named if name.endswith(".html"))
+    assert pages == ["index.html", "inference/1/index.html", "inference/5/index.html"], out.stderr[-3000:]
+    assert any(name.endswith(".pf_fragment") for name in named)  # and in the search records made from them
