@@ -10,6 +10,11 @@ For N synthetic days (benchmarks/synth.py) it measures, in one run, medians over
 * ``merge_s``   — load + validate + check + merge alone, cold (no cache), in a fresh process;
   ``merge_warm_s`` the same with the parsed-file cache of an earlier run;
 * ``peak_rss_mb`` — peak resident memory of the plugin build process (``ru_maxrss``, in MiB);
+* with --hosts instead: the shipped build (Pagefind) against the build issue 16 measured (an
+  earlier revision's package on the same data: the baseline, same run), against the same with
+  Material's search, and against Zensical; peak RSS, page weights; the bytes a reader downloads for
+  the home page and one search on either host (Chromium, ``search_bytes.py``); and the physical
+  floor: the same pages' content written through one Jinja template (with and without a JSON index);
 * with --serve (only these with --serve-only), ``serve_plugin_s`` / ``serve_floor_s`` — after
   editing one brief (or, for the floor, one page), how long until ``digest serve`` (for the floor,
   ``mkdocs serve``) serves it.
@@ -42,6 +47,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+import search_bytes  # noqa: E402
 from synth import generate  # noqa: E402
 
 from digest_plugin.extension import PageContext, render_directive  # noqa: E402
@@ -56,13 +62,14 @@ DIRECTIVE = re.compile(r"^\[\[digest(?P<args>[^\]]*)\]\]$", re.M)
 CITE = re.compile(r"\[\[cite\s+([^\]\s]+)\s*\]\]")
 
 
-def timed_build(site: Path, out: str) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one `mkdocs build` in a fresh process."""
+def timed_build(site: Path, out: str, code: Path | None = None) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one `mkdocs build` in a fresh process (with ``code``, the
+    package found there first: an earlier revision's)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-d", out],
         cwd=site,
-        env=ENV,
+        env=ENV | {"PYTHONPATH": str(code)} if code is not None else ENV,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -119,6 +126,33 @@ def plugin_site(data: Path, work: Path, name: str = "plugin", cache: str = "") -
     return site
 
 
+BASELINE_REV = "7678437^"
+"""The build issue 16 measured ("today's": 160 s at 3,650 days): Material's search, before Pagefind,
+the lighter pages and the work on two cores.  ``--baseline REV`` names another."""
+
+
+def baseline_site(rev: str, data: Path, work: Path) -> tuple[Path, Path]:
+    """(site, code) of an earlier revision: its package, docs, overrides and mkdocs.yml as they
+    were (``git archive``), on the same data, with the same two config lines as the plugin site."""
+    code = work / "baseline-code"
+    code.mkdir()
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    site = work / "baseline"
+    shutil.copytree(code / "docs", site / "docs")
+    shutil.copytree(code / "overrides", site / "overrides")
+    config = re.sub(
+        r"^      data_dir: data.*$",
+        "      data_dir: data\n      cache_dir: ''\n      rules: {allow_future_dates: true}",
+        (code / "mkdocs.yml").read_text(encoding="utf-8"),
+        count=1,
+        flags=re.M,
+    )
+    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
+    shutil.copytree(data, site / "data")
+    return site, code
+
+
 def material_search_site(plugin: Path, work: Path) -> Path:
     """The plugin site with Material's own search instead of Pagefind (the build of 0.2.0, the
     baseline the issue measured): same data, pages and theme."""
@@ -164,12 +198,21 @@ def page_weights(site: Path) -> dict[str, Any]:
 
 def host_figures(args: argparse.Namespace, work: Path, plugin: Path) -> dict[str, Any]:
     """The shipped build (Pagefind) against Material's search (the baseline, same run) and against
-    Zensical (``digest build --host zensical``), each with its peak memory and page weights."""
+    Zensical (``digest build --host zensical``), each with its peak memory and page weights; what a
+    reader downloads (home page, one search) on each; and the physical floor."""
     runs = max(args.runs, 1)
     pagefind = [timed_build(plugin, "site") for _ in range(runs)]
     figures: dict[str, Any] = {"pagefind_s": round(statistics.median(s for s, _ in pagefind), 3)}
     figures["pagefind_peak_rss_mb"] = round(max(r for _, r in pagefind), 1)
     figures |= page_weights(plugin / "site")
+    figures |= physical_floor(plugin / "site", work / "floor-site")
+    if args.baseline:
+        site, code = baseline_site(args.baseline, plugin / "data", work)
+        before = [timed_build(site, "site", code) for _ in range(runs)]
+        figures["baseline_rev"] = args.baseline
+        figures["baseline_s"] = round(statistics.median(s for s, _ in before), 3)
+        figures["baseline_peak_rss_mb"] = round(max(r for _, r in before), 1)
+        figures["pagefind_vs_baseline"] = round(figures["pagefind_s"] / figures["baseline_s"], 3)
     if not args.no_material_search:
         material = material_search_site(plugin, work)
         baseline = [timed_build(material, "site") for _ in range(runs)]
@@ -183,7 +226,72 @@ def host_figures(args: argparse.Namespace, work: Path, plugin: Path) -> dict[str
     figures["zensical_s"] = round(statistics.median(s for s, _ in zen), 3)
     figures["zensical_peak_rss_mb"] = round(max(r for _, r in zen), 1)
     figures["zensical_vs_mkdocs"] = round(figures["zensical_s"] / figures["pagefind_s"], 3)
+    if "baseline_s" in figures:
+        figures["zensical_vs_baseline"] = round(figures["zensical_s"] / figures["baseline_s"], 3)
+    if not args.no_search_bytes:
+        figures |= reader_bytes(plugin / "site", "mkdocs")
+        figures |= reader_bytes(zensical / "site", "zensical")
     return figures
+
+
+def reader_bytes(site: Path, host: str) -> dict[str, Any]:
+    """The home page and one search (six queries of the real brief), in Chromium
+    (``search_bytes.py``): the fewest and the most bytes a first search of a visit fetched."""
+    try:
+        measured = search_bytes.measure(site, search_bytes.QUERIES)
+    except Exception as exc:  # noqa: BLE001  (no Chromium, or a host whose search box differs: say so)
+        return {f"{host}_search_bytes": f"not measured: {type(exc).__name__}: {str(exc)[:200]}"}
+    return {
+        f"{host}_home_page_bytes": measured["home_page_bytes"],
+        f"{host}_search_bytes_min": measured["search_bytes_min"],
+        f"{host}_search_bytes_max": measured["search_bytes_max"],
+    }
+
+
+FLOOR_PAGE = """<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>{{ title }}</title>
+<link rel="stylesheet" href="/assets/digest/digest.css"></head><body><main>{{ content }}</main></body></html>
+"""
+ARTICLE = re.compile(r'<article class="md-content__inner[^>]*>(.*)</article>', re.S)
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+
+
+def physical_floor(built: Path, out: Path) -> dict[str, Any]:
+    """The physical floor of any static build: the same pages' content (taken from the built site,
+    so no merging or rendering is counted) written out through one Jinja template, then the same
+    with a plain JSON search index of their text (what the issue measured, 1.3 s and 4.4 s at ten
+    years).  Median of three."""
+    from jinja2 import Environment
+    from markupsafe import Markup
+
+    pages = []
+    for path in sorted(built.rglob("index.html")):
+        text = path.read_text(encoding="utf-8")
+        article, title = ARTICLE.search(text), TITLE.search(text)
+        content = Markup(article.group(1) if article else "")  # the benchmark's own output, already HTML
+        pages.append((path.relative_to(built).as_posix(), title.group(1) if title else "", content))
+    template = Environment(autoescape=True).from_string(FLOOR_PAGE)
+
+    def write(with_index: bool) -> float:
+        shutil.rmtree(out, ignore_errors=True)
+        start = time.perf_counter()
+        index = []
+        for rel, title, content in pages:
+            target = out / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(template.render(title=title, content=content), encoding="utf-8")
+            if with_index:
+                index.append({"location": rel, "title": title, "text": " ".join(TAG.sub(" ", content).split())})
+        if with_index:
+            (out / "search_index.json").write_text(json.dumps({"docs": index}, ensure_ascii=False), encoding="utf-8")
+        return time.perf_counter() - start
+
+    plain = statistics.median(write(False) for _ in range(3))
+    indexed = statistics.median(write(True) for _ in range(3))
+    shutil.rmtree(out, ignore_errors=True)
+    return {"physical_floor_s": round(plain, 3), "physical_floor_with_index_s": round(indexed, 3)}
+
+
+TAG = re.compile(r"<[^>]*>")
 
 
 def floor_site(plugin: Path, work: Path) -> Path:
@@ -357,6 +465,12 @@ def main() -> None:
         help="only the hosts: the shipped build (Pagefind), the same with Material's search, Zensical",
     )
     parser.add_argument("--no-material-search", action="store_true", help="with --hosts: skip the baseline")
+    parser.add_argument("--no-search-bytes", action="store_true", help="with --hosts: skip Chromium's figures")
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE_REV,
+        help="with --hosts: the revision whose build is the baseline (default: the one issue 16 measured; '' for none)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="digest-bench-") as tmp:
