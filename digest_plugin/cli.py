@@ -36,7 +36,7 @@ from .files import FileError, create
 from .findings import DataError
 from .importer import import_full
 from .layout import layouts
-from .leaks import find_leaks
+from .leaks import Leak, LeakCheck, find_leaks
 from .load import load_file, site_vocabulary
 from .model import Brief, Outline, Rules
 from .pages import write_pages
@@ -254,8 +254,12 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _leaked(site: Path, docs: Any) -> bool:
     """Read a built site for withheld claims (the independent checker); each one as ``file: error: …``."""
-    leaks = find_leaks(site, docs)
-    for leak in leaks:
+    return _report_leaks(site, find_leaks(site, docs))
+
+
+def _report_leaks(site: Path, leaks: list[Leak]) -> bool:
+    """Each leak as ``file: error: …``; whether there was one."""
+    for leak in sorted(leaks):
         print(f"{site / leak.file}: error: {leak.message}", file=sys.stderr)
     return bool(leaks)
 
@@ -330,13 +334,21 @@ def _build(args: argparse.Namespace) -> int:
         )
         return 1
     site = root / settings.get("site_dir", "site")
+    check, leaks = LeakCheck(result.docs), []
     if _digest_option(settings, "search", "material") == "pagefind":
+        # the pages are read for withheld claims while Pagefind indexes them; its records after
+        indexing = searchindex.Indexing(site)
+        index = f"{searchindex.OUTPUT_SUBDIR}/"
+        leaks = check.site(site, skip=lambda name: name.startswith(index))
         try:
-            searchindex.build(site)
+            indexing.wait()
         except searchindex.SearchIndexError as exc:
             print(f"{site}: error: {exc}", file=sys.stderr)
             return 1
-    if _leaked(site, result.docs):
+        leaks += check.site(site, skip=lambda name: not name.startswith(index))
+    else:
+        leaks = check.site(site)
+    if _report_leaks(site, leaks):
         return 1
     print(
         f"ok: {site} built with zensical, searched by {_digest_option(settings, 'search', 'material')}, no withheld claim in it"

@@ -19,7 +19,7 @@ import os
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import astuple, dataclass
 from html import unescape
 from html.parser import HTMLParser
@@ -230,10 +230,11 @@ class LeakCheck:
                 found.update(self._find(file, "search index", text))
         return sorted(found)
 
-    def site(self, site_dir: Path, since: float | None = None, skip: frozenset[str] = frozenset()) -> list[Leak]:
+    def site(self, site_dir: Path, since: float | None = None, skip: Callable[[str], bool] | None = None) -> list[Leak]:
         """Every leak in a built site: pages, feeds, search index (with ``since``, only in the files
-        written since then: a preview's rebuild reads what it wrote; ``skip``: files already read
-        while the build wrote them, by :class:`Reading`).
+        written since then: a preview's rebuild reads what it wrote; ``skip``: whether a file, by
+        its name in the site, was read some other way — while the build wrote it, by
+        :class:`Reading` — or is read later — Pagefind's records, once Pagefind is done).
 
         A large site is read on both cores: a forked worker reads the second half (by bytes) of
         the files while this process reads the first (:mod:`workers`: if the worker fails, this
@@ -244,7 +245,7 @@ class LeakCheck:
         for path in sorted(site_dir.rglob("*")):
             if not path.is_file() or path.is_symlink() or not _checked(path):
                 continue
-            if skip and path.relative_to(site_dir).as_posix() in skip:
+            if skip is not None and skip(path.relative_to(site_dir).as_posix()):
                 continue
             stat = path.stat()
             if since is None or stat.st_mtime >= since:

@@ -33,7 +33,7 @@ from . import files, labels, searchindex
 from .extension import DigestExtension, PageContext
 from .findings import Finding
 from .layout import Layout, layouts
-from .leaks import LeakCheck, Reading
+from .leaks import Leak, LeakCheck, Reading
 from .load import Cache
 from .merge import LivingDoc
 from .model import Rules
@@ -286,27 +286,36 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Last of all (priority -100, after the search index is written), a one-off build that was
         written into a fresh folder replaces the published one, unless ``--strict`` is about to
         fail it: a failed build leaves the previous site as it was."""
+        site, index = Path(config.site_dir), f"{searchindex.OUTPUT_SUBDIR}/"
+        # A preview reads only what this rebuild wrote: the rest was read when it was written,
+        # against the same withheld claims (a change to them converts every page).
+        since = self._started - 1.0 if self._preview is not None else None
         if self._reading is not None:
             if self._last_written is not None:
                 self._reading.written(self._last_written)
             self._reading.all_written()  # the worker reads its last pages while Pagefind indexes
+        indexing: searchindex.Indexing | None = None
         if self.config.enabled and self.config.search == "pagefind" and self._serving:
             # A preview is rebuilt after every edit: indexing it would add seconds (minutes at
             # ten years) to each; the box says the preview has no index.
             log.info("digest: search index not built under `serve` (the built site has it)")
         elif self.config.enabled and self.config.search == "pagefind":
+            indexing = searchindex.Indexing(site)
+        leaks: list[Leak] = []
+        if self.config.enabled and self._leaks is not None:
+            # While Pagefind indexes: the pages the worker did not read; Pagefind's records after it.
+            leaks, read = self._reading.result() if self._reading is not None else ([], frozenset())
+            self._reading = None
+            leaks += self._leaks.site(site, since=since, skip=lambda name: name in read or name.startswith(index))
+        if indexing is not None:
             try:
-                searchindex.build(Path(config.site_dir))
+                indexing.wait()
             except searchindex.SearchIndexError as exc:
                 raise PluginError(f"digest: {exc}") from None
         if self.config.enabled and self._leaks is not None:
-            # A preview reads only what this rebuild wrote: the rest was read when it was written,
-            # against the same withheld claims (a change to them converts every page).
-            since = self._started - 1.0 if self._preview is not None else None
-            found, read = self._reading.result() if self._reading is not None else ([], frozenset())
-            self._reading = None
-            for leak in sorted(found + self._leaks.site(Path(config.site_dir), since=since, skip=read)):
-                log.warning(str(leak))
+            leaks += self._leaks.site(site, since=since, skip=lambda name: not name.startswith(index))
+        for leak in sorted(leaks):
+            log.warning(str(leak))
         if self._publish is not None and self._publish.fresh is not None:
             config.site_dir = str(self._publish.finish(strict=bool(config.strict)))
 

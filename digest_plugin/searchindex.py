@@ -42,24 +42,46 @@ def command(site_dir: Path) -> list[str]:
     return args
 
 
+class Indexing:
+    """Pagefind indexing a built site in its own process: the build may do something else meanwhile
+    (read the pages for withheld claims) and then :meth:`wait`."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.out = site_dir / OUTPUT_SUBDIR
+        if self.out.exists():
+            shutil.rmtree(self.out)
+        self.error: str | None = None
+        self.proc: subprocess.Popen[str] | None = None
+        try:
+            self.proc = subprocess.Popen(command(site_dir), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        except OSError as exc:
+            self.error = f"search: Pagefind did not run ({exc})"
+
+    def wait(self) -> Path:
+        """The folder Pagefind wrote; raises :class:`SearchIndexError` when it is missing or failed,
+        so a build that cannot give its readers a search publishes nothing."""
+        if self.proc is None:
+            raise SearchIndexError(self.error or "search: Pagefind did not run")
+        try:
+            stdout, stderr = self.proc.communicate(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            self.proc.kill()
+            self.proc.communicate()
+            raise SearchIndexError(f"search: Pagefind did not run ({exc})") from None
+        if self.proc.returncode != 0 or not (self.out / "pagefind.js").is_file():
+            why = (stderr or stdout).strip().splitlines()[-5:]
+            hint = (
+                "install it with `pip install 'pagefind[extended]'`"
+                if "No module named" in stderr
+                else "see Pagefind's message above"
+            )
+            raise SearchIndexError("search: Pagefind could not index the site: " + " | ".join(why) + f" ({hint})")
+        return self.out
+
+
 def build(site_dir: Path) -> Path:
     """Index the built site in place (``<site>/pagefind/``, replaced whole); the folder it wrote.
 
     Raises :class:`SearchIndexError` when Pagefind is missing or fails, so a build that cannot give
     its readers a search publishes nothing."""
-    out = site_dir / OUTPUT_SUBDIR
-    if out.exists():
-        shutil.rmtree(out)
-    try:
-        done = subprocess.run(command(site_dir), capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SearchIndexError(f"search: Pagefind did not run ({exc})") from None
-    if done.returncode != 0 or not (out / "pagefind.js").is_file():
-        why = (done.stderr or done.stdout).strip().splitlines()[-5:]
-        hint = (
-            "install it with `pip install 'pagefind[extended]'`"
-            if "No module named" in done.stderr
-            else "see Pagefind's message above"
-        )
-        raise SearchIndexError("search: Pagefind could not index the site: " + " | ".join(why) + f" ({hint})")
-    return out
+    return Indexing(site_dir).wait()

@@ -245,7 +245,7 @@ def planted_site(tmp_path, pages: int = 30) -> tuple[Path, list[str]]:
 def leaks_found(check: LeakCheck, site: Path, reading: Reading) -> list[str]:
     """What the build reports: the worker's leaks and the sweep's over the files it did not read."""
     found, read = reading.result()
-    return [leak.file for leak in sorted(found + check.site(site, skip=read))]
+    return [leak.file for leak in sorted(found + check.site(site, skip=read.__contains__))]
 
 
 @pytest.mark.skipif(cores() < 2, reason="one core: no worker, the sweep reads everything")
@@ -259,7 +259,7 @@ def test_pages_named_as_they_are_written_are_read_by_the_worker(check, tmp_path)
     found, read = reading.result()
     assert read == frozenset(names)  # the sweep has nothing left to read
     assert [leak.file for leak in sorted(found)] == [names[0], names[15], names[-1]]
-    assert check.site(site, skip=read) == []
+    assert check.site(site, skip=read.__contains__) == []
 
 
 @pytest.mark.skipif(cores() < 2 or not hasattr(signal, "SIGSTOP"), reason="needs a worker to pause")
