@@ -334,18 +334,13 @@ def _build(args: argparse.Namespace) -> int:
         )
         return 1
     site = root / settings.get("site_dir", "site")
-    check, leaks = LeakCheck(result.docs), []
+    check = LeakCheck(result.docs)
     if _digest_option(settings, "search", "material") == "pagefind":
-        # the pages are read for withheld claims while Pagefind indexes them; its records after
-        indexing = searchindex.Indexing(site)
-        index = f"{searchindex.OUTPUT_SUBDIR}/"
-        leaks = check.site(site, skip=lambda name: name.startswith(index))
         try:
-            indexing.wait()
+            leaks = searchindex.build_beside(site, lambda skip: check.site(site, skip=skip))
         except searchindex.SearchIndexError as exc:
             print(f"{site}: error: {exc}", file=sys.stderr)
             return 1
-        leaks += check.site(site, skip=lambda name: not name.startswith(index))
     else:
         leaks = check.site(site)
     if _report_leaks(site, leaks):

@@ -11,9 +11,11 @@ any host's output as ``digest verify SITE_DIR`` (Zensical included).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import gzip
+import itertools
 import json
 import os
 import re
@@ -254,14 +256,9 @@ class LeakCheck:
             stat = path.stat()
             if since is None or stat.st_mtime >= since:
                 files.append((path.relative_to(site_dir).as_posix(), stat.st_size))
-        total = sum(size for _, size in files)
-        split, seen = len(files), 0
-        if total >= SPLIT_BYTES:
-            for split, (_, size) in enumerate(files):  # noqa: B007  (the index is what is wanted)
-                seen += size
-                if seen * 2 >= total:
-                    break
-            split += 1
+        upto = list(itertools.accumulate(size for _, size in files))  # bytes up to each file
+        total = upto[-1] if upto else 0
+        split = bisect.bisect_left(upto, total / 2) + 1 if total >= SPLIT_BYTES else len(files)
         names = [name for name, _ in files]
         worker = Worker(self._read, site_dir, names[split:]) if split < len(names) else None
         leaks = [Leak(*found) for found in self._read(site_dir, names[:split])]

@@ -15,6 +15,7 @@ import logging
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,10 +88,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
         self._plan: Plan | None = None
         self._prerender: Prerender | None = None
+        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
         self._reading: Reading | None = None
         """In a one-off build: a worker reads each page for withheld claims once it is written."""
         self._last_written: str | None = None
-        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
+        """The page MkDocs writes after ``on_post_page``: named to the reader at the next page."""
         self._stubs: dict[str, str] = {}
         self._outputs: set[str] = set()
         self._started = 0.0
@@ -286,7 +288,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Last of all (priority -100, after the search index is written), a one-off build that was
         written into a fresh folder replaces the published one, unless ``--strict`` is about to
         fail it: a failed build leaves the previous site as it was."""
-        site, index = Path(config.site_dir), f"{searchindex.OUTPUT_SUBDIR}/"
+        site = Path(config.site_dir)
         # A preview reads only what this rebuild wrote: the rest was read when it was written,
         # against the same withheld claims (a change to them converts every page).
         since = self._started - 1.0 if self._preview is not None else None
@@ -294,26 +296,25 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             if self._last_written is not None:
                 self._reading.written(self._last_written)
             self._reading.all_written()  # the worker reads its last pages while Pagefind indexes
-        indexing: searchindex.Indexing | None = None
-        if self.config.enabled and self.config.search == "pagefind" and self._serving:
+        pagefind = self.config.enabled and self.config.search == "pagefind"
+        if pagefind and self._serving:
             # A preview is rebuilt after every edit: indexing it would add seconds (minutes at
             # ten years) to each; the box says the preview has no index.
             log.info("digest: search index not built under `serve` (the built site has it)")
-        elif self.config.enabled and self.config.search == "pagefind":
-            indexing = searchindex.Indexing(site)
-        leaks: list[Leak] = []
-        if self.config.enabled and self._leaks is not None:
-            # While Pagefind indexes: the pages the worker did not read; Pagefind's records after it.
-            leaks, read = self._reading.result() if self._reading is not None else ([], frozenset())
-            self._reading = None
-            leaks += self._leaks.site(site, since=since, skip=lambda name: name in read or name.startswith(index))
-        if indexing is not None:
-            try:
-                indexing.wait()
-            except searchindex.SearchIndexError as exc:
-                raise PluginError(f"digest: {exc}") from None
-        if self.config.enabled and self._leaks is not None:
-            leaks += self._leaks.site(site, since=since, skip=lambda name: not name.startswith(index))
+        leaks, read = self._reading.result() if self._reading is not None else ([], frozenset())
+        self._reading = None
+        check = self._leaks if self.config.enabled else None
+
+        def read_site(skip: Callable[[str], bool] = lambda name: False) -> list[Leak]:
+            """What the worker did not read (with ``since``: only what this rebuild wrote)."""
+            if check is None:
+                return []
+            return check.site(site, since=since, skip=lambda name: name in read or skip(name))
+
+        try:
+            leaks += searchindex.build_beside(site, read_site) if pagefind and not self._serving else read_site()
+        except searchindex.SearchIndexError as exc:
+            raise PluginError(f"digest: {exc}") from None
         for leak in sorted(leaks):
             log.warning(str(leak))
         if self._publish is not None and self._publish.fresh is not None:

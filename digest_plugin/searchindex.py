@@ -17,7 +17,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 ROOT_SELECTOR = "article.md-content__inner"
 """The page's content in Material's (and Zensical's) markup."""
@@ -27,6 +29,7 @@ INCLUDE_CHARACTERS = "-."
 """Kept inside a word: a product name (llm-d) and an arXiv id (1605.08803) are one word each."""
 OUTPUT_SUBDIR = "pagefind"
 TIMEOUT_S = 1800
+T = TypeVar("T")
 
 
 class SearchIndexError(RuntimeError):
@@ -57,6 +60,12 @@ class Indexing:
         except OSError as exc:
             self.error = f"search: Pagefind did not run ({exc})"
 
+    def stop(self) -> None:
+        """Stop Pagefind (the build failed meanwhile): no process is left behind."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+
     def wait(self) -> Path:
         """The folder Pagefind wrote; raises :class:`SearchIndexError` when it is missing or failed,
         so a build that cannot give its readers a search publishes nothing."""
@@ -77,6 +86,21 @@ class Indexing:
             )
             raise SearchIndexError("search: Pagefind could not index the site: " + " | ".join(why) + f" ({hint})")
         return self.out
+
+
+def build_beside(site_dir: Path, read: Callable[[Callable[[str], bool]], list[T]]) -> list[T]:
+    """Index the built site with Pagefind while ``read`` reads every file outside the index (it is
+    given the test of the files to skip), then ``read`` the index once written: what the leak
+    check reads, it reads while Pagefind works.  Raises :class:`SearchIndexError` as :func:`build`."""
+    indexing = Indexing(site_dir)
+    inside = f"{OUTPUT_SUBDIR}/"
+    try:
+        found = read(lambda name: name.startswith(inside))
+    except BaseException:
+        indexing.stop()
+        raise
+    indexing.wait()
+    return found + read(lambda name: not name.startswith(inside))
 
 
 def build(site_dir: Path) -> Path:
