@@ -137,6 +137,35 @@ def built(root: Path, out: str = "site") -> Path:
     return root / out
 
 
+PINNED_BUILD = """
+import os, sys
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+from mkdocs.__main__ import cli
+sys.argv = ["mkdocs", *sys.argv[1:]]
+cli()
+"""
+"""``mkdocs`` on one core (what ``taskset -c 0`` gives): the build's workers do not fork."""
+
+
+def built_on_one_core_and_on_two(root: Path, out: Path) -> tuple[Path, Path, str]:
+    """(site built on one core, site built on every core, the one-core build's log), both strict
+    and verbose, into ``out/one`` and ``out/two``."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    logs = {}
+    for name, command in (("one", [sys.executable, "-c", PINNED_BUILD]), ("two", [sys.executable, "-m", "mkdocs"])):
+        done = subprocess.run(
+            [*command, "build", "--strict", "-v", "-d", str(out / name)],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        logs[name] = done.stderr
+    return out / "one", out / "two", logs["one"]
+
+
 @pytest.fixture(scope="session")
 def shipped_project(tmp_path_factory) -> Path:
     """mkdocs.yml, docs/ and data/ as shipped, built once with ``--strict`` into its ``site/``.

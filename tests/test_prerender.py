@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import filecmp
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 
 import pytest
-from conftest import copy_project
+from conftest import built_on_one_core_and_on_two, copy_project
 
 from digest_plugin.extension import DirectiveError, PageContext, directives, render_directive
 from digest_plugin.layout import layouts
@@ -109,37 +107,15 @@ def test_a_page_the_worker_cannot_render_is_rendered_here_where_the_error_is_rep
     assert pages["inference/briefs/gone.md"] == ("unknown brief '2099-01-01-inference-E1' in topic 'inference'", set())
 
 
-PINNED_BUILD = """
-import os, sys
-os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-from mkdocs.__main__ import cli
-sys.argv = ["mkdocs", *sys.argv[1:]]
-cli()
-"""
-
-
 @two_cores
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this system")
 def test_a_build_on_one_core_and_on_two_is_the_same_site(tmp_path):
     root = copy_project(tmp_path / "project", lifecycle=True)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    sites = {}
-    for name, command in (("one", [sys.executable, "-c", PINNED_BUILD]), ("two", [sys.executable, "-m", "mkdocs"])):
-        done = subprocess.run(
-            [*command, "build", "--strict", "-v", "-d", str(tmp_path / name)],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        sites[name] = tmp_path / name
-        if name == "one":
-            assert "digest: 0 of" in done.stderr  # pinned to one core, the build rendered every page
-    files = sorted(p.relative_to(sites["one"]) for p in sites["one"].rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(sites["two"]) for p in sites["two"].rglob("*") if p.is_file())
-    differ = [str(p) for p in files if not filecmp.cmp(sites["one"] / p, sites["two"] / p, shallow=False)]
+    one, two, log_one = built_on_one_core_and_on_two(root, tmp_path)
+    assert "digest: 0 of" in log_one  # pinned to one core, the build rendered every page
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file())
+    differ = [str(p) for p in files if not filecmp.cmp(one / p, two / p, shallow=False)]
     assert differ == []
 
 

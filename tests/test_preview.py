@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project
+from conftest import ROOT, built_on_one_core_and_on_two, copy_project
+
+from digest_plugin.workers import cores
 
 SESSION = Path(__file__).with_name("preview_session.py")
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
@@ -256,3 +258,16 @@ def test_the_next_nights_nobody_here_wrote_arrive_and_are_edited_under_the_previ
     written = session.build()
     assert "inference/briefs/2026-11-04-inference-E1/index.html" in written
     assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
+
+
+@pytest.mark.skipif(cores() < 2 or not hasattr(os, "sched_setaffinity"), reason="needs two cores to compare")
+def test_the_nights_nobody_here_wrote_build_the_same_on_one_core_and_on_two(corpus_project, unseen_nights, tmp_path):
+    """A one-off build renders pages and reads them for withheld claims in second processes: with
+    the blind nights (their new words, their corrections of earlier nights) the site is the same."""
+    project = tmp_path / "project"
+    shutil.copytree(corpus_project, project)
+    shutil.rmtree(project / "data")
+    shutil.copytree(unseen_nights, project / "data")
+    one, two, _ = built_on_one_core_and_on_two(project, tmp_path)
+    assert (two / "inference" / "briefs" / "2026-11-04-inference-E1" / "index.html").is_file()
+    assert differences(two, one) == []
