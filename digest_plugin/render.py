@@ -1220,17 +1220,7 @@ class Renderer:
         place); the counts table and the grouped lists (the same filters as links, for a reader
         without it) follow, the lists folded so they do not fill a phone's first screens."""
         blocks: list[Block] = []
-        groups = [
-            (
-                brief,
-                [
-                    c
-                    for c in self.doc.contradictions_by_brief.get(brief.id, [])
-                    if self.layout.contradiction_month(c) == month
-                ],
-            )
-            for brief in self.doc.briefs
-        ]
+        groups = self.layout.register_groups(month)
         if month is None:
             open_n = sum(c.is_open for c in self.doc.contradictions)
             summary = labels.REGISTER_SUMMARY.format(total=len(self.doc.contradictions), open=open_n)
@@ -1242,11 +1232,10 @@ class Renderer:
         if month is None:
             blocks.append(Raw(self._register_index()))
         for brief, views in groups:
-            if views:
-                name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=brief.round)
-                blocks.append(Heading(2, f"brief-{brief.id}", name))
-                callouts = "".join(self.callout(c) for c in views)
-                blocks.append(Raw(f'<div class="digest-register-brief" data-filter-group>{callouts}</div>'))
+            name = labels.BRIEF_NAME.format(date=brief.date.isoformat(), round=brief.round)
+            blocks.append(Heading(2, f"brief-{brief.id}", name))
+            callouts = "".join(self.callout(c) for c in views)
+            blocks.append(Raw(f'<div class="digest-register-brief" data-filter-group>{callouts}</div>'))
         return blocks
 
     def _register_filter(self, views: list[ContradictionView]) -> list[Block]:
@@ -1345,9 +1334,7 @@ class Renderer:
                 + "</p>"
                 + self._month_links("bibliography")
             )
-        for view in sorted(doc.citations.values(), key=lambda v: v.number):
-            if self.layout.citation_month(view) == month:
-                rows.append(self.reference(view))
+        rows += [self.reference(view) for view in self.layout.citations_in(month)]
         return [Raw("".join(rows))]
 
     def reference(self, view: CitationView, *, back_links: bool = True, level: int = 2) -> str:
@@ -1417,7 +1404,7 @@ class Renderer:
         """Pending follow-ups (open or carried over) first, then the closed ones with how they
         closed: those that changed within the window, or (``month``) those whose last change fell
         in that archived month."""
-        here = [f for f in self.doc.follow_ups if self.layout.follow_up_month(f) == month]
+        here = self.layout.follow_ups_in(month)
         pending = [f for f in here if f.pending]
         closed = [f for f in here if not f.pending]
         blocks: list[Block] = []
@@ -1661,7 +1648,7 @@ class Renderer:
         )
 
     def briefs_index(self, month: str | None = None) -> list[Block]:
-        briefs = [b for b in self.doc.briefs if self.layout.brief_month(b) == month]
+        briefs = self.layout.briefs_in(month)
         head = self._month_links("briefs") if month is None else ""
         return [Raw(head + self.timeline(briefs)), Raw(self._feed_link())]
 
