@@ -26,9 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-
-from . import files, searchindex
+from . import files, searchindex, siteconfig, zensical_host
 from .diff import diff_docs
 from .edit import Checks, EditError, add_citation, add_words, close_follow_up, resolve_contradiction, set_evidence
 from .export import export
@@ -38,7 +36,7 @@ from .importer import import_full
 from .layout import layouts
 from .leaks import Leak, LeakCheck, find_leaks
 from .load import load_file, site_vocabulary
-from .model import Brief, Outline, Rules
+from .model import Brief, Outline
 from .pages import write_pages
 from .pipeline import Result, analyse
 from .report import format_json, format_text
@@ -46,32 +44,9 @@ from .scaffold import brief_path, new_brief
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import default_text, schema_of
 
-
-def _settings(config: Path | None) -> dict[str, Any]:
-    """mkdocs.yml as data (empty when there is none); the tags Material uses load as None."""
-    if config is None or not config.is_file():
-        return {}
-    tree = YAML(typ="safe", pure=True)
-    tree.constructor.add_constructor(None, lambda loader, node: None)  # !!python/name:… tags Material uses
-    tree.constructor.add_constructor("!ENV", _env_tag)
-    settings: dict[str, Any] = tree.load(config.read_text(encoding="utf-8")) or {}
-    return settings
-
-
-def _env_tag(loader: Any, node: Any) -> Any:
-    """MkDocs' ``!ENV NAME`` / ``!ENV [NAME, …, default]``: the first variable set, else the default."""
-    names = [loader.construct_scalar(node)] if node.id == "scalar" else loader.construct_sequence(node)
-    *variables, default = names if len(names) > 1 else [*names, None]
-    return next((os.environ[str(v)] for v in variables if str(v) in os.environ), default)
-
-
-def _rules(config: Path | None) -> Rules:
-    """The ``rules`` of the digest plugin in mkdocs.yml, so check and build apply the same ones."""
-    settings = _settings(config)
-    for plugin in settings.get("plugins") or []:
-        if isinstance(plugin, dict) and "digest" in plugin:
-            return Rules.model_validate((plugin["digest"] or {}).get("rules") or {})
-    return Rules()
+_settings = siteconfig.settings
+_rules = siteconfig.rules
+_digest_option = siteconfig.digest_option
 
 
 def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
@@ -280,14 +255,6 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _digest_option(settings: dict[str, Any], name: str, default: Any) -> Any:
-    """An option of the digest plugin's entry in mkdocs.yml (hosts without plugins read it here)."""
-    for plugin in settings.get("plugins") or []:
-        if isinstance(plugin, dict) and "digest" in plugin:
-            return (plugin["digest"] or {}).get(name, default)
-    return default
-
-
 def _zensical_search_on(settings: dict[str, Any]) -> bool:
     """Whether Zensical runs its own search: unless ``- search: enabled: false`` says otherwise
     (Zensical searches even when ``plugins`` does not list it)."""
@@ -313,7 +280,7 @@ def _build(args: argparse.Namespace) -> int:
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
     settings = _settings(args.config)
-    write_pages(
+    written = write_pages(
         root / settings.get("docs_dir", "docs"),
         result.docs,
         settings.get("site_url"),
@@ -326,12 +293,10 @@ def _build(args: argparse.Namespace) -> int:
             "(the claims quoted in their callouts); add `- search: {enabled: false}` under `plugins`",
             file=sys.stderr,
         )
-    done = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=root, check=False)
-    if done.returncode != 0:
-        print(
-            f"{args.config}: error: zensical build failed (exit {done.returncode}); see its messages above",
-            file=sys.stderr,
-        )
+    try:
+        zensical_host.build(args.config, settings, args.data, result.docs, written)
+    except zensical_host.ZensicalError as exc:
+        print(f"{args.config}: error: {exc}", file=sys.stderr)
         return 1
     site = root / settings.get("site_dir", "site")
     check = LeakCheck(result.docs)

@@ -20,13 +20,15 @@ text (``__init__`` stays literal) and no template engine ever sees it.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import os
 import re
+import threading
 import time
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,10 +39,14 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
+from pydantic import ValidationError
+from ruamel.yaml import YAMLError
 
+from . import siteconfig
 from .arxiv import key as arxiv_key
 from .export import Exporter, script
 from .layout import Layout, Linker, cite_anchor, layouts
+from .model import Rules
 from .pipeline import living_docs
 from .render import Block, Heading, Raw, Renderer, esc
 from .templating import TemplateProblem, Templates, override_folders
@@ -227,13 +233,22 @@ class DigestExtension(Extension):
         cached: PageContext | None = getattr(self._md, "_digest_context", None)
         if cached is None or cached.page != rendering.page.path:  # one context per page conversion
             config = getattr(rendering, "config", {}) or {}
-            cached = PageContext(
-                _FOLDERS.layouts(Path(self.getConfig("data_dir")), rendering.page.path),
-                rendering.page.path,
+            page = rendering.page.path
+            data_dir = Path(self.getConfig("data_dir"))
+            held = _HANDED.get(data_dir.resolve())
+            if held is not None:
+                docs = held.layouts
+            else:  # merged here, with the rules the site set under the digest plugin
+                rules = _site_rules(Path(config.get("root_dir") or Path.cwd()) / "mkdocs.yml")
+                docs = _FOLDERS.layouts(data_dir, page, rules)
+            cached = host_context(
+                docs,
+                page,
                 bool(config.get("use_directory_urls", True)),
-                source_links=True,
-                templates=Templates(override_folders(Path.cwd(), self.getConfig("custom_templates") or None)),
+                self.getConfig("custom_templates") or None,
             )
+            if held is not None:
+                held.take(cached)
             self._md._digest_context = cached  # type: ignore[union-attr]
         return cached
 
@@ -241,6 +256,54 @@ class DigestExtension(Extension):
         self._md = md
         md.parser.blockprocessors.register(DirectiveProcessor(md.parser, self), "digest", 105)
         md.inlinePatterns.register(CiteProcessor(CITE, md, self), "digest-cite", 185)
+
+
+def host_context(
+    layouts: Mapping[str, Layout],
+    page: str,
+    directory_urls: bool,
+    custom_templates: str | None,
+    root: Path | None = None,
+) -> PageContext:
+    """The context of one page under a host without a plugin (Zensical): links to the brief files
+    on, templates overridden from ``custom_templates`` under ``root`` (the working directory)."""
+    folders = override_folders(root or Path.cwd(), custom_templates)
+    return PageContext(layouts, page, directory_urls, source_links=True, templates=Templates(folders))
+
+
+@dataclass
+class Handover:
+    """The merged docs a command already holds, for the extension in the same process.
+
+    ``digest build --host zensical`` has merged the data (to write the generated pages) before it
+    runs Zensical in its own process; without this the extension would load and merge the whole
+    data folder a second time (6 s at ten years), with the default rules instead of the site's.
+    ``take`` gives a page's context what a second process rendered ahead (:mod:`prerender`); it is
+    called under a lock, in case the host converts pages on several threads."""
+
+    layouts: Mapping[str, Layout]
+    taker: Callable[[PageContext], None] | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, ctx: PageContext) -> None:
+        if self.taker is not None:
+            with self.lock:
+                self.taker(ctx)
+
+
+_HANDED: dict[Path, Handover] = {}
+"""By resolved data folder: a page of a site whose extension reads another folder loads its own."""
+
+
+@contextlib.contextmanager
+def handed_over(data_dir: Path, handover: Handover) -> Iterator[None]:
+    """While the block runs, the extension reads ``data_dir``'s merged docs from ``handover``."""
+    folder = data_dir.resolve()
+    _HANDED[folder] = handover
+    try:
+        yield
+    finally:
+        del _HANDED[folder]
 
 
 class _DataFolders:
@@ -259,11 +322,12 @@ class _DataFolders:
     RECHECK = 0.5
 
     def __init__(self) -> None:
-        self._loaded: dict[Path, tuple[float, tuple[Any, ...], tuple[Any, ...], dict[str, Layout]]] = {}
+        self._loaded: dict[Path, tuple[float, tuple[Any, ...], tuple[Any, ...], Rules, dict[str, Layout]]] = {}
         self._pages: dict[Path, set[str]] = {}
         """The pages rendered in this build (since a page last came round again), per folder."""
 
-    def layouts(self, data_dir: Path, page: str = "") -> dict[str, Layout]:
+    def layouts(self, data_dir: Path, page: str = "", rules: Rules | None = None) -> dict[str, Layout]:
+        rules = rules or Rules()
         folder = data_dir.resolve()
         cached = self._loaded.get(folder)
         now = time.monotonic()
@@ -272,15 +336,19 @@ class _DataFolders:
         if (
             cached is not None
             and not again
+            and cached[3] == rules
             and now - cached[0] < self.RECHECK
             and _times(d for d, _ in cached[1]) == cached[1]
         ):
             pages.add(page)
-            return cached[3]
+            return cached[4]
         folders = _times(sorted(d for d, _, _ in os.walk(folder)))
         stamp = tuple((str(p), st.st_size, st.st_mtime_ns) for p in sorted(folder.rglob("*.yml")) for st in [p.stat()])
-        found = cached[3] if cached is not None and cached[2] == stamp else layouts(living_docs(folder))
-        self._loaded[folder] = (now, folders, stamp, found)
+        if cached is not None and cached[2] == stamp and cached[3] == rules:
+            found = cached[4]
+        else:
+            found = layouts(living_docs(folder, rules=rules))
+        self._loaded[folder] = (now, folders, stamp, rules, found)
         if again:
             pages.clear()
         pages.add(page)
@@ -299,6 +367,27 @@ def _times(folders: Iterable[str]) -> tuple[tuple[str, int], ...]:
 
 
 _FOLDERS = _DataFolders()
+
+_RULES: dict[str, tuple[tuple[int, int], Rules]] = {}
+"""The rules read from each site's mkdocs.yml, with the size and time they were read at."""
+
+
+def _site_rules(config: Path) -> Rules:
+    """The digest plugin's ``rules`` in ``config``, read again only when the file changed (reading
+    YAML for every page would cost more than the page)."""
+    try:
+        st = config.stat()
+    except OSError:
+        return Rules()
+    seen = _RULES.get(str(config))
+    if seen is None or seen[0] != (st.st_size, st.st_mtime_ns):
+        try:
+            rules = siteconfig.rules(config)
+        except (ValidationError, YAMLError) as exc:  # `digest check` names the line; the pages still build
+            log.warning(f"{config}: the digest plugin's rules are not valid, the defaults apply: {exc}")
+            rules = Rules()
+        seen = _RULES[str(config)] = ((st.st_size, st.st_mtime_ns), rules)
+    return seen[1]
 
 
 def makeExtension(**kwargs: Any) -> DigestExtension:

@@ -16,8 +16,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
 LAYERS: list[set[str]] = [
     {"arxiv", "labels", "findings"},  # 0: plain data and patterns
     {"model"},  # 1: the shapes of a brief, an outline and a vocabulary file
-    # 2: reading YAML fast; a pure function in a fork; safe file writing; the team's words looked up
-    {"fastyaml", "workers", "files", "vocabulary"},
+    # 2: reading YAML fast; a pure function in a fork; safe file writing; the team's words looked up;
+    # the site's mkdocs.yml as data (for the hosts that read it themselves)
+    {"fastyaml", "workers", "files", "vocabulary", "siteconfig"},
     {"load"},  # 3: files → validated models, every problem located
     {"check", "rules"},  # 4: references across files; editorial rules
     {"merge"},  # 5: briefs + outline → the frozen living doc
@@ -30,7 +31,8 @@ LAYERS: list[set[str]] = [
     {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
     # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores
     {"preview", "prerender"},
-    {"plugin", "cli"},  # 13: the MkDocs adapter and the command line
+    {"zensical_host"},  # 13: Zensical's build, run in this process with the merge handed over
+    {"plugin", "cli"},  # 14: the MkDocs adapter and the command line
 ]
 CORE = set().union(*LAYERS[:10])
 HOST_LIBRARIES = {"mkdocs", "markdown", "jinja2", "material", "mkdocs_macros", "zensical"}
@@ -134,7 +136,7 @@ def test_a_sub_package_is_held_to_its_layer_and_may_import_its_own_parts():
     assert "importer" in MODULES
     assert problems("importer", "from .items import _read_items\nfrom ..model import Brief\n", depth=1) == []
     (found,) = problems("importer", "from ..plugin import DigestPlugin\n", depth=1)
-    assert found.startswith("importer (layer 10) imports plugin (layer 13)")
+    assert found.startswith("importer (layer 10) imports plugin (layer 14)")
 
 
 def test_hosts_may_import_their_host():
