@@ -92,6 +92,24 @@ def test_the_sites_rules_reach_the_pages_zensical_renders(tmp_path):
     assert mark in (root / "site" / "inference" / "1" / "index.html").read_text(encoding="utf-8")
 
 
+def test_an_extension_reading_another_folder_merges_that_folder_itself(tmp_path):
+    """The hand-over is keyed by folder: when the extension's ``data_dir`` is not the one the
+    command merged, the extension loads its own, and no page is rendered from the wrong data."""
+    root = copy_project(tmp_path / "p")
+    shutil.copytree(root / "data", root / "other")
+    replace_in(
+        root / "mkdocs.yml",
+        "  - digest_plugin.extension:\n      data_dir: data\n",
+        "  - digest_plugin.extension:\n      data_dir: other\n",
+    )
+    brief = next((root / "other" / "briefs").glob("*.yml"))
+    replace_in(brief, "Kapitsa", "Kapitza-in-other")  # what only the extension's folder says
+    done = run(root, "-m", "digest_plugin.cli", "build", "--host", "zensical")
+    assert done.returncode == 0, done.stderr[-3000:]
+    pages = "".join(p.read_text(encoding="utf-8") for p in (root / "site" / "inference").rglob("index.html"))
+    assert "Kapitza-in-other" in pages
+
+
 def test_a_zensical_build_that_fails_is_one_error_line(tmp_path):
     root = copy_project(tmp_path / "p")
     replace_in(root / "mkdocs.yml", "watch:\n  - data\n", "watch:\n  - 12\n")  # Zensical wants strings
