@@ -44,10 +44,6 @@ from .scaffold import brief_path, new_brief
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import default_text, schema_of
 
-_settings = siteconfig.settings
-_rules = siteconfig.rules
-_digest_option = siteconfig.digest_option
-
 
 def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
     """Extract ``data_dir`` as it was at git ``ref`` into ``into``; None if it did not exist there."""
@@ -105,7 +101,7 @@ def _edit(args: argparse.Namespace) -> int:
         print(f"{args.brief}: error: no such brief file", file=sys.stderr)
         return 2
     try:
-        checks = Checks(_rules(args.config), dt.date.today())  # the same rules and day as `digest check`
+        checks = Checks(siteconfig.rules(args.config), dt.date.today())  # the same rules and day as `digest check`
     except Exception as exc:  # noqa: BLE001 - a broken mkdocs.yml is the user's to fix, not a traceback
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
@@ -139,7 +135,7 @@ def _new(args: argparse.Namespace) -> int:
 
 def _merged(data_dir: Path, config: Path) -> Result | None:
     """The merged docs, or None after printing what is wrong (the same findings as `digest check`)."""
-    result = analyse(data_dir, rules=_rules(config), relative_to=Path.cwd())
+    result = analyse(data_dir, rules=siteconfig.rules(config), relative_to=Path.cwd())
     if result.docs is None:
         print(format_text(result.findings, Path.cwd()), file=sys.stderr)
         return None
@@ -151,7 +147,7 @@ def _pages(args: argparse.Namespace) -> int:
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
-    settings = _settings(args.config)
+    settings = siteconfig.settings(args.config)
     written = write_pages(args.docs, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True))
     print(f"{len(written)} generated files in {args.docs}")
     return 0
@@ -279,14 +275,14 @@ def _build(args: argparse.Namespace) -> int:
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
-    settings = _settings(args.config)
+    settings = siteconfig.settings(args.config)
     written = write_pages(
         root / settings.get("docs_dir", "docs"),
         result.docs,
         settings.get("site_url"),
         settings.get("use_directory_urls", True),
     )
-    if _digest_option(settings, "search", "material") == "pagefind" and _zensical_search_on(settings):
+    if siteconfig.digest_option(settings, "search", "material") == "pagefind" and _zensical_search_on(settings):
         print(
             f"{args.config}: warning: Zensical's own search is on with `search: pagefind`: it takes "
             "`data-search-exclude` off the pages, so Pagefind would index what they keep out of search "
@@ -300,7 +296,7 @@ def _build(args: argparse.Namespace) -> int:
         return 1
     site = root / settings.get("site_dir", "site")
     check = LeakCheck(result.docs)
-    if _digest_option(settings, "search", "material") == "pagefind":
+    if siteconfig.digest_option(settings, "search", "material") == "pagefind":
         try:
             leaks = searchindex.build_beside(site, lambda skip: check.site(site, skip=skip))
         except searchindex.SearchIndexError as exc:
@@ -311,7 +307,7 @@ def _build(args: argparse.Namespace) -> int:
     if _report_leaks(site, leaks):
         return 1
     print(
-        f"ok: {site} built with zensical, searched by {_digest_option(settings, 'search', 'material')}, no withheld claim in it"
+        f"ok: {site} built with zensical, searched by {siteconfig.digest_option(settings, 'search', 'material')}, no withheld claim in it"
     )
     return 0
 
@@ -341,7 +337,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _serve_zensical(args: argparse.Namespace) -> int:
     root = args.config.resolve().parent
-    settings = _settings(args.config)
+    settings = siteconfig.settings(args.config)
     watched = [str(w).rstrip("/") for w in settings.get("watch") or []]
     if args.data.as_posix().rstrip("/") not in watched and str(args.data.resolve()) not in watched:
         print(
@@ -400,7 +396,7 @@ def _export(args: argparse.Namespace) -> int:
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
-    settings = _settings(args.config)
+    settings = siteconfig.settings(args.config)
     data = export(layouts(result.docs), bool(settings.get("use_directory_urls", True)))
     text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     if args.output is None:
@@ -574,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in EDITS:
         return _edit(args)
     try:
-        rules = _rules(args.config)
+        rules = siteconfig.rules(args.config)
     except Exception as exc:  # noqa: BLE001 - unreadable YAML, a wrong shape or invalid rules: a broken mkdocs.yml is the user's to fix, not a traceback
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

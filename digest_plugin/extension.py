@@ -235,7 +235,7 @@ class DigestExtension(Extension):
             config = getattr(rendering, "config", {}) or {}
             page = rendering.page.path
             data_dir = Path(self.getConfig("data_dir"))
-            held = _HANDED.get(data_dir.resolve())
+            held = _HANDED.get(data_dir.resolve()) if _HANDED else None
             if held is not None:
                 docs = held.layouts
             else:  # merged here, with the rules the site set under the digest plugin

@@ -183,7 +183,6 @@ class Layout:
         """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
         self._entry_months: dict[str, str | None] = {}
         self._section_entries: dict[tuple[str, str | None], dict[str, list[EntryView]]] = {}
-        self._section_months: dict[str, dict[str | None, list[EntryView]]] = {}
 
     @property
     def topic(self) -> str:
@@ -217,15 +216,14 @@ class Layout:
         if key not in self._section_entries:
             top = self.doc.sections[number]
             views = [top] if "." in number else [top, *self.doc.children(number)]
-            self._section_entries[key] = {v.number: self._entries_by_month(v.number).get(month, []) for v in views}
+            self._section_entries[key] = {v.number: self._entries_by_month[v.number].get(month, []) for v in views}
         return self._section_entries[key]
 
-    def _entries_by_month(self, number: str) -> dict[str | None, list[EntryView]]:
-        """One section's own entries by month, grouped once: filtering them for every month page
+    @cached_property
+    def _entries_by_month(self) -> dict[str, dict[str | None, list[EntryView]]]:
+        """Each section's own entries by month, grouped once: filtering them for every month page
         was quadratic (a section's thousands of entries for each of 121 months, at ten years)."""
-        if number not in self._section_months:
-            self._section_months[number] = dict(_by_month(self.doc.sections[number].entries, self.entry_month))
-        return self._section_months[number]
+        return {number: dict(_by_month(view.entries, self.entry_month)) for number, view in self.doc.sections.items()}
 
     def entry_page(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]

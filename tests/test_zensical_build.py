@@ -51,10 +51,10 @@ def test_the_one_command_builds_the_site_digest_pages_and_zensical_build_make(tm
 TAKEN = """
 import sys
 from pathlib import Path
-from digest_plugin import cli, zensical_host
+from digest_plugin import cli, siteconfig, zensical_host
 from digest_plugin.pages import write_pages
 config = Path("mkdocs.yml")
-settings = cli._settings(config)
+settings = siteconfig.settings(config)
 docs = cli._merged(Path("data"), config).docs
 written = write_pages(Path("docs"), docs, settings.get("site_url"))
 print(zensical_host.build(config, settings, Path("data"), docs, written))
