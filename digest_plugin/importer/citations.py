@@ -9,6 +9,11 @@ from typing import Any
 from .. import arxiv
 from .common import BULLET, _At, _Code, _Draft, _one_line, _Part
 from .markdown import _entries
+from .numbers import NUMBER, read_number
+
+FACT_SEPARATOR = re.compile(r"[；;，、]|(?<!\d),|,(?!\d)")
+"""Between the facts in a citation's brackets; a comma between digits (``4,791``) is inside a number,
+which :func:`read_number` then reads whole or refuses (``47,91``), never cut at the comma."""
 
 # --- citations
 CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
@@ -16,7 +21,7 @@ CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)
 
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("card", re.compile(r"^卡片(?:来源)?\s*(?P<value>\S+)$")),
-    ("cited_by", re.compile(r"^(?:被引\s*)?(?P<count>\d+)\s*/\s*(?P<source>S2|OpenAlex)$")),
+    ("cited_by", re.compile(rf"^(?:被引\s*)?(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)$")),
     ("as_of", re.compile(r"^截至\s*(?P<value>\d{4}-\d{2}-\d{2})$")),
     ("version", re.compile(r"^(?P<value>v[1-9]\d*)$")),
     ("openalex_id", re.compile(r"^OpenAlex\s*ID\s*(?P<value>W\d+)$")),
@@ -75,11 +80,11 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
         close_at = _matching_close(rest, open_at)
         title, meta, note = rest[:open_at], rest[open_at + 1 : close_at], rest[close_at + 1 :]
     head, colon, tail = title.partition("：")
-    facts = [p.strip() for p in re.split(r"[；;，,、]", tail) if p.strip()]
+    facts = [p.strip() for p in FACT_SEPARATOR.split(tail) if p.strip()]
     if colon and facts and all(any(pattern.match(p) for _, pattern in CITATION_FACTS) for p in facts):
         title, meta = head, "，".join([*facts, meta])  # "Title：被引 4690 / S2、2073 / OpenAlex（截至 …）"
     citation["title"] = title.strip()
-    for piece in (p.strip() for p in re.split(r"[；;，,、]", meta) if p.strip()):
+    for piece in (p.strip() for p in FACT_SEPARATOR.split(meta) if p.strip()):
         _citation_fact(citation, piece, line, draft, at)
     if as_of := citation.pop("as_of", None):  # 截至 …: the date of every count given
         for count in citation.get("cited_by", []):
@@ -124,7 +129,17 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draf
     for key, pattern in CITATION_FACTS:
         if m := pattern.match(piece):
             if key == "cited_by":
-                citation.setdefault("cited_by", []).append({"source": m["source"], "count": int(m["count"])})
+                count = read_number(m["count"])
+                if not isinstance(count, int) or count < 0:
+                    draft.warn(
+                        line,
+                        f"citation {citation['arxiv']}: cannot read «{m['count'].strip()}» as a count; write it in digits "
+                        "(4791 or 4,791)",
+                        at + ("cited_by",),
+                    )
+                    draft.unplaced(line, piece, f"citation {citation['arxiv']}: count not read", at + ("title",))
+                    return
+                citation.setdefault("cited_by", []).append({"source": m["source"], "count": count})
             else:
                 citation[key] = m["value"]
             return

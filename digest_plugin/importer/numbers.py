@@ -1,0 +1,30 @@
+"""Numbers as briefs write them: ``4,791``, ``1.2 万``, full-width ``４７９１`` and ``１２％``.
+
+A count read wrong is worse than one not read: ``4,791`` cut at its separator became 791.  So a
+number is read whole or not at all (None), and the caller turns None into a finding."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+NUMBER = r"[0-9０-９][0-9０-９,，.．]*\s*[万亿]?"
+"""What may be a number in a brief's text, for a pattern that then hands it to :func:`read_number`."""
+
+_PLAIN = re.compile(r"^(?P<sign>[+-]?)(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?\s*(?P<scale>[万亿]?)$")
+_SCALES = {"": 1, "万": 10_000, "亿": 100_000_000}
+
+
+def read_number(text: str) -> int | float | None:
+    """``text`` as a number, or None when it is not one written whole.
+
+    Thousands separators count only in groups of three (``4,791``; ``47,91`` is not a number),
+    full-width digits and signs are read as ASCII (NFKC), and 万 / 亿 multiply (``1.2 万`` is 12000)."""
+    plain = unicodedata.normalize("NFKC", text).strip().replace("，", ",")
+    m = _PLAIN.match(plain)
+    if not m:
+        return None
+    value = float(m["digits"].replace(",", "") + (m["fraction"] or "")) * _SCALES[m["scale"]]
+    if m["sign"] == "-":
+        value = -value
+    return int(value) if value.is_integer() and (not m["fraction"] or m["scale"]) else value
