@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import copy_project, run_cli
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
@@ -628,3 +629,23 @@ def test_source_kind_rules(url, gaps_text, kind, outline, tmp_path):
 def test_unknown_source_host_is_reported(outline, tmp_path):
     _, warnings, _, _ = run(_item("未核实。", url="https://www.example.org/news"), outline, tmp_path)
     assert any("no rule says what kind of source www.example.org is" in m for m in messages(warnings))
+
+
+def test_a_brief_saved_by_a_windows_editor_imports_byte_for_byte_like_the_plain_file(tmp_path, capsys, monkeypatch):
+    """A UTF-8 BOM, CRLF line ends and full-width spaces at line ends (what Windows editors and
+    Chinese input methods leave) change nothing: ``digest import`` in the project, where the
+    topic's outline is found from the first line, gives the same YAML as for the plain file."""
+    project = copy_project(tmp_path / "project")
+    plain = tmp_path / "plain.md"
+    plain.write_text(SEED, encoding="utf-8")
+    windows = tmp_path / "windows.md"
+    lines = SEED.split("\n")
+    saved = "\r\n".join(line + "\u3000" if i % 3 == 0 and line else line for i, line in enumerate(lines))
+    windows.write_bytes(b"\xef\xbb\xbf" + saved.encode("utf-8"))
+    outputs = []
+    for source in (plain, windows):
+        code, out, err = run_cli("import", str(source), "--stdout", cwd=project, capsys=capsys, monkeypatch=monkeypatch)
+        assert code == 0, err
+        outputs.append((out, err.replace(str(source), "BRIEF")))
+    assert outputs[0] == outputs[1]
+    assert "digest-import" in outputs[0][0] and "section" in outputs[0][0]  # the outline was found: § checked

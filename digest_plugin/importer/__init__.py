@@ -26,7 +26,7 @@ brief gives (``2026-10-21-e1-item-1``, ``-c1``, ``-f1``), the same stems ``diges
 
 from __future__ import annotations
 
-__all__ = ["MARK", "SCHEMA_LINE", "ImportNote", "Imported", "import_brief", "import_full"]
+__all__ = ["MARK", "SCHEMA_LINE", "ImportNote", "Imported", "import_brief", "import_full", "normalized"]
 
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,7 +36,7 @@ from ..model import Brief, Outline
 from ..vocabulary import Vocabulary, default_file
 from .backrefs import History
 from .citations import _read_citations
-from .common import MARK, SCHEMA_LINE, ImportNote, _Draft, _Line
+from .common import MARK, SCHEMA_LINE, ImportNote, _Code, _Draft, _Line
 from .conclusions import _read_conclusions
 from .contradictions import _read_contradictions
 from .earlier import _with_brief_entries
@@ -44,9 +44,26 @@ from .emit import _emit, _reorder
 from .header import _id_stem, _read_header
 from .items import _read_items
 from .links import _link
-from .markdown import _split_parts
+from .markdown import _split_parts, normalized
 from .numbering import _check_counts, _validate
 from .updates import read_updates
+
+
+def _questions(brief: dict[str, Any], stem: str, draft: _Draft) -> None:
+    """The questions, numbered, under ``questions:``; each marks the value its answer writes."""
+    for n, question in enumerate(draft.questions, 1):
+        qid = _Code(f"{stem}-q{n}")
+        draft.comments.setdefault(question.at, []).append(f"[{qid}] {question.ask}; until answered: {question.reading}")
+        entry: dict[str, Any] = {
+            "id": qid,
+            "at": question.place(),
+            "ask": question.ask,
+            "reading": question.reading,
+            "context": question.context,
+            "line": question.line,
+            "choices": [{"label": label, "set": dict(keys)} for label, keys in question.choices],
+        }
+        brief.setdefault("questions", []).append(entry)
 
 
 @dataclass(frozen=True)
@@ -86,8 +103,7 @@ def import_full(
     draft = _Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
     history = History(known_briefs, outline)
     outline = _with_brief_entries(outline, known_briefs)
-    text = markdown.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    lines = [_Line(n, line.rstrip()) for n, line in enumerate(text.split("\n"), 1)]
+    lines = [_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
     parts = _split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
     brief.update(_read_header(parts[0], draft))
@@ -106,6 +122,7 @@ def import_full(
     brief["items"] = items
     _link(brief, outline, draft)
     read_updates(brief, draft, history)
+    _questions(brief, stem, draft)
     _check_counts(brief, parts, draft)
     _validate(brief, draft)
     text = _emit(_reorder(brief, Brief), draft.comments)

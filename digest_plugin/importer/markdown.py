@@ -6,6 +6,19 @@ import re
 
 from .common import CLOSING, OPENING, _bare, _Draft, _join, _Line, _Part
 
+
+def normalized(text: str) -> str:
+    """The brief as the importer reads it, whatever editor saved it: no byte-order mark, ``\\n`` line
+    ends, no white space (U+3000 included) at the end of a line.
+
+    Windows editors save a BOM and CRLF, and Chinese input methods leave full-width spaces at line
+    ends; none of it is the writer's meaning, and every reader of the text (the topic the command
+    looks for on the first line too) must see the same characters, so the file imports byte for
+    byte like the plain one."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
 # --- layout
 SECTION_HEADING = re.compile(r"^\s*(?P<numeral>[一二三四五六七八九十]+)\s*[、.．]\s*(?P<title>\S.*?)\s*$")
 
