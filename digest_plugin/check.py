@@ -9,8 +9,11 @@ no brief has.  The merge relies on them: it is only ever run on data that passed
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
 from typing import NamedTuple
+
+from pydantic import BaseModel
 
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
@@ -58,16 +61,21 @@ def check_references(dataset: Dataset) -> list[Finding]:
                 )
             seen.setdefault(value, f"{brief.id}:{loc}")
         findings += _numbers(dataset, brief)
+        findings += _questions(dataset, brief)
 
     citations = {arxiv_key(c.arxiv) for b in dataset.briefs for c in b.citations}
     contradictions = {c.id for b in dataset.briefs for c in b.contradictions}
     topic_items: dict[str, dict[str, str]] = {}
+    unplaced: dict[str, set[str]] = {}
     for brief in dataset.briefs:  # an item can only be referred to within its own topic's living doc
         topic_items.setdefault(brief.topic, {}).update({i.id: brief.id for i in brief.items})
+        unplaced.setdefault(brief.topic, set()).update(i.id for i in brief.items if not i.placement.action.places)
     opened, opening_findings = _openings(dataset)
     findings += opening_findings
     known = {
-        topic: _Known(outline, topic_items.get(topic, {}), citations, contradictions, opened.get(topic, {}))
+        topic: _Known(
+            outline, topic_items.get(topic, {}), citations, contradictions, opened.get(topic, {}), unplaced.get(topic)
+        )
         for topic, outline in dataset.outlines.items()
     }
     for brief in dataset.briefs:
@@ -170,7 +178,7 @@ def _openings(dataset: Dataset) -> tuple[dict[str, dict[str, _Opening]], list[Fi
         here = opened.setdefault(brief.topic, {})
         for i, item in sorted(enumerate(brief.items), key=lambda ii: ii[1].number):
             p, at = item.placement, ("items", i, "placement")
-            if p.action is not PlacementAction.new_section:
+            if p.action is not PlacementAction.new_section or p.section is None:
                 continue
             number, title = p.section, p.section_title or ""
             chapter = number.split(".")[0]
@@ -415,6 +423,54 @@ def _numbers(dataset: Dataset, brief: Brief) -> list[Finding]:
     return found
 
 
+_STEP = re.compile(r"([a-z_]+)|\[(\d+)\]")
+
+
+def _questions(dataset: Dataset, brief: Brief) -> list[Finding]:
+    """Each question points at a part of its brief that an answer can write (a mapping), and each
+    choice writes keys that part has: an answer ``digest review`` could not apply is caught here."""
+    found: list[Finding] = []
+    seen: set[str] = set()
+    for i, question in enumerate(brief.questions):
+        if question.id in seen:
+            found.append(_at(dataset, brief.id, ("questions", i, "id"), f"question id '{question.id}' is used twice"))
+        seen.add(question.id)
+        node: object = brief
+        for key, index in _STEP.findall(question.at):
+            if key and isinstance(node, BaseModel) and key in type(node).model_fields:
+                node = getattr(node, key)
+            elif index and isinstance(node, list) and int(index) < len(node):
+                node = node[int(index)]
+            else:
+                node = None
+                break
+        if not isinstance(node, BaseModel):
+            found.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    ("questions", i, "at"),
+                    f"question {question.id}: '{question.at}' names no part of this brief an answer can write",
+                    hint="point it at an item's placement, a contradiction update … (e.g. items[2].placement)",
+                )
+            )
+            continue
+        fields = type(node).model_fields
+        for j, choice in enumerate(question.choices):
+            for key in choice.set:
+                if key not in fields:
+                    found.append(
+                        _at(
+                            dataset,
+                            brief.id,
+                            ("questions", i, "choices", j, "set", key),
+                            f"question {question.id}: '{question.at}' has no key '{key}'",
+                            hint=f"its keys: {', '.join(fields)}",
+                        )
+                    )
+    return found
+
+
 class _Known:
     """What references may point at, as sets built once (not per brief: that would be quadratic)."""
 
@@ -425,12 +481,14 @@ class _Known:
         citations: set[str],
         contradictions: set[str],
         opened: dict[str, _Opening],
+        unplaced: set[str] | None = None,
     ) -> None:
         self.outline_sections = [s.number for s in outline.sections]
         self.opened = opened
         self.outline_entries = {e.id for e in outline.entries}
         self.items = set(item_ids)
-        self.entries = self.outline_entries | self.items
+        self.entries = self.outline_entries | (self.items - (unplaced or set()))
+        """An item kept out of the doc (``not_placed`` …) made no entry a later brief could update."""
         self.citations = citations
         self.contradictions = contradictions
 
@@ -465,8 +523,9 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
 
     for i, item in enumerate(brief.items):
         p, at = item.placement, ("items", i, "placement")
-        if p.action is not PlacementAction.new_section:  # an opening is checked by _openings
+        if p.action is not PlacementAction.new_section and p.section is not None:  # _openings checks an opening
             section(at + ("section",), p.section)
+        ref(at + ("duplicate_of",), p.duplicate_of, items - {item.id}, "item")
         if p.action is PlacementAction.update_in_place:
             ref(at + ("entry",), p.entry, entries, "entry to update in place")
         ref(at + ("after",), p.after, entries, "entry")

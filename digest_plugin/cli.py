@@ -26,13 +26,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import files, searchindex, siteconfig, zensical_host
+from . import files, review, searchindex, siteconfig, zensical_host
 from .diff import diff_docs
 from .edit import Checks, EditError, add_citation, add_words, close_follow_up, resolve_contradiction, set_evidence
 from .export import export
 from .files import FileError, create
 from .findings import DataError
-from .importer import import_full
+from .importer import import_full, normalized
 from .layout import layouts
 from .leaks import Leak, LeakCheck, find_leaks
 from .load import load_file, site_vocabulary
@@ -120,6 +120,61 @@ def _edit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review(args: argparse.Namespace) -> int:
+    """List the importer's open questions, or write answers: given (``--answer``), or asked one by
+    one at the terminal.  An answer that would not validate is refused and writes nothing."""
+    paths = sorted((args.data / "briefs").glob("*.yml"))
+    loaded = [(path, load_file(path, Brief)[0]) for path in paths]
+    found = review.open_questions([(path, b) for path, b in loaded if b is not None])
+    root = Path.cwd()
+    if args.list or (not args.answer and not sys.stdin.isatty()):
+        print(review.as_json(found, root) if args.format == "json" else review.as_text(found, root), end="")
+        return 0
+    try:
+        checks = Checks(siteconfig.rules(args.config), dt.date.today())
+    except Exception as exc:  # noqa: BLE001 - a broken mkdocs.yml is the user's to fix, not a traceback
+        print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    by_id = {o.question.id: o for o in found}
+    try:
+        answers = [review.parse_answer(a) for a in args.answer] or _ask(found)
+    except EditError as exc:
+        print(f"digest review: error: {exc}", file=sys.stderr)
+        return 2
+    code = 0
+    for question_id, choice in answers:
+        where = by_id.get(question_id)
+        if where is None:
+            print(f"digest review: error: no open question {question_id!r} (digest review --list)", file=sys.stderr)
+            code = 1
+            continue
+        try:
+            review.answer(where.path, question_id, choice, data_dir=args.data, checks=checks)
+        except EditError as exc:
+            print(f"{where.path}: error: {exc}", file=sys.stderr)
+            if exc.findings:
+                print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
+            code = 1
+        except OSError as exc:
+            code = _cannot(where.path, exc)
+        else:
+            print(f"{where.path}: {question_id} answered ({choice})")
+    return code
+
+
+def _ask(found: list[review.OpenQuestion]) -> list[tuple[str, str]]:
+    """Each open question at the terminal: a number picks a candidate, k keeps the reading, s skips."""
+    answers = []
+    for o in found:
+        print(review.as_text([o], Path.cwd()), end="")
+        reply = input(f"{o.question.id} [1-{len(o.question.choices)}, k=keep, s=skip]: ").strip().lower()
+        if reply in ("k", review.KEEP):
+            answers.append((o.question.id, review.KEEP))
+        elif reply.isdigit():
+            answers.append((o.question.id, reply))
+    return answers
+
+
 def _new(args: argparse.Namespace) -> int:
     """Scaffold a day's brief; never overwrite one; a file that cannot be written is one line, not a traceback."""
     try:
@@ -172,7 +227,7 @@ def _readable(data_dir: Path) -> tuple[list[Brief], dict[str, Outline]]:
 def _import(args: argparse.Namespace) -> int:
     """Import a Markdown brief; print what the editor must check as `file:line: warning: …`."""
     try:
-        markdown = args.markdown.read_text(encoding="utf-8")
+        markdown = normalized(args.markdown.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         print(f"{args.markdown}:1: error: cannot read: {exc}", file=sys.stderr)
         return 1
@@ -459,6 +514,15 @@ def main(argv: list[str] | None = None) -> int:
     imp.add_argument("--data", default=Path("data"), type=Path)
     imp.add_argument("--stdout", action="store_true", help="print the YAML instead of writing a file")
 
+    rev = sub.add_parser(
+        "review", help="answer the importer's questions (待编辑确认) without editing YAML; --list shows them"
+    )
+    rev.add_argument("--data", default=Path("data"), type=Path)
+    rev.add_argument("--list", action="store_true", help="list the open questions and exit")
+    rev.add_argument("--format", choices=["text", "json"], default="text", help="how --list prints them")
+    rev.add_argument("--answer", action="append", default=[], metavar="ID=CHOICE", help="a candidate's number, or keep")
+    rev.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
+
     pages = sub.add_parser("pages", help="write the generated pages into the docs folder (for Zensical)")
     pages.add_argument("--docs", default=Path("docs"), type=Path)
     pages.add_argument("--data", default=Path("data"), type=Path)
@@ -567,6 +631,8 @@ def main(argv: list[str] | None = None) -> int:
         return _import(args)
     if args.command == "new":
         return _new(args)
+    if args.command == "review":
+        return _review(args)
     if args.command in EDITS:
         return _edit(args)
     try:

@@ -40,7 +40,24 @@ def diff_docs(before: Mapping[str, LivingDoc], after: Mapping[str, LivingDoc]) -
             out += [f"### {md(topic)}", "", *lines, ""]
     if not changed:
         out.append("No change to the living doc.")
+    out += _questions(after)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _questions(after: Mapping[str, LivingDoc]) -> list[str]:
+    """Every open question of the importer in the data as the change leaves it: the site publishes
+    each one's safe reading until an editor answers it (``digest review``)."""
+    rows = []
+    for topic in sorted(after):
+        for brief in after[topic].briefs:
+            for q in brief.questions:
+                rows.append(
+                    f"- `{q.id}` ({brief.date.isoformat()}) {md(q.ask)} — 确认前按此发布：{md(q.reading)}"
+                    f" — `digest review --answer {q.id}=N`"
+                )
+    if not rows:
+        return []
+    return ["", f"### 待编辑确认 ({len(rows)})", "", *rows]
 
 
 def _section_order(entry: EntryView) -> tuple[list[int], str]:

@@ -63,9 +63,17 @@ class Checks:
 
 
 def edit_brief(
-    path: Path, change: Callable[[CommentedMap], None], *, data_dir: Path | None = None, checks: Checks | None = None
+    path: Path,
+    change: Callable[[CommentedMap], None],
+    *,
+    data_dir: Path | None = None,
+    checks: Checks | None = None,
+    finish: Callable[[str], str] | None = None,
 ) -> str:
     """Apply ``change`` to the brief at ``path``; validate the whole data folder; write atomically.
+
+    ``finish`` may then change the text itself (``digest review`` removes the comment lines that
+    marked the question it answered: comments are lines, not values of the tree).
 
     The brief's folder is locked from reading to writing (a concurrent edit waits for this one).
     Returns the new text.  Raises EditError (writing nothing) when the result has any error, and
@@ -80,7 +88,7 @@ def edit_brief(
         change(tree)
         out = io.StringIO()
         yaml.dump(tree, out)
-        text = out.getvalue()
+        text = finish(out.getvalue()) if finish else out.getvalue()
         with files.staged(path, text) as staged:
             _validate(staged, path, data_dir, checks or Checks())
             files.commit(staged, path)

@@ -191,15 +191,18 @@ REFERENCE_AS_OF: Final = "，截至 {date}"
 REFERENCE_OPENALEX: Final = "OpenAlex {id}"
 REFERENCE_DOI: Final = "DOI {link}"
 REFERENCE_OA: Final = "开放获取：{status}"
+REFERENCE_OA_EXPLAINED: Final = "{word}（{explained}）"
+"""The source's word first, the explanation beside it: a reader comparing with OpenAlex finds ``green``."""
 OPEN_ACCESS: Final = {
-    "gold": "金色（期刊开放）",
-    "green": "绿色（存于开放仓储）",
+    "gold": "金色：期刊开放",
+    "green": "绿色：存于开放仓储",
     "hybrid": "混合",
-    "bronze": "铜色（免费阅读，无开放许可）",
-    "diamond": "钻石（期刊开放，作者免费）",
+    "bronze": "铜色：免费阅读，无开放许可",
+    "diamond": "钻石：期刊开放，作者免费",
     "closed": "未开放",
 }
-"""OpenAlex's ``oa_status`` words (its documentation's closed list), as readers read them."""
+"""OpenAlex's ``oa_status`` words (its documentation's closed list) explained for readers; shown beside
+the word, never instead of it."""
 JOB_ID: Final = "清单任务 {id}"
 JOB_ITEM: Final = "清单项 {item}"
 REFERENCE_CARD: Final = "卡片 {path}"
@@ -244,6 +247,16 @@ BRIEF_ITEMS: Final = "一、{heading}"
 BRIEF_ITEMS_DEFAULT: Final = "条目"
 BRIEF_ITEM_TITLE: Final = "条目 {number}：{title}"
 BRIEF_ITEM_PLACED: Final = "已归入 "
+BRIEF_ITEM_NOT_PLACED: Final = "未归入活文档："
+BRIEF_ITEM_DUPLICATE: Final = "与 {date} 条目 {number} 为同一事件（不重复归档）"
+PENDING: Final = "待编辑确认"
+"""An open question of the importer: what is shown is its safe reading until an editor answers."""
+PENDING_TIP: Final = "导入时有一处读法未定，编辑确认前按最稳妥的读法发布"
+BRIEF_QUESTIONS: Final = "待编辑确认（{count}）"
+BRIEF_QUESTION_READING: Final = "确认前按此发布："
+BRIEF_QUESTION_CHOICES: Final = "候选："
+UNRATED: Final = "未评级"
+"""An item whose brief gives no value rating: said, never guessed."""
 BRIEF_CONTRADICTIONS: Final = "二、值得警惕的矛盾与待核实说法"
 BRIEF_CITATIONS: Final = "三、可引用的 arXiv 号"
 BRIEF_CITATIONS_NOTE: Final = "{note}："

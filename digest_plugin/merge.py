@@ -683,6 +683,7 @@ class _State:
         placement = item.placement
         if placement.action is not PlacementAction.new_section or placement.section in self.sections:
             return
+        assert placement.section is not None, "the model requires a section for new_section"
         section = Section(number=placement.section, title=placement.section_title)
         self.sections[placement.section] = _SectionDraft(section, opened_by=brief, opened_with=item)
         changes.sections_opened.append(placement.section)
@@ -698,9 +699,14 @@ class _State:
             self.items[item.id] = PlacedItem(brief, item, draft.id)
             changes.entries_updated.append(draft.id)
             return
-        self.items[item.id] = PlacedItem(brief, item, item.id)
-        if self.rules.hide_discarded and item.evidence.level == DISCARD:
+        if placement.action is PlacementAction.duplicate and placement.duplicate_of in self.items:
+            # the same event as an earlier item: no second entry; what later briefs say of it goes there
+            self.items[item.id] = PlacedItem(brief, item, self.items[placement.duplicate_of].entry_id)
             return
+        self.items[item.id] = PlacedItem(brief, item, item.id)
+        if not placement.action.places or (self.rules.hide_discarded and item.evidence.level == DISCARD):
+            return
+        assert placement.section is not None, "the model requires a section for a placement that places"
         draft = _EntryDraft(
             item.id,
             placement.section,
@@ -777,7 +783,7 @@ class _State:
     def _touched_sections(self, c: Contradiction) -> tuple[str, ...]:
         """Every section a contradiction touches: named ones, and those of the items and entries it names."""
         found = list(c.touches.sections)
-        found += [self.items[i].item.placement.section for i in c.touches.items if i in self.items]
+        found += [s for i in c.touches.items if i in self.items and (s := self.items[i].item.placement.section)]
         found += [self.entries[e].section for e in c.touches.entries if e in self.entries]
         return tuple(sorted({s for s in found if s in self.sections}, key=_number))
 

@@ -57,11 +57,23 @@ class PlacementAction(Vocabulary):
     mount_lead = "mount_lead"
     new_section = "new_section"
     """Opens a sub-section the outline does not have yet (建议归入：新建 §2.6「…」)."""
+    not_placed = "not_placed"
+    """Kept out of the living doc (不入活文档, 仅在简报留档): the item stays whole on its brief's page
+    and is on no §-page.  Briefs do this with what they keep only for the record."""
+    citation_refresh = "citation_refresh"
+    """The item only refreshes an earlier paper's metadata (counts, OA status) and adds no entry."""
+    duplicate = "duplicate"
+    """The same event as an earlier item (``duplicate_of``): linked to it, never filed twice."""
 
     @property
     def creates_entry(self) -> bool:
         """The item becomes an entry of its own, named by the item's id (a later brief can update it)."""
         return self in (PlacementAction.new_sub_entry, PlacementAction.new_section, PlacementAction.footnote)
+
+    @property
+    def places(self) -> bool:
+        """The item goes into a § of the living doc (so its placement names the section)."""
+        return self not in UNPLACED
 
 
 # Words of the team's open vocabularies (data/vocabulary.yml) that the code gives a meaning to.
@@ -73,6 +85,10 @@ BLOCKED = "blocked"
 """The disposition of a claim that must not be written until fixed: drawn as a danger callout."""
 DOWN_WEIGHTED = "down_weighted"
 """The disposition that down-weights a citation (it never counts as support for a conclusion)."""
+
+
+UNPLACED = frozenset({PlacementAction.not_placed, PlacementAction.citation_refresh, PlacementAction.duplicate})
+"""The placements that put nothing on a §-page: the item lives on its brief's page only."""
 
 
 class Status(Vocabulary):
@@ -118,6 +134,9 @@ _LABELS: dict[type, dict[str, str]] = {
         "footnote": "小注",
         "mount_lead": "挂载线索",
         "new_section": "新建小节",
+        "not_placed": "不入活文档",
+        "citation_refresh": "仅刷新引用",
+        "duplicate": "重复条目",
     },
     Status: {"open": "未解决", "resolved": "已解决", "superseded": "已被取代"},
     ContradictionChange: {"resolved": "解决", "reopened": "重新打开", "superseded": "取代", "redisposed": "改判"},
@@ -420,9 +439,13 @@ class Alternative(Model):
 
 
 class Placement(Model):
-    """Where the item goes in the living doc (建议归入), and how."""
+    """Where the item goes in the living doc (建议归入), and how.
 
-    section: SectionNo
+    ``section`` is left out only when the item goes nowhere (``not_placed``, ``citation_refresh``,
+    ``duplicate``): a brief legitimately keeps some items out of the doc, and the model has a word
+    for that rather than an empty § number that fails the check."""
+
+    section: SectionNo | None = None
     action: PlacementAction
     entry: Slug | None = None
     entry_title: str | None = None
@@ -433,6 +456,8 @@ class Placement(Model):
     cross_refs: list[CrossRef] = Field(default_factory=list)
     as_conclusion: StrictBool = False
     """The brief asks to write this as a conclusion (定论), not as a lead; evidence rules apply."""
+    duplicate_of: Slug | None = None
+    """The earlier item this one repeats (``action: duplicate``)."""
     text: Text
 
     model_config = ConfigDict(
@@ -440,12 +465,26 @@ class Placement(Model):
             "allOf": [
                 _requires_when("action", "update_in_place", "entry"),
                 _requires_when("action", "new_section", "section_title"),
+                _requires_when("action", "duplicate", "duplicate_of"),
+                {
+                    "if": {"properties": {"action": {"enum": ["not_placed", "citation_refresh", "duplicate"]}}},
+                    "else": {"required": ["section"]},
+                },
             ]
         }
     )
 
     @model_validator(mode="after")
     def _update_names_entry(self) -> Placement:
+        if self.action.places and self.section is None:
+            raise ValueError(
+                f'a {self.action.value} placement names its section (section: "3.1"); '
+                "an item kept out of the doc is action: not_placed"
+            )
+        if self.action is PlacementAction.duplicate and not self.duplicate_of:
+            raise ValueError("a duplicate placement names the earlier item it repeats (duplicate_of: <item id>)")
+        if self.duplicate_of is not None and self.action is not PlacementAction.duplicate:
+            raise ValueError("duplicate_of belongs to action: duplicate")
         if self.action is PlacementAction.update_in_place and not self.entry:
             raise ValueError("an update_in_place placement must name the existing entry it updates (entry: <id>)")
         if self.action is PlacementAction.new_section and not self.section_title:
@@ -459,7 +498,8 @@ class Item(Model):
     id: Slug
     number: Number
     title: Text
-    value: list[ValueRating] = Field(min_length=1)
+    value: list[ValueRating] = Field(default_factory=list)
+    """The brief's value rating(s); briefs do omit it (none: the site shows 未评级, never a guess)."""
     sources: Sources
     points_note: str | None = None
     points: list[Text] = Field(min_length=1)
@@ -674,6 +714,40 @@ class BackRef(Model):
     id: Text
 
 
+QUESTION_AT = re.compile(r"^[a-z_]+(?:\[[0-9]+\]|\.[a-z_]+)*$")
+"""Where a question's answer writes, as ``digest check`` names places: ``items[2].placement``."""
+
+AnswerValue = StrictStr | StrictInt | StrictBool | list[StrictStr] | None
+
+
+class Choice(Model):
+    """One answer to an importer's question: what the editor reads, and what choosing it writes."""
+
+    label: Text
+    set: dict[Annotated[str, Field(pattern=r"^[a-z_]+$")], AnswerValue] = Field(default_factory=dict)
+    """Keys of the value at the question's ``at`` and their new values; ``null`` removes a key."""
+
+
+class Question(Model):
+    """A reading the importer could not decide, put to the editor (``digest review``).
+
+    Until it is answered, the data holds the safe reading (``reading``): the one that publishes
+    nothing new — a claim stays withheld, an update that cannot be attached is a lead in the named
+    section.  The site shows the question as 待编辑确认 and publishes the safe reading."""
+
+    id: Slug
+    at: Annotated[str, AfterValidator(_matches(QUESTION_AT, "place", "items[2].placement")), _schema(QUESTION_AT)]
+    ask: Text
+    reading: Text
+    """What the data says until the question is answered (the safe reading)."""
+    context: str | None = None
+    """The brief's own words the question is about."""
+    line: Number | None = None
+    """The line of the Markdown brief it comes from."""
+    choices: list[Choice] = Field(min_length=1)
+    """Ranked, the likeliest first."""
+
+
 class Job(Model):
     checklist: str | None = None
     job_id: str | None = None
@@ -723,8 +797,17 @@ class Brief(Model):
     evidence_updates: list[EvidenceUpdate] = Field(default_factory=list)
     retractions: list[Retraction] = Field(default_factory=list)
     back_refs: list[BackRef] = Field(default_factory=list)
+    questions: list[Question] = Field(default_factory=list)
+    """What the importer asks the editor (``digest review``); each shows as 待编辑确认 until answered."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    def questions_on(self, item: Item) -> list[Question]:
+        """The open questions about one of this brief's items (``at`` inside ``items[i]``)."""
+        if not self.questions:
+            return []
+        index = next((i for i, x in enumerate(self.items) if x.id == item.id), None)
+        return [q for q in self.questions if index is not None and re.match(rf"items\[{index}\](?![0-9])", q.at)]
 
 
 # --------------------------------------------------------------------------- outline

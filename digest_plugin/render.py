@@ -588,11 +588,14 @@ class Renderer:
                 + labels.LAST_CHANGED.format(date=last.date.isoformat())
                 + "</span>"
             )
+        pending = ""
+        if brief.questions_on(item):  # the importer's reading stands until an editor answers
+            pending = f' · <span class="digest-pending" title="{self.attr(labels.PENDING_TIP)}">{labels.PENDING}</span>'
         return "".join(
             [
                 f'<p class="digest-item__meta">{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} '
-                f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value)}</span> · '
-                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}</p>",
+                f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
+                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary)}</p>",
             ]
@@ -1349,8 +1352,10 @@ class Renderer:
             link = f'<a href="https://doi.org/{esc(c.doi)}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
             meta.append(labels.REFERENCE_DOI.format(link=link))
         if c.oa_status:
-            status = labels.OPEN_ACCESS.get(c.oa_status)  # OpenAlex's own closed set of words
-            meta.append(labels.REFERENCE_OA.format(status=status or self.text(c.oa_status)))
+            explained = labels.OPEN_ACCESS.get(c.oa_status)  # OpenAlex's own closed set of words
+            word = self.text(c.oa_status)
+            status = labels.REFERENCE_OA_EXPLAINED.format(word=word, explained=explained) if explained else word
+            meta.append(labels.REFERENCE_OA.format(status=status))
         if c.card:
             meta.append(
                 labels.REFERENCE_CARD.format(path=self.material(c.card))
@@ -1498,6 +1503,21 @@ class Renderer:
             rows.append({"kind": name, "count": len(ids), "text": Markup(row)})
         return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES)
 
+    def questions(self, brief: Brief) -> str:
+        """The importer's open questions on this brief: what is asked, what is published meanwhile,
+        the candidates (the brief's words and ids, escaped like all brief text)."""
+        rows = []
+        for qu in brief.questions:
+            choices = "".join(f"<li>{self.text(c.label, links=False)}</li>" for c in qu.choices)
+            context = f'<p class="digest-question__context">「{self.text(qu.context)}」</p>' if qu.context else ""
+            rows.append(
+                f'<li class="digest-question" data-question="{esc(qu.id)}"><p><strong>{labels.PENDING}</strong>：'
+                f"{self.text(qu.ask)}</p>{context}"
+                f"<p>{labels.BRIEF_QUESTION_READING}{self.text(qu.reading)}</p>"
+                f"<p>{labels.BRIEF_QUESTION_CHOICES}</p><ol>{choices}</ol></li>"
+            )
+        return f'<ul class="digest-questions">{"".join(rows)}</ul>'
+
     def entry_link(self, entry_id: str) -> str:
         entry = self.doc.entries[entry_id]
         href = self.linker.url(self.layout.entry_page(entry.id), f"entry-{entry.id}")
@@ -1509,14 +1529,26 @@ class Renderer:
         blocks: list[Block] = [Raw(self._brief_header(brief))]
         blocks.append(Heading(2, "changes", labels.BRIEF_CHANGES))
         blocks.append(Raw(self.changes(brief)))
+        if brief.questions:
+            blocks.append(Heading(2, "questions", labels.BRIEF_QUESTIONS.format(count=len(brief.questions))))
+            blocks.append(Raw(self.questions(brief)))
         heading = labels.BRIEF_ITEMS.format(heading=self.plain(brief.items_heading or labels.BRIEF_ITEMS_DEFAULT))
         blocks.append(Heading(2, "items", heading))
         parts = []
         for item in sorted(brief.items, key=lambda i: i.number):
             _, _, entry_id = self.doc.items[item.id]
-            if entry_id in self.doc.entries:
+            placed_label, placed_text = labels.BRIEF_ITEM_PLACED, f"§{item.placement.section}"
+            if not item.placement.action.places:  # kept out of the doc: the word says so, the link stays here
+                placed_label, placed_text = labels.BRIEF_ITEM_NOT_PLACED, item.placement.action.label
+            if (duplicate_of := item.placement.duplicate_of) is not None and duplicate_of in self.doc.items:
+                earlier = self.doc.items[duplicate_of]
+                placed = self.linker.url(brief_page(earlier.brief), f"item-{earlier.item.id}")
+                placed_text = labels.BRIEF_ITEM_DUPLICATE.format(
+                    date=earlier.brief.date.isoformat(), number=earlier.item.number
+                )
+            elif entry_id in self.doc.entries:
                 placed = self.linker.url(self.layout.entry_page(entry_id), f"entry-{entry_id}")
-            else:  # a discard-level item: kept here, not on the section page
+            else:  # a discard-level item, or one kept out of the doc: here, not on a section page
                 placed = self.linker.url(brief_page(brief), f"item-{item.id}")
             parts.append(
                 self.render(
@@ -1531,7 +1563,8 @@ class Renderer:
                         labels.BRIEF_ITEM_TITLE.format(number=item.number, title=self.text(item.title))
                     ),
                     placed=placed,
-                    placed_label=labels.BRIEF_ITEM_PLACED,
+                    placed_label=placed_label,
+                    placed_text=placed_text,
                     searched_elsewhere=self.doc.items[item.id].entry_id in self.doc.entries,
                     body=Markup(self.item_body(item, brief, "brief-" + item.id)),
                 )

@@ -28,7 +28,8 @@ LAYERS: list[set[str]] = [
     {"feed", "export"},  # 8: the Atom feed (rendered entries); the export and JSON-LD
     {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
-    {"extension", "macros"},  # 11: Python-Markdown and mkdocs-macros hosts
+    # 11: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)
+    {"extension", "macros", "review"},
     # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores
     {"preview", "prerender"},
     {"zensical_host"},  # 13: Zensical's build, run in this process with the merge handed over

@@ -55,7 +55,7 @@ WORD = re.compile(r"[A-Za-z]{2,}")
 """A Latin word: a run of two or more letters (``E1``, ``B200``, ``v0.8`` have one letter)."""
 
 CODE = re.compile(r"[a-z]+(?:_[a-z]+)*")
-"""A YAML value that is a code (``high``, ``partially_verified``, ``new_sub_entry``, OpenAlex's ``green``):
+"""A YAML value that is a code (``high``, ``partially_verified``, ``new_sub_entry``):
 a word the reader must see through its label, so its letters are not content, and a code rendered raw
 still fails.  Ids with digits or hyphens (``llm-d-1-0``, a job's UUID, ``e1_prep:inference``) are shown
 as they are and count as content."""
@@ -136,11 +136,30 @@ MARKDOWN_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|<!--.*?-->|\]\([^)]*\)|\{:[^}
 """Macro calls, comments, link targets and attribute lists: Markdown the reader never sees as words."""
 
 
+SOURCE_WORDS = ("oa_status",)
+"""Values that look like codes but are a source's own words (OpenAlex's ``green``): the site shows the
+word as the source writes it, with its explanation beside it (issue 29: keep the source's words)."""
+
+
+def _source_words(value: object) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key in SOURCE_WORDS and isinstance(inner, str):
+                yield inner
+            else:
+                yield from _source_words(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _source_words(inner)
+
+
 def content_words(project: Path) -> frozenset[str]:
     """Every Latin word of the team's own writing in ``project`` (see the module docstring)."""
     words: set[str] = set()
     for path in sorted((project / "data").rglob("*.yml")):
-        for text in _strings(yaml.safe_load(path.read_text(encoding="utf-8"))):
+        tree = yaml.safe_load(path.read_text(encoding="utf-8"))
+        words.update(word for text in _source_words(tree) for word in WORD.findall(text))
+        for text in _strings(tree):
             if not CODE.fullmatch(text):
                 words.update(WORD.findall(text))
     for path in sorted((project / "docs").rglob("*.md")):

@@ -508,7 +508,8 @@ def test_arxiv_1605_08803_is_cited_as_528_linked_to_its_reference_which_links_to
 
 def test_bibliography_has_the_paper_with_its_metadata_and_working_backlinks(site):
     root = content(site.dom(BIBLIOGRAPHY_FILE))
-    facts = ["528", ARXIV_ID, "4677", "2066", "W2409550820", "10.48550/arxiv.1605.08803", "绿色"]  # oa: green
+    # oa_status: green — the source's word is kept, the explanation stands beside it (issue 29, 6)
+    facts = ["528", ARXIV_ID, "4677", "2066", "W2409550820", "10.48550/arxiv.1605.08803", "green（绿色"]
     candidates = [n for n in root.iter() if n is not root and arxiv_links(n) and all(f in n.text() for f in facts)]
     assert candidates, "bibliography does not show 1605.08803 with its metadata"
     entry = min(candidates, key=lambda n: sum(1 for _ in n.iter()))

@@ -129,13 +129,13 @@ class History:
             index.items[item.number] = item.id
             index.texts["item", item.id] = " ".join([item.title, *item.points, item.relation])
             placement = item.placement
-            if placement.action.creates_entry:
+            if placement.action.creates_entry and placement.section is not None:
                 names = [placement.entry_title] if placement.entry_title else []
                 if head := _TITLE_HEAD.match(item.title):
                     names.append(head.group(1).strip())
                 names.append(item.title)
                 self._entries.append(_Entry(brief.id, item.id, placement.section, tuple(n for n in names if n)))
-            if placement.action is PlacementAction.new_section and placement.section_title:
+            if placement.action is PlacementAction.new_section and placement.section and placement.section_title:
                 self._sections.append(_Section(brief.id, placement.section, placement.section_title))
         for contradiction in brief.contradictions:
             index.contradictions[contradiction.number] = contradiction.id

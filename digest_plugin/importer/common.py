@@ -62,6 +62,20 @@ _At: TypeAlias = tuple[str | int, ...]
 ``("#top",)`` is the top of the file."""
 
 
+@dataclass(frozen=True)
+class _Question:
+    line: int
+    at: _At
+    ask: str
+    reading: str
+    choices: list[tuple[str, dict[str, object]]]
+    context: str | None
+
+    def place(self) -> str:
+        """``("items", 2, "placement")`` → ``items[2].placement`` (how ``digest check`` names places)."""
+        return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.at).lstrip(".")
+
+
 @dataclass
 class _Draft:
     """What the import collects besides the brief: warnings, and the comments that go with them."""
@@ -76,6 +90,8 @@ class _Draft:
     """The briefs already in the data folder, oldest first: what tonight's brief can refer back to."""
     proposed: dict[str, dict[str, str]] = field(default_factory=dict)
     """New words met in the brief, by vocabulary: proposed code → the label as written."""
+    questions: list[_Question] = field(default_factory=list)
+    """Readings put to the editor; numbered and written under ``questions:`` at the end."""
 
     def code(self, kind: str, label: str, line: int) -> str:
         """The code of a word the brief writes; a new word gets a proposed code (added to the
@@ -90,6 +106,22 @@ class _Draft:
         mine[code] = label
         self.warn(line, f"new word «{label}» ({kind}): proposed as `{code}` in the vocabulary file; check it")
         return code
+
+    def ask(
+        self,
+        line: int,
+        at: _At,
+        ask: str,
+        reading: str,
+        choices: list[tuple[str, dict[str, object]]],
+        context: str | None = None,
+    ) -> None:
+        """Put a reading the import cannot decide to the editor (``digest review``).
+
+        The caller has already written the safe reading at ``at`` (the one that publishes nothing
+        new); ``choices`` are the other readings, likeliest first, as (label, keys to write at ``at``)."""
+        self.questions.append(_Question(line, at, ask, reading, choices, context))
+        self.warnings.append(ImportNote(line, f"question: {ask} (until answered: {reading}); digest review"))
 
     def warn(self, line: int, message: str, at: _At = ("#top",)) -> None:
         """Report to the CLI and mark the field ``at`` in the YAML (the top of the file when the

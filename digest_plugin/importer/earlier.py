@@ -28,6 +28,8 @@ def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline
     for brief in sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id)):
         for item in brief.items:
             p = item.placement
+            if p.section is None:  # kept out of the doc: no section, no entry
+                continue
             if p.action is PlacementAction.new_section and p.section not in numbers:
                 numbers.add(p.section)
                 sections.append(Section.model_construct(number=p.section, title=p.section_title, aliases=[]))
