@@ -873,6 +873,50 @@ class Word(Model):
 
 Words = dict[Annotated[str, AfterValidator(_vocabulary_code)], Annotated[Word, BeforeValidator(_short_form)]]
 
+WORDING_ACTS: dict[str, str] = {
+    # 建议归入: how an item goes into the doc
+    "update_in_place": "an in-place update of an entry the doc has (原地更新)",
+    "mount_lead": "a lead line hung under an entry (挂线索)",
+    "footnote": "a footnote (小注)",
+    "new_sub_entry": "a new entry (新增子条目)",
+    "cross_reference": "a cross-reference from another section (交叉引用)",
+    "not_placed": "kept out of the doc, only in the brief's record (不入活文档)",
+    "citation_refresh": "only a paper's metadata refreshed, no entry (只刷新元数据)",
+    "duplicate": "the same event as an earlier item, not filed twice (不重复入档)",
+    # what happened to an earlier contradiction
+    "reopened": "an earlier contradiction opened again (重开)",
+    "corrected": "settled: the claim was wrong, corrected (更正)",
+    "superseded": "replaced by tonight's contradiction (取代)",
+    "redisposed": "re-judged: something else is done with it (改判)",
+    "confirmed": "settled: the claim held up, a withheld claim may be written (证实)",
+    "kept": "restated, nothing changes (维持)",
+    "resolved": "settled, without saying how (结案)",
+    # what happened to an earlier follow-up
+    "follow_up_dropped": "a follow-up given up (放弃)",
+    "follow_up_carried": "a follow-up carried over to the next round (顺延)",
+    "follow_up_done": "a follow-up done (完成)",
+    # the rest
+    "retracted": "an earlier item withdrawn (撤回)",
+    "withheld": "a claim kept out of the doc until settled (不上活文档)",
+    "follow_up_list": "the heading of a list of new follow-ups (下轮待办)",
+}
+"""The acts the importer reads a brief's wording for.  The acts are the code's (it acts on them);
+the phrases that say them are the team's, in ``wordings:`` of the vocabulary file."""
+
+
+def _wording_act(value: str) -> str:
+    if value not in WORDING_ACTS:
+        raise refuse(
+            f"{value!r} is not an act the importer reads",
+            "use one of: " + ", ".join(WORDING_ACTS),
+        )
+    return value
+
+
+Wordings = dict[
+    Annotated[str, AfterValidator(_wording_act)], list[Annotated[str, Field(min_length=1), AfterValidator(str.strip)]]
+]
+
 
 class VocabularyFile(Model):
     """``data/vocabulary.yml`` (or the ``vocabulary:`` block of an outline, which adds to it)."""
@@ -884,6 +928,9 @@ class VocabularyFile(Model):
     source_kinds: Words = Field(default_factory=dict)
     gaps: Words = Field(default_factory=dict)
     dispositions: Words = Field(default_factory=dict)
+    wordings: Wordings = Field(default_factory=dict)
+    """The phrases briefs use for each act the importer reads (``confirmed: [证实, 坐实, 落实]``): a new
+    wording is a line here, not a change to the code."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

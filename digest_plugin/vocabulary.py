@@ -34,11 +34,16 @@ class Vocabulary:
 
     def __init__(self, *files: VocabularyFile) -> None:
         merged: dict[str, dict[str, Word]] = {kind: {} for kind in KINDS}
+        phrases: dict[str, dict[str, None]] = {}
+        for f in (*files, default_file()):  # the package's wordings under the site's: an old site still reads
+            for act, said in f.wordings.items():
+                phrases.setdefault(act, {}).update(dict.fromkeys(said))
         for f in files:
             for kind in KINDS:
                 for code, word in getattr(f, kind).items():
                     merged[kind].setdefault(code, word)
         self._words = MappingProxyType({k: MappingProxyType(v) for k, v in merged.items()})
+        self._phrases = MappingProxyType({act: tuple(said) for act, said in phrases.items()})
 
     def _key(self) -> tuple[tuple[str, tuple[tuple[str, Word], ...]], ...]:
         return tuple((kind, tuple(words.items())) for kind, words in self._words.items())
@@ -83,12 +88,33 @@ class Vocabulary:
                 return code
         return None
 
+    def phrases(self, act: str) -> tuple[str, ...]:
+        """The phrases briefs use for ``act`` (``wordings:``; see :data:`.model.WORDING_ACTS`)."""
+        return self._phrases.get(act, ())
+
+    def wording(self, act: str) -> re.Pattern[str]:
+        """A pattern that finds any phrase of ``act`` not negated right before it (「而非新增」, 「不原地
+        更新」 say the opposite); longest phrases first, so 「不再跟进」 is found before 「跟进」."""
+        return _wording_pattern(self.phrases(act))
+
     def spellings(self, kind: str) -> Iterator[tuple[str, str]]:
         """(spelling, code) for every label and alias of ``kind``."""
         for code, word in self._words[kind].items():
             yield word.label, code
             for alias in word.aliases:
                 yield alias, code
+
+
+NEGATION = r"(?<!不)(?<!未)(?<!没)(?<!非)(?<!别)"
+"""What may not stand right before a phrase for it to count (「而非新增」, 「不原地更新」, 「未证实」)."""
+
+
+@functools.cache
+def _wording_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    if not phrases:
+        return re.compile(r"(?!x)x")  # matches nothing
+    ordered = sorted(phrases, key=len, reverse=True)
+    return re.compile(NEGATION + "(?:" + "|".join(re.escape(p) for p in ordered) + ")")
 
 
 def fold(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -37,14 +38,13 @@ WITHHELD = re.compile(
     r"|(?:不要|不得|不能|不可|勿|切勿|不)\s*(?:再)?写(?:成|为|入|进)?\s*「(?P<quoted>[^」]+)」"
 )
 """A claim the doc must not state: 不要把「X」写进…, 不得写「X」, 只写「A」，不写「X」, 不得写成「X」."""
-KEPT_OUT = "不上活文档|不写进|不写入|暂不落笔|不落笔|不许再出现|不得出现|不转述|拿掉|不得写|不要写|先不写"
-WITHHELD_AFTER = re.compile(
-    rf"(?<!须带)(?<!必须带)「(?P<claim>[^」]+)」[^「」。；;]{{0,24}}?(?:{KEPT_OUT})(?![成为入进]?\s*「)"
-)
-"""The claim first, the ban after it: 「X」不写进 §3.3, 「X」从活文档里拿掉 (not a label the statement must
-carry, 须带「preview」字样, and not a ban that names its own claim next, 不得写成「Y」)."""
-BANNED = re.compile(KEPT_OUT)
-"""Words that keep something out of the doc: with no claim read, the import must say so."""
+@functools.cache
+def _withheld_after(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """The claim first, the ban after it: 「X」不写进 §3.3, 「X」从活文档里拿掉 (not a label the statement
+    must carry, 须带「preview」字样, and not a ban that names its own claim next, 不得写成「Y」); the
+    ban's phrases are the team's (``withheld:`` of ``wordings:``)."""
+    kept_out = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) or r"(?!x)x"
+    return re.compile(rf"(?<!须带)(?<!必须带)「(?P<claim>[^」]+)」[^「」。；;]{{0,24}}?(?:{kept_out})(?![成为入进]?\s*「)")
 
 
 REQUIRED_LABEL = re.compile(r"必须带\s*「(?P<label>[^」]+)」")
@@ -102,9 +102,9 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     if materials:
         c["materials"] = materials
     claims = [(m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)]
-    claims += [m["claim"].strip() for m in WITHHELD_AFTER.finditer(text)]
+    claims += [m["claim"].strip() for m in _withheld_after(draft.words.phrases("withheld")).finditer(text)]
     quoted = list(dict.fromkeys(QUOTED.findall(whole)))
-    if not claims and BANNED.search(text):
+    if not claims and draft.words.wording("withheld").search(text):
         if len(quoted) == 1:  # 「X」：…这句话不上活文档: the one quoted claim is the one kept out
             claims = quoted
             draft.warn(

@@ -17,7 +17,7 @@ from .numbering import _check_numbering
 from .placement import _guards, _read_placement, _repo_card_figures
 from .words import _title_rating
 
-ITEM_HEADING = re.compile(r"^\s*条目\s*(?P<number>\d+)\s*(?:[：:.、．]\s*|\s+)(?P<title>\S.*?)\s*$")
+ITEM_HEADING = re.compile(r"^\s*条目\s*(?P<number>\d+)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$")
 
 
 ITEM_LABELS = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入", "顺带")
@@ -30,6 +30,13 @@ FIELD_LABEL = re.compile(
     rf"^\s*(?:[-•*]\s+)?\**(?P<label>{_LABEL_ALTERNATION})\**\s*(?:[（(](?P<note>[^）)]*)[）)])?\s*\**[：:]\**\s*(?P<text>.*)$",
     re.S,
 )
+
+
+HEADING_LABEL = re.compile(
+    rf"^\s*(?:#{{1,6}}\s+|\*\*)?(?P<label>{_LABEL_ALTERNATION})\s*(?:[（(](?P<note>[^）)]*)[）)])?\s*(?:\*\*)?\s*[：:]?\s*$"
+)
+"""A label alone on its line, as a Markdown heading or in bold (「#### 来源」, 「**证据边界**」): the
+field's text is the lines below it."""
 
 
 INLINE_LABEL = re.compile(
@@ -78,13 +85,18 @@ def _item_fields(body: list[_Line]) -> list[_Field]:
         if not text:
             previous_blank = True
             continue
+        if m := HEADING_LABEL.match(line.text):
+            current = _Field(m["label"], "", line.number, m["note"], m["label"] + "：")
+            fields.append(current)
+            previous_blank = False
+            continue
         if m := FIELD_LABEL.match(line.text):
             current = _Field(m["label"], m["text"].strip(), line.number, m["note"], _head(m))
             fields.append(current)
         elif (bullet := BULLET.match(line.text)) and current is not None:
             current.text += "\n- " + bullet["text"]
-        elif current is not None and not previous_blank:
-            current.text = _join(current.text, text)
+        elif current is not None and (not previous_blank or (current.label and not current.text)):
+            current.text = _join(current.text, text) if current.text else text
         else:
             current = _Field(None, text, line.number)
             fields.append(current)

@@ -33,15 +33,19 @@ NEW_SECTION = re.compile(r"新建\s*§\s*(?P<section>\d+\.\d+)\s*「(?P<title>[^
 """建议归入：新建 §2.6「KV 与权重的跨实例传输」: the brief opens a sub-section (its title in 「」)."""
 
 
-PLACEMENT_ACTIONS: list[tuple[PlacementAction, re.Pattern[str]]] = [
-    (PlacementAction.update_in_place, re.compile(r"(?<!而非)(?<!不)(?:原地更新|原地刷新|数值更新)")),
-    (PlacementAction.mount_lead, re.compile(r"挂线索|下挂|挂载线索")),
-    (PlacementAction.footnote, re.compile(r"小注|注脚")),
-    (PlacementAction.new_sub_entry, re.compile(r"新增|子节点|子条目|小节|分支|补充")),
-    (PlacementAction.cross_reference, re.compile(r"交叉引用")),
-    (PlacementAction.mount_lead, re.compile(r"挂载")),
+PLACEMENT_ACTS: list[PlacementAction] = [
+    PlacementAction.duplicate,
+    PlacementAction.citation_refresh,
+    PlacementAction.not_placed,
+    PlacementAction.update_in_place,
+    PlacementAction.mount_lead,
+    PlacementAction.footnote,
+    PlacementAction.new_sub_entry,
+    PlacementAction.cross_reference,
 ]
-"""First rule that matches wins; 原地更新 is looked for in the relation too ("应做原地更新而非新增条目")."""
+"""The actions 建议归入 can say, in the order their phrases (``wordings:`` of the vocabulary file) are
+looked for: the first that matches wins; 原地更新 is looked for in the relation too
+("应做原地更新而非新增条目")."""
 
 
 GUARD_WORDS = re.compile(r"不要|不可|不得|必须|注意|⚠|显式声明|切勿|禁止")
@@ -102,7 +106,7 @@ def _read_placement(
         draft.warn(f.line, f"条目 {number}: 建议归入 names no § section; section left empty", at + ("section",))
     elif not NEW_SECTION.search(text):
         _known_section(sections[0], outline, f.line, draft, at + ("section",))
-    action = _placement_action(text, relation)
+    action = _placement_action(text, relation, draft)
     if opened := NEW_SECTION.search(text):
         action = PlacementAction.new_section
         placement["section"] = opened["section"]
@@ -163,8 +167,9 @@ def _after(
     return after
 
 
-def _placement_action(text: str, relation: str) -> PlacementAction | None:
-    for action, words in PLACEMENT_ACTIONS:
+def _placement_action(text: str, relation: str, draft: _Draft) -> PlacementAction | None:
+    for action in PLACEMENT_ACTS:
+        words = draft.words.wording(action.value)
         if words.search(text) or (action is PlacementAction.update_in_place and words.search(relation)):
             return action
     return None

@@ -26,23 +26,15 @@ from ..vocabulary import fold
 from .backrefs import History, Reference, find_references
 from .common import _Code, _Draft
 
-# The words that say what happened to what a reference names.  Order matters: the first that
-# matches in the reference's own clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
-CONTRADICTION_WORDS: list[tuple[str, re.Pattern[str]]] = [
-    ("reopened", re.compile(r"重开|重新打开|再次打开|再度打开")),
-    ("corrected", re.compile(r"更正|不成立|判为不实|有误|读错|是错的")),
-    ("superseded", re.compile(r"取代|替代|改由")),
-    ("redisposed", re.compile(r"改判|暂挂|转交|移交")),
-    ("confirmed", re.compile(r"证实|坐实|成立|印证|得到确认")),
-    ("kept", re.compile(r"维持|继续封存|仍|延续|不变|没有新材料|无新材料")),
-    ("resolved", re.compile(r"解决|收口|关闭|结案")),
+# What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
+# phrases are the team's data).  Order matters: the first act that matches in the reference's own
+# clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
+CONTRADICTION_ACTS = ("reopened", "corrected", "superseded", "redisposed", "confirmed", "kept", "resolved")
+FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
+    (FollowUpStatus.dropped, "follow_up_dropped"),
+    (FollowUpStatus.carried_over, "follow_up_carried"),
+    (FollowUpStatus.done, "follow_up_done"),
 ]
-FOLLOW_UP_WORDS: list[tuple[FollowUpStatus, re.Pattern[str]]] = [
-    (FollowUpStatus.dropped, re.compile(r"放弃|取消|不再跟进|作罢|撤销")),
-    (FollowUpStatus.carried_over, re.compile(r"顺延|延后|推迟|仍排|改到|留到")),
-    (FollowUpStatus.done, re.compile(r"完成|办结|做完|已看完|已读完")),
-]
-RETRACT = re.compile(r"撤回")
 REPLACED_BY_THIS = re.compile(r"由本条(?:目)?(?:替代|取代)|本条(?:目)?替代")
 REPLACED_BY_NUMBER = re.compile(r"由(?:今日|今天|本轮)?条目\s*(?P<n>\d+)\s*(?:替代|取代)")
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
@@ -110,6 +102,10 @@ class _State:
         """Items of earlier briefs that are entries of their own (an in-place update may name them)."""
         self.line = 1
         """The Markdown line of the piece being read, for warnings."""
+        words = draft.words
+        self.contradiction_words = [(act, words.wording(act)) for act in CONTRADICTION_ACTS]
+        self.follow_up_words = [(status, words.wording(act)) for status, act in FOLLOW_UP_ACTS]
+        self.retract = words.wording("retracted")
         self.doubts: dict[tuple[str, str], tuple[int, str]] = {}
         """Warnings held back until every piece is read: a later line may settle them."""
 
@@ -186,7 +182,7 @@ class _State:
             scope = _clause_after(piece.text, ref.end, end)
             before = _clause_before(piece.text, refs[k - 1].end if k else 0, ref.start)
             if ref.kind == "contradiction":
-                if not any(w.search(scope) for _, w in CONTRADICTION_WORDS) and not any(
+                if not any(w.search(scope) for _, w in self.contradiction_words) and not any(
                     r.kind == "contradiction" for r in refs[k + 1 :]
                 ):
                     scope = _clause_after(piece.text, ref.end, len(piece.text))  # past the other references
@@ -194,7 +190,7 @@ class _State:
                 self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
             elif ref.kind == "follow_up":
                 self.follow_up_update(ref.id, scope or before, piece)
-            elif ref.kind == "item" and (RETRACT.search(before) or RETRACT.search(scope[:4])):
+            elif ref.kind == "item" and (self.retract.search(before) or self.retract.search(scope[:4])):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
                 self.entry_named(ref.id, piece.item)
@@ -205,7 +201,7 @@ class _State:
         if PAST.search(scope):
             return "kept"
         for text in (scope, whole):
-            for change, words in CONTRADICTION_WORDS:
+            for change, words in self.contradiction_words:
                 if words.search(text):
                     return change
         return None
@@ -321,7 +317,7 @@ class _State:
     # ------------------------------------------------------------------ follow-ups, retractions, entries
 
     def follow_up_update(self, fid: str, scope: str, piece: _Piece) -> None:
-        said = [(m.start(), status) for status, words in FOLLOW_UP_WORDS for m in words.finditer(scope)]
+        said = [(m.start(), status) for status, words in self.follow_up_words for m in words.finditer(scope)]
         status = max(said, key=lambda x: x[0])[1] if said else piece.default  # the last word: 顺延一次，今天完成
         if status is None or fid in self.follow_ups:
             return
