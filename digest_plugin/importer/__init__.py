@@ -28,6 +28,7 @@ from __future__ import annotations
 
 __all__ = ["MARK", "SCHEMA_LINE", "ImportNote", "Imported", "import_brief", "import_full", "normalized"]
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -118,7 +119,8 @@ def import_full(
         elif part.kind == "citations":
             brief.update(_read_citations(part, draft))
         elif part.kind == "conclusions":
-            brief.update(_read_conclusions(part, stem, brief.get("round"), draft))
+            today = brief.get("date") if isinstance(brief.get("date"), dt.date) else None
+            brief.update(_read_conclusions(part, stem, brief.get("round"), draft, today, history))
     brief["items"] = items
     _link(brief, outline, draft)
     read_updates(brief, draft, history)

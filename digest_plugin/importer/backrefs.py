@@ -183,7 +183,7 @@ _DATE = re.compile(
     r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
     r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
     r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
-    r"|(?P<rel>昨日|昨天|前天|前一轮|上一轮|上轮)"
+    r"|(?P<rel>昨日|昨天|昨晚|昨夜|前天|前晚|前一轮|上一轮|上轮)"
     r"|(?<![下每])(?P<wk>(?:上|本)?周[一二三四五六日天](?!末))"
     r"|(?P<lastweek>上周)"
 )
@@ -317,9 +317,9 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             if day is not None and day > today:
                 day = _calendar(today.year - 1, m, d)
         elif kind == "rel":
-            if spelled in ("昨日", "昨天"):
+            if spelled in ("昨日", "昨天", "昨晚", "昨夜"):
                 day = today - dt.timedelta(days=1)
-            elif spelled == "前天":
+            elif spelled in ("前天", "前晚"):
                 day = today - dt.timedelta(days=2)
             else:
                 out.append(_previous_round(match, earlier, round_))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -9,6 +10,8 @@ from ..model import (
     FollowUpStatus,
 )
 from ..vocabulary import fold
+from . import lists
+from .backrefs import History
 from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
 from .markdown import _entries
 from .words import _conclusion_ratings
@@ -38,8 +41,90 @@ FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
 CHINESE_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
-def _read_conclusions(part: _Part, stem: str, round_: str | None, draft: _Draft) -> dict[str, Any]:
-    """Bullets are conclusions, except "需 E2 跟进的三件事：①…②…③…", which holds the follow-ups."""
+def _read_conclusions(
+    part: _Part,
+    stem: str,
+    round_: str | None,
+    draft: _Draft,
+    today: dt.date | None = None,
+    history: History | None = None,
+) -> dict[str, Any]:
+    """Bullets are conclusions, except "需 E2 跟进的三件事：①…②…③…", which holds the follow-ups; then
+    the numbered lists by their shape (:mod:`.lists`): tonight's new follow-ups, and what became of
+    an earlier night's."""
+    blocks = lists.block_lists(part.lines) if today is not None and history is not None else []
+    taken = {n for b in blocks if not b.earlier for n in b.lines}  # tonight's list leaves the conclusions
+    out = _read_bullets(
+        _Part(part.kind, part.heading, part.line, [x for x in part.lines if x.number not in taken]), stem, round_, draft
+    )
+    if today is None or history is None:
+        return out
+    found = list(blocks)
+    for i, text in enumerate(out["conclusions"]):
+        if not any(b.line == draft.origins.get(("conclusions", i)) for b in blocks):
+            found += lists.inline_lists(text, draft.origins.get(("conclusions", i), part.line))
+    for numbered in sorted(found, key=lambda b: b.line):
+        if numbered.earlier:
+            for update in lists.read_status_list(numbered, today, history, round_, draft):
+                _add_update(out, update)
+        elif not out.get("follow_ups") or numbered.inline is False:
+            _new_follow_ups(numbered, out, stem, round_, today, history, draft)
+    return out
+
+
+def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
+    known = {str(u["follow_up"]) for u in out.get("follow_up_updates", [])}
+    if str(update["follow_up"]) not in known:
+        update.pop("_line", None)
+        out.setdefault("follow_up_updates", []).append({**update, "follow_up": _Code(str(update["follow_up"]))})
+
+
+def _new_follow_ups(
+    numbered: lists.NumberedList,
+    out: dict[str, Any],
+    stem: str,
+    round_: str | None,
+    today: dt.date,
+    history: History,
+    draft: _Draft,
+) -> None:
+    """A numbered list of part 四 that points back at no night: tonight's follow-ups; an entry that
+    carries an earlier one on restates it (its number here kept), it does not open a new one."""
+    named = ROUND_IN_HEADING.search(numbered.heading)
+    follow_round = f"E{named['n']}" if named else (round_ or "")
+    out.setdefault("follow_ups_heading", numbered.heading)
+    follow_ups = out.setdefault("follow_ups", [])
+    taken = {f["number"] for f in follow_ups}
+    for entry in numbered.entries:
+        carried = lists.restated(entry, today, history, round_, draft)
+        if carried:
+            for fid in carried:
+                _add_update(
+                    out,
+                    {
+                        "follow_up": fid,
+                        "status": FollowUpStatus.carried_over,
+                        "number": entry.number,
+                        "note": entry.text,
+                    },
+                )
+            continue
+        if entry.number in taken:
+            continue
+        taken.add(entry.number)
+        draft.origins[("follow_ups", len(follow_ups))] = entry.line
+        follow_ups.append(
+            {
+                "id": _Code(f"{stem}-f{entry.number}"),
+                "number": entry.number,
+                "round": _Code(follow_round),
+                "text": re.sub(r"^新增\s*[：:]\s*", "", entry.text),
+                "status": FollowUpStatus.open,
+            }
+        )
+
+
+def _read_bullets(part: _Part, stem: str, round_: str | None, draft: _Draft) -> dict[str, Any]:
     bullets, others = _entries(part.lines, BULLET)
     out: dict[str, Any] = {"conclusions": [], "_ratings": _conclusion_ratings(bullets, draft)}
     for line, text in sorted(bullets + others):

@@ -38,13 +38,17 @@ WITHHELD = re.compile(
     r"|(?:不要|不得|不能|不可|勿|切勿|不)\s*(?:再)?写(?:成|为|入|进)?\s*「(?P<quoted>[^」]+)」"
 )
 """A claim the doc must not state: 不要把「X」写进…, 不得写「X」, 只写「A」，不写「X」, 不得写成「X」."""
+
+
 @functools.cache
 def _withheld_after(phrases: tuple[str, ...]) -> re.Pattern[str]:
     """The claim first, the ban after it: 「X」不写进 §3.3, 「X」从活文档里拿掉 (not a label the statement
     must carry, 须带「preview」字样, and not a ban that names its own claim next, 不得写成「Y」); the
     ban's phrases are the team's (``withheld:`` of ``wordings:``)."""
     kept_out = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) or r"(?!x)x"
-    return re.compile(rf"(?<!须带)(?<!必须带)「(?P<claim>[^」]+)」[^「」。；;]{{0,24}}?(?:{kept_out})(?![成为入进]?\s*「)")
+    return re.compile(
+        rf"(?<!须带)(?<!必须带)「(?P<claim>[^」]+)」[^「」。；;]{{0,24}}?(?:{kept_out})(?![成为入进]?\s*「)"
+    )
 
 
 REQUIRED_LABEL = re.compile(r"必须带\s*「(?P<label>[^」]+)」")

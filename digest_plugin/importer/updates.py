@@ -319,7 +319,11 @@ class _State:
     def follow_up_update(self, fid: str, scope: str, piece: _Piece) -> None:
         said = [(m.start(), status) for status, words in self.follow_up_words for m in words.finditer(scope)]
         status = max(said, key=lambda x: x[0])[1] if said else piece.default  # the last word: 顺延一次，今天完成
-        if status is None or fid in self.follow_ups:
+        if status is None:
+            return
+        if fid in self.follow_ups:  # (read from a list of part 四 already): its evidence, once
+            if status is FollowUpStatus.done and self.follow_ups[fid]["status"] is FollowUpStatus.done:
+                self.evidence_from(fid, scope, piece)
             return
         note = _trim(scope)
         self.follow_ups[fid] = {"follow_up": _Code(fid), "status": status, "note": note or scope}

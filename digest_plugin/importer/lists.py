@@ -1,0 +1,179 @@
+"""The lists of part 四, read by their shape rather than by their words.
+
+Writers head and number a follow-up list every which way: 「交给周末：」 then ① ② ③ on lines of their own,
+「### 下周一前要摸清的」 then 1. 2. 3., or the whole list inline at the end of one paragraph
+(「接下来盯：① …；② …；③ …。」).  What they share is the shape: a heading (a line ending in a colon, a
+Markdown heading, or the words before a colon inside a paragraph) and entries numbered ①…⑩ or 1. 2. 3.
+
+A list whose heading points back at an earlier night (「昨晚林留的三件：」, 「昨天 Tom 的清单：」, 「旧清单：」)
+reports what became of that night's follow-ups: each entry's number is that night's, and its words say
+the status (the ``follow_up_*`` acts of ``wordings:``).  Any other numbered list of part 四 is tonight's
+new follow-ups; an entry of it that carries an earlier follow-up on (「① SGLang 分块 ITL（昨晚 ①，顺延）」)
+restates that follow-up instead of opening a new one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from ..model import FollowUpStatus
+from .backrefs import History, Reference, find_references
+from .common import MARKDOWN_MARKS, _Draft, _Line, _strip_end
+
+ENTRY = re.compile(
+    r"^\s*(?:[-•*·・]\s+)?(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2})[）)])"
+    r"\s*(?P<text>\S.*)$"
+)
+"""A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」."""
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<md>.+?)|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$")
+"""A line that heads what follows: a Markdown heading, or a line ending in a colon."""
+INLINE_START = re.compile(r"(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩]|\d{1,2}\s*[（(.、])")
+"""Inside a paragraph, the words before a colon that a numbered entry follows."""
+INLINE_MARK = re.compile(r"(?:(?<=[：:；;。，,])|^)\s*(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?=\s*[（(.、]))")
+"""An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference)."""
+EARLIER = re.compile(
+    r"(?<![下每这本今])(?:\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)"
+)
+"""A heading that points back at an earlier night: its list reports on that night's follow-ups."""
+DATE_WORD = re.compile(
+    r"\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨[日天晚夜]|昨(?=[^日天晚夜])|前天|前晚|前一轮|上一?轮|上周[一二三四五六日天]"
+)
+CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
+
+
+@dataclass
+class Entry:
+    number: int
+    text: str
+    line: int
+
+
+@dataclass
+class NumberedList:
+    heading: str
+    line: int
+    entries: list[Entry] = field(default_factory=list)
+    lines: set[int] = field(default_factory=set)
+    """The Markdown lines it takes (a list of its own lines, not an inline one)."""
+    inline: bool = False
+
+    @property
+    def earlier(self) -> bool:
+        return bool(EARLIER.search(self.heading))
+
+
+def _number(m: re.Match[str]) -> int:
+    if m["circled"]:
+        return CIRCLED.index(m["circled"]) + 1
+    return int(m["num"] or m.groupdict().get("paren") or 0)
+
+
+def block_lists(lines: list[_Line]) -> list[NumberedList]:
+    """Lists written one entry a line under a heading line (or a Markdown heading)."""
+    found: list[NumberedList] = []
+    i = 0
+    while i < len(lines):
+        head = HEADING.match(lines[i].text)
+        if not head or ENTRY.match(lines[i].text):
+            i += 1
+            continue
+        heading = MARKDOWN_MARKS.sub("", head["md"] or head["colon"] or "").strip()
+        current = NumberedList(heading, lines[i].number, lines={lines[i].number})
+        j = i + 1
+        while j < len(lines) and not lines[j].text.strip():
+            j += 1
+        while j < len(lines):
+            text = lines[j].text
+            if m := ENTRY.match(text):
+                current.entries.append(Entry(_number(m), m["text"].strip(), lines[j].number))
+                current.lines.add(lines[j].number)
+            elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):
+                current.entries[-1].text += text.strip()  # a continuation line
+                current.lines.add(lines[j].number)
+            elif text.strip() or not current.entries:
+                break
+            elif j + 1 < len(lines) and not ENTRY.match(lines[j + 1].text):
+                break  # a blank line, then something else
+            j += 1
+        if current.entries:
+            found.append(current)
+            i = j
+        else:
+            i += 1
+    return found
+
+
+def inline_lists(text: str, line: int) -> list[NumberedList]:
+    """Lists inside one paragraph: 「昨天留下的三件：② 已办结；① …，顺延。接下来盯：① …；② …。」"""
+    starts = list(INLINE_START.finditer(text))
+    found = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1].start("heading") if k + 1 < len(starts) else len(text)
+        body_at = start.end()
+        body = text[body_at:end]
+        marks = list(INLINE_MARK.finditer(body))
+        if not marks:
+            continue
+        current = NumberedList(start["heading"].strip(" ，,。；;"), line, inline=True)
+        for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
+            piece = _strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
+            if piece:
+                current.entries.append(Entry(_number(mk), piece.lstrip("（(").strip(), line))
+        if current.entries:
+            found.append(current)
+    return found
+
+
+def read_status_list(
+    numbered: NumberedList, today: dt.date, history: History, round_: str | None, draft: _Draft
+) -> list[dict[str, object]]:
+    """What became of an earlier night's follow-ups, entry by entry: the entry's number in that night's
+    list (the heading says which night), its status by the words of ``wordings:`` (the last one
+    said: 「顺延一次，今天完成」 is done).  An entry with no status word changes nothing."""
+    date = DATE_WORD.search(numbered.heading)
+    out: list[dict[str, object]] = []
+    for entry in numbered.entries:
+        status = last_status(entry.text, draft)
+        if status is None:
+            continue
+        refs = []
+        if date:  # 「昨晚林留的三件：② …」: ② of that night's list
+            refs = [r for r in _refs(f"{date.group(0)}的跟进 {entry.number}", today, history, round_) if r.id]
+        if not refs:  # 「旧清单：10-29 清单 ② 交差」: the entry names its own
+            refs = [
+                r
+                for r in _refs(entry.text, today, history, round_, part="follow_up_status")
+                if r.kind == "follow_up" and r.id
+            ][:1]
+        for ref in refs:
+            out.append({"follow_up": ref.id, "status": status, "note": entry.text, "_line": entry.line})
+    return out
+
+
+def restated(entry: Entry, today: dt.date, history: History, round_: str | None, draft: _Draft) -> list[str]:
+    """The earlier follow-ups an entry of tonight's list carries on (「（昨晚 ①，顺延）」, 「顺延昨天的 ③」)."""
+    if last_status(entry.text, draft) is not FollowUpStatus.carried_over:
+        return []
+    refs = _refs(entry.text, today, history, round_, part="follow_ups")
+    return list(dict.fromkeys(r.id for r in refs if r.kind == "follow_up" and r.id))
+
+
+def last_status(text: str, draft: _Draft) -> FollowUpStatus | None:
+    said = [
+        (m.start(), status)
+        for status, act in (
+            (FollowUpStatus.dropped, "follow_up_dropped"),
+            (FollowUpStatus.carried_over, "follow_up_carried"),
+            (FollowUpStatus.done, "follow_up_done"),
+        )
+        for m in draft.words.wording(act).finditer(text)
+    ]
+    return max(said, key=lambda x: x[0])[1] if said else None
+
+
+def _refs(
+    text: str, today: dt.date, history: History, round_: str | None, part: str = "conclusions"
+) -> list[Reference]:
+    return find_references(text, today, history, part=part, round=round_)
