@@ -49,7 +49,7 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
         findings += _hosts(brief, at)
         findings += _typed_numbers(brief, rules, at)
         findings += _gains(brief, rules, at)
-        findings += _drops(brief, current, at)
+        findings += _drops(brief, current, at, set(rules.gain_totals))
         findings += _citation_counts(brief, rules, at, latest_counts)
         findings += _conclusions(brief, rules, down, at, dataset.vocabulary(brief.topic))
     return findings
@@ -245,7 +245,12 @@ def _gains(brief: Brief, rules: Rules, at: _Locator) -> list[Finding]:
     return found
 
 
-def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -> list[Finding]:
+GAIN_DROP = 0.5
+"""A gain over a period (周增) rises and falls week by week: only a fall below this share of the last
+value (+175 → +58, a basis mixed up) asks for a note; a count (Stars) may never fall without one."""
+
+
+def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator, gains: set[str]) -> list[Finding]:
     # a drop the same brief explains as a correction (旧 → 新) needs no note
     corrected = {(c.key, c.new) for u in brief.contradiction_updates for c in u.corrections if c.key}
     found = []
@@ -259,7 +264,7 @@ def _drops(brief: Brief, current: dict[tuple[str, str], Figure], at: _Locator) -
                 before is not None
                 and old is not None
                 and new is not None
-                and new < old
+                and new < (old * GAIN_DROP if figure.key in gains else old)
                 and not figure.note
                 and (figure.key, figure.value) not in corrected
             ):

@@ -119,3 +119,19 @@ def test_diverging_counts_are_judged_on_the_latest_of_each_source(data_copy):
     )
     later.write_text(later.read_text(encoding="utf-8").replace("9000", "5000"), encoding="utf-8")
     assert check(data_copy) == []
+
+
+def test_a_weekly_gain_may_fall_a_little_without_a_note_but_not_by_half(data_copy):
+    # 周增 is a gain over a week: +82 then +77 is a normal week (the 2026-11-03 night); a fall below half
+    # of the last value (+175 → +58 on 10-22) is a basis mixed up and asks for a note, as before
+    night = ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.yml"
+    later = data_copy / "briefs" / night.name
+    later.write_text(night.read_text(encoding="utf-8"), encoding="utf-8")
+    replace_in(later, '        note: "单仓库 7 日窗口（10-14 为 97 ⭐）"\n', "")
+    replace_in(later, "new: 58", "new: 57")  # the correction no longer explains the figure
+    replace_in(later, "value: 58", "value: 90")  # +175 → +90: more than half, a week's fluctuation
+    assert not any("周增 went down" in f for f in check(data_copy, today=dt.date(2026, 12, 3)))
+    replace_in(later, "value: 90", "value: 87")  # below half of +175: asks for a note
+    assert f"{line_of(later, 'value: 87')}:warning: 周增 went down from 175 to 87 without a note" in check(
+        data_copy, today=dt.date(2026, 12, 3)
+    )

@@ -47,6 +47,7 @@ from .items import _read_items
 from .links import _link
 from .markdown import _split_parts, normalized
 from .numbering import _check_counts, _validate
+from .safe import settle
 from .updates import read_updates
 
 
@@ -124,6 +125,7 @@ def import_full(
     brief["items"] = items
     _link(brief, outline, draft)
     read_updates(brief, draft, history)
+    settle(brief, outline, history, draft)
     _questions(brief, stem, draft)
     _check_counts(brief, parts, draft)
     _validate(brief, draft)

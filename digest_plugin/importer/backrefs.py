@@ -160,6 +160,14 @@ class History:
 
     # ------------------------------------------------------------------ look-ups
 
+    def item_label(self, item_id: str) -> str | None:
+        """「2026-11-06 条目 1」: how a reader names an earlier item (for the editor's questions)."""
+        for b in self._briefs:
+            for number, ident in b.items.items():
+                if ident == item_id:
+                    return f"{b.date.isoformat()} 条目 {number}"
+        return None
+
     def _before(self, today: dt.date) -> list[_Indexed]:
         """Briefs a brief dated ``today`` can refer to (one of another round on the same date included)."""
         return [b for b in self._briefs if b.date <= today]

@@ -35,6 +35,10 @@ RESTATED = re.compile(r"顺延|同前|继续")
 """A line of a new list that carries an earlier follow-up on (① 本地复现长 prefill 冻结（顺延，内容同前））."""
 
 
+NEW_MARK = re.compile(r"^新增\s*[：:]\s*")
+"""「③ 新增：…」: the writer says the entry is new, whatever earlier follow-up it mentions."""
+
+
 FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
 
 
@@ -61,25 +65,22 @@ def _read_conclusions(
         return out
     found = list(blocks)
     for i, text in enumerate(out["conclusions"]):
-        if not any(b.line == draft.origins.get(("conclusions", i)) for b in blocks):
-            found += lists.inline_lists(text, draft.origins.get(("conclusions", i), part.line))
+        line = draft.origins.get(("conclusions", i), part.line)
+        if any(b.line == line for b in blocks) or STATUS_LIST.match(text) or FOLLOW_UPS.match(text):
+            continue  # a heading of a list above, or a list the patterns above have read
+        found += lists.inline_lists(text, line)
     for numbered in sorted(found, key=lambda b: b.line):
-        if numbered.earlier:
-            for update in lists.read_status_list(numbered, today, history, round_, draft):
-                _add_update(out, update)
-        elif not out.get("follow_ups") or numbered.inline is False:
-            _new_follow_ups(numbered, out, stem, round_, today, history, draft)
+        _numbered_list(numbered, out, stem, round_, today, history, draft)
     return out
 
 
 def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
     known = {str(u["follow_up"]) for u in out.get("follow_up_updates", [])}
     if str(update["follow_up"]) not in known:
-        update.pop("_line", None)
         out.setdefault("follow_up_updates", []).append({**update, "follow_up": _Code(str(update["follow_up"]))})
 
 
-def _new_follow_ups(
+def _numbered_list(
     numbered: lists.NumberedList,
     out: dict[str, Any],
     stem: str,
@@ -88,40 +89,42 @@ def _new_follow_ups(
     history: History,
     draft: _Draft,
 ) -> None:
-    """A numbered list of part 四 that points back at no night: tonight's follow-ups; an entry that
-    carries an earlier one on restates it (its number here kept), it does not open a new one."""
+    """Entry by entry: one that names an earlier follow-up (or whose list the heading dates back)
+    says what became of it; in a list that points back at no night, any other entry is a new
+    follow-up of tonight (an entry that restates an earlier one carries it over, its number kept)."""
     named = ROUND_IN_HEADING.search(numbered.heading)
     follow_round = f"E{named['n']}" if named else (round_ or "")
-    out.setdefault("follow_ups_heading", numbered.heading)
     follow_ups = out.setdefault("follow_ups", [])
     taken = {f["number"] for f in follow_ups}
     for entry in numbered.entries:
-        carried = lists.restated(entry, today, history, round_, draft)
-        if carried:
-            for fid in carried:
-                _add_update(
-                    out,
-                    {
-                        "follow_up": fid,
-                        "status": FollowUpStatus.carried_over,
-                        "number": entry.number,
-                        "note": entry.text,
-                    },
-                )
+        new = bool(NEW_MARK.match(entry.text))
+        targets = [] if new else lists.earlier_follow_ups(numbered, entry, today, history, round_)
+        status = lists.last_status(entry.text, draft)
+        if targets:
+            if status is None and not numbered.earlier:
+                status = FollowUpStatus.carried_over  # restated in tonight's list: carried on
+            for fid in targets if status is not None else []:
+                update: dict[str, Any] = {"follow_up": fid, "status": status, "note": entry.text}
+                if not numbered.earlier:
+                    update["number"] = entry.number
+                _add_update(out, update)
             continue
-        if entry.number in taken:
+        if numbered.earlier or entry.number in taken:
             continue
         taken.add(entry.number)
+        out.setdefault("follow_ups_heading", numbered.heading)
         draft.origins[("follow_ups", len(follow_ups))] = entry.line
         follow_ups.append(
             {
                 "id": _Code(f"{stem}-f{entry.number}"),
                 "number": entry.number,
                 "round": _Code(follow_round),
-                "text": re.sub(r"^新增\s*[：:]\s*", "", entry.text),
+                "text": NEW_MARK.sub("", entry.text),
                 "status": FollowUpStatus.open,
             }
         )
+    if not follow_ups:
+        del out["follow_ups"]
 
 
 def _read_bullets(part: _Part, stem: str, round_: str | None, draft: _Draft) -> dict[str, Any]:

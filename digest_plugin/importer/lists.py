@@ -126,38 +126,19 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
     return found
 
 
-def read_status_list(
-    numbered: NumberedList, today: dt.date, history: History, round_: str | None, draft: _Draft
-) -> list[dict[str, object]]:
-    """What became of an earlier night's follow-ups, entry by entry: the entry's number in that night's
-    list (the heading says which night), its status by the words of ``wordings:`` (the last one
-    said: 「顺延一次，今天完成」 is done).  An entry with no status word changes nothing."""
-    date = DATE_WORD.search(numbered.heading)
-    out: list[dict[str, object]] = []
-    for entry in numbered.entries:
-        status = last_status(entry.text, draft)
-        if status is None:
-            continue
-        refs = []
-        if date:  # 「昨晚林留的三件：② …」: ② of that night's list
-            refs = [r for r in _refs(f"{date.group(0)}的跟进 {entry.number}", today, history, round_) if r.id]
-        if not refs:  # 「旧清单：10-29 清单 ② 交差」: the entry names its own
-            refs = [
-                r
-                for r in _refs(entry.text, today, history, round_, part="follow_up_status")
-                if r.kind == "follow_up" and r.id
-            ][:1]
-        for ref in refs:
-            out.append({"follow_up": ref.id, "status": status, "note": entry.text, "_line": entry.line})
-    return out
-
-
-def restated(entry: Entry, today: dt.date, history: History, round_: str | None, draft: _Draft) -> list[str]:
-    """The earlier follow-ups an entry of tonight's list carries on (「（昨晚 ①，顺延）」, 「顺延昨天的 ③」)."""
-    if last_status(entry.text, draft) is not FollowUpStatus.carried_over:
-        return []
-    refs = _refs(entry.text, today, history, round_, part="follow_ups")
-    return list(dict.fromkeys(r.id for r in refs if r.kind == "follow_up" and r.id))
+def earlier_follow_ups(
+    numbered: NumberedList, entry: Entry, today: dt.date, history: History, round_: str | None
+) -> list[str]:
+    """The earlier follow-ups an entry names: by its number in the night its heading dates
+    (「昨晚林留的三件：② …」), else by a reference of its own (「10-29 清单 ② 交差」, 「（昨晚 ①，顺延）」)."""
+    date = DATE_WORD.search(numbered.heading) if numbered.earlier else None
+    if date:
+        refs = [r for r in _refs(f"{date.group(0)}的跟进 {entry.number}", today, history, round_) if r.id]
+        if refs:
+            return [str(r.id) for r in refs]
+    part = "follow_up_status" if numbered.earlier else "follow_ups"
+    refs = [r for r in _refs(entry.text, today, history, round_, part=part) if r.kind == "follow_up" and r.id]
+    return list(dict.fromkeys(str(r.id) for r in refs))
 
 
 def last_status(text: str, draft: _Draft) -> FollowUpStatus | None:
