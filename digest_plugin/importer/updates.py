@@ -41,7 +41,7 @@ TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
 REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
 ARROW = re.compile(
-    r"「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成)\s*「(?P<qnew>[^」]+)」"
+    r"(?:旧\s*)?「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成|应为|→|->|⟶)\s*(?:新\s*)?「(?P<qnew>[^」]+)」"
     r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)"
 )
 """The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
@@ -211,12 +211,30 @@ class _State:
     def contradiction_update(self, cid: str, change: str | None, text: str, scope: str) -> dict[str, Any] | None:
         if change in (None, "kept"):
             return None
+        if (
+            cid in self.contradictions
+            and change == "corrected"
+            and self.contradictions[cid].get("outcome") is Outcome.confirmed
+        ):
+            # one text says it held up, another that it was corrected: the reading that publishes nothing
+            del self.contradictions[cid]
+            self.draft.warn(
+                self.line,
+                f"contradiction {cid} is called both confirmed and corrected; read as corrected (the claim stays "
+                "withheld); check",
+                ("contradiction_updates",),
+            )
         if cid in self.contradictions:
             known = self.contradictions[cid]
             said = known.get("corrections", [{}])[0]
-            if change == "corrected" and said.get("new") == "" and ARROW.search(scope):  # a later line says how
+            if (
+                change == "corrected"
+                and said.get("new") == ""
+                and ARROW.search(scope)  # a later line says how
+                and (fix := self.correction(cid, self.earlier.get(cid), scope)) is not None
+            ):
                 known["text"] = text.strip()
-                known["corrections"] = [self.correction(cid, self.earlier.get(cid), scope)]
+                known["corrections"] = [fix]
                 self.doubts.pop((cid, "arrow"), None)
             return known
         earlier = self.earlier.get(cid)
@@ -251,9 +269,12 @@ class _State:
             update["change"] = ContradictionChange.resolved
             update["outcome"] = Outcome.confirmed
         elif change == "corrected":
+            fix = self.correction(cid, earlier, scope or text)
+            if fix is None:
+                return None
             update["change"] = ContradictionChange.resolved
             update["outcome"] = Outcome.corrected
-            update["corrections"] = [self.correction(cid, earlier, scope or text)]
+            update["corrections"] = [fix]
         else:  # resolved, with no word for how: only safe when nothing was withheld
             if earlier is not None and earlier.withheld:
                 self.draft.warn(
@@ -267,7 +288,7 @@ class _State:
         self.contradictions[cid] = update
         return update
 
-    def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any]:
+    def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any] | None:
         """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
         figure the contradiction withheld, else its one withheld claim."""
         arrow = ARROW.search(scope)
@@ -285,16 +306,16 @@ class _State:
         elif len({key for key, _ in stated}) == 1:  # the one figure an earlier item gave that value
             correction["key"] = _Code(stated[-1][0])
             correction["item"] = _Code(stated[-1][1])
-        elif not claims and isinstance(old, str) and old:  # it withheld nothing: the wrong words as written
+        elif isinstance(old, str) and old:  # no single figure or claim to name: the wrong words as written
             correction["claim"] = old
-        else:
-            correction["key"] = ""
+        else:  # nothing to name what was wrong: left open (its claim stays withheld), for the editor
             self.draft.warn(
                 self.line,
-                f"contradiction {cid} is corrected, but it withholds no single figure or claim to name; "
-                "write key: <figure> (or claim: …)",
+                f"contradiction {cid} is called corrected, but neither a figure, a claim nor a 「旧 → 新」 says "
+                "what was wrong; left open (write the update by hand)",
                 ("contradiction_updates",),
             )
+            return None
         if not arrow:
             self.doubts[(cid, "arrow")] = (
                 self.line,
