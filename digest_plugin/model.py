@@ -899,6 +899,7 @@ WORDING_ACTS: dict[str, str] = {
     "retracted": "an earlier item withdrawn (撤回)",
     "withheld": "a claim kept out of the doc until settled (不上活文档)",
     "follow_up_list": "the heading of a list of new follow-ups (下轮待办)",
+    "source_noun": "the last word of a kind of source an evidence boundary opens with (纪要, 回复, 公告)",
 }
 """The acts the importer reads a brief's wording for.  The acts are the code's (it acts on them);
 the phrases that say them are the team's, in ``wordings:`` of the vocabulary file."""

@@ -133,9 +133,16 @@ def _read_evidence(
             f"条目 {number}: the 证据边界 says nothing about how far it was checked; level set to unverified",
             at + ("level",),
         )
-    gaps = _gaps(boundary)
+    where = f.line if f else line
+    gaps = _merged(_gaps(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where))
     evidence: dict[str, Any] = {"level": level}
-    kinds = _source_kinds(item["sources"], gaps, number, f.line if f else line, draft, at + ("source_kinds",))
+    kinds = _merged(
+        _source_kinds(item["sources"], gaps, number, where, draft, at + ("source_kinds",), quiet=True),
+        named_words(boundary, "source_kinds", draft),
+        new_source_kind(boundary, draft, where),
+    )
+    if not kinds:
+        _source_kinds(item["sources"], gaps, number, where, draft, at + ("source_kinds",))
     if kinds:
         evidence["source_kinds"] = kinds
     if gaps:
@@ -159,8 +166,64 @@ def _evidence_level(boundary: str, points: str) -> EvidenceLevel | None:
     return None
 
 
+def _merged(*lists: list[str]) -> list[str]:
+    return list(dict.fromkeys(code for codes in lists for code in codes))
+
+
+def named_words(text: str, kind: str, draft: _Draft) -> list[str]:
+    """The words of ``kind`` the text spells (a label or an alias of the site's vocabulary, or a word
+    this brief proposed), in the order written: 「本地复现；…；未复现」 names both."""
+    spellings = [(s, code) for s, code in draft.words.spellings(kind) if len(s) >= 2]
+    spellings += [(label, code) for code, label in draft.proposed.get(kind, {}).items()]
+    found: list[tuple[int, str]] = []
+    for spelling, code in sorted(spellings, key=lambda sc: -len(sc[0])):
+        for m in re.finditer(re.escape(spelling), text):
+            if not re.search(r"[不未没非][在于]?$", text[: m.start()]):  # 「未在本地复现」 is not a reproduction
+                found.append((m.start(), code))
+                break
+    return [code for _, code in sorted(found)]
+
+
+LEVEL_WORDS = re.compile(rf"{NOT_VERIFIED.pattern}|核实|核查|核对")
+"""What was or was not checked says the level (仅核实目录结构, 未经独立验证), not a gap."""
+BOUNDARY_CLAUSES = re.compile(r"[；;。]|——|\n")
+GAP_SHAPE = re.compile(r"(?:未|仅|缺)[\u4e00-\u9fff]{2,6}")
+"""A gap as the team words one, a whole phrase of the boundary: 「；未附测试脚本；」, 「，未复现——」
+(not the end of a sentence about something else, 「…均未取到」; not a level, 「未经独立验证」)."""
+
+
+def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
+    """Gaps the boundary words the team's way (「；未附测试脚本；」) that the vocabulary lacks: proposed,
+    so the word is neither lost nor forced onto another."""
+    found = []
+    for clause in BOUNDARY_CLAUSES.split(re.sub(r"[（(][^）)]*[）)]", "", boundary)):
+        for phrase in (p.strip() for p in re.split(r"[，,、]", clause)):
+            m = GAP_SHAPE.fullmatch(phrase)
+            if m and not LEVEL_WORDS.search(phrase) and not _any_word(m.group(0), draft):
+                found.append(draft.code("gaps", m.group(0), line))
+    return found
+
+
+def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]:
+    """The boundary's first phrase, when it names a kind of source the vocabulary lacks
+    (「社区例会纪要（会后整理稿）；…」, 「邮件回复（厂商自述）；…」): its last word is a source noun of
+    ``wordings: source_noun``."""
+    first = re.split(r"[（(；;，,。+·—]", boundary.strip(), maxsplit=1)[0].strip()
+    nouns = draft.words.phrases("source_noun")
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", first) or not first.endswith(nouns):
+        return []
+    if draft.words.find("source_kinds", first) or _any_word(first, draft):
+        return []
+    return [draft.code("source_kinds", first, line)]
+
+
+def _any_word(text: str, draft: _Draft) -> bool:
+    """``text`` is already a word of some vocabulary (a gap spelled as a source kind is not new)."""
+    return any(draft.words.find(kind, text) for kind in ("gaps", "source_kinds", "value_ratings", "evidence_levels"))
+
+
 def _source_kinds(
-    sources: dict[str, Any], gaps: list[Gap], number: int, line: int, draft: _Draft, at: _At
+    sources: dict[str, Any], gaps: list[Gap], number: int, line: int, draft: _Draft, at: _At, quiet: bool = False
 ) -> list[SourceKind]:
     """What kind of source each link or card is: by host, refined by the gaps (a paywalled
     Substack is a paywalled newsletter, a financial-media one is financial media)."""
@@ -188,7 +251,7 @@ def _source_kinds(
     ):
         if gap in gaps and kind not in kinds:
             kinds.append(kind)
-    if unknown and not kinds:
+    if unknown and not kinds and not quiet:
         draft.warn(
             line,
             f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
