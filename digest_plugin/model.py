@@ -897,6 +897,7 @@ WORDING_ACTS: dict[str, str] = {
     "follow_up_done": "a follow-up done (完成)",
     # the rest
     "retracted": "an earlier item withdrawn (撤回)",
+    "replaced_by_this": "the retracted item is replaced by the item that says so (由本条替代)",
     "withheld": "a claim kept out of the doc until settled (不上活文档)",
     "follow_up_list": "the heading of a list of new follow-ups (下轮待办)",
     "source_noun": "the last word of a kind of source an evidence boundary opens with (纪要, 回复, 公告)",

@@ -75,9 +75,14 @@ def _read_conclusions(
 
 
 def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
-    known = {str(u["follow_up"]) for u in out.get("follow_up_updates", [])}
-    if str(update["follow_up"]) not in known:
-        out.setdefault("follow_up_updates", []).append({**update, "follow_up": _Code(str(update["follow_up"]))})
+    """One update per follow-up: the first reading of its status stands; a later line that restates
+    it in tonight's list gives it its number there (a later 「昨天的 ③」 then finds it)."""
+    known = {str(u["follow_up"]): u for u in out.get("follow_up_updates", [])}
+    if (earlier := known.get(str(update["follow_up"]))) is not None:
+        if "number" in update and "number" not in earlier:
+            earlier["number"] = update["number"]
+        return
+    out.setdefault("follow_up_updates", []).append({**update, "follow_up": _Code(str(update["follow_up"]))})
 
 
 def _numbered_list(

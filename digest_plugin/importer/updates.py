@@ -35,7 +35,6 @@ FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
     (FollowUpStatus.carried_over, "follow_up_carried"),
     (FollowUpStatus.done, "follow_up_done"),
 ]
-REPLACED_BY_THIS = re.compile(r"由本条(?:目)?(?:替代|取代)|本条(?:目)?替代")
 REPLACED_BY_NUMBER = re.compile(r"由(?:今日|今天|本轮)?条目\s*(?P<n>\d+)\s*(?:替代|取代)")
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
@@ -193,7 +192,7 @@ class _State:
             elif ref.kind == "item" and (self.retract.search(before) or self.retract.search(scope[:4])):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
-                self.entry_named(ref.id, piece.item)
+                self.entry_named(ref.id, piece.item, explicit=ref.kind == "item")
 
     def change(self, scope: str, whole: str) -> str | None:
         """What the words around a reference say happened; 「已于 10-27 更正」, 「自 10-29 更正后」 tell
@@ -258,8 +257,14 @@ class _State:
             update["superseded_by"] = _Code(todays[int(successor["n"])])
         elif change == "redisposed":
             phrase = DISPOSITION_PHRASE.search(scope) or DISPOSITION_PHRASE.search(text)
-            if phrase is None:
-                return None
+            if phrase is None:  # 「改判丢弃级」: a disposition the vocabulary has, by its label or an alias
+                named = self.known_disposition(scope) or self.known_disposition(text)
+                if named is None:
+                    return None
+                update["change"] = ContradictionChange.redisposed
+                update["disposition"] = _Code(named)
+                self.contradictions[cid] = update
+                return update
             label = (
                 "转交其他主题" if phrase["label"].startswith("转交") and "主题" in phrase["label"] else phrase["label"]
             )
@@ -287,6 +292,11 @@ class _State:
             update["change"] = ContradictionChange.resolved
         self.contradictions[cid] = update
         return update
+
+    def known_disposition(self, text: str) -> str | None:
+        """The disposition whose label or alias the text spells (the longest, so 丢弃级 is not 丢弃)."""
+        spelled = sorted(self.draft.words.spellings("dispositions"), key=lambda sc: -len(sc[0]))
+        return next((code for spelling, code in spelled if len(spelling) >= 2 and spelling in text), None)
 
     def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any] | None:
         """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
@@ -384,13 +394,15 @@ class _State:
         items = {i["number"]: i["id"] for i in self.brief.get("items", [])}
         if numbered and int(numbered["n"]) in items:
             retraction["superseded_by"] = _Code(items[int(numbered["n"])])
-        elif REPLACED_BY_THIS.search(text) and piece.item:
+        elif self.draft.words.wording("replaced_by_this").search(text) and piece.item:
             retraction["superseded_by"] = _Code(piece.item)
         self.retractions[item_id] = retraction
 
-    def entry_named(self, target: str, item_id: str) -> None:
+    def entry_named(self, target: str, item_id: str, explicit: bool = False) -> None:
         """An in-place update whose entry the placement did not name, but whose text names the one
-        earlier item that created an entry (「10-22 深读条目 4 挂进 §5.2 …的那篇论文」)."""
+        earlier item that created an entry (「10-22 深读条目 4 挂进 §5.2 …的那篇论文」).  Named by date and
+        number (「10-24 条目 2 建的那条子条目」) it is settled, the ``back_refs`` row shows it; named by an
+        entry's name only, the editor is asked to check."""
         index, item = next(
             ((n, i) for n, i in enumerate(self.brief.get("items", [])) if str(i["id"]) == item_id), (0, None)
         )
@@ -401,7 +413,10 @@ class _State:
         if target in self.created:
             item["placement"]["entry"] = _Code(target)
             at = ("items", index, "placement", "entry")
-            self.draft.comments.pop(at, None)  # the doubt is settled, by the reference (which the note names)
+            settled = self.draft.comments.pop(at, [])  # the doubt is settled, by the reference (which the note names)
+            if explicit:
+                self.draft.warnings = [w for w in self.draft.warnings if w.message not in settled]
+                return
             self.draft.warn(
                 self.draft.origins.get(("items", index), 1),
                 f"条目 {item['number']}: the entry it updates in place is {target}, the item its text names; check",
