@@ -487,6 +487,11 @@ class _Known:
         self.opened = opened
         self.outline_entries = {e.id for e in outline.entries}
         self.items = set(item_ids)
+        self.briefs = set(item_ids.values())
+        self.items_of: dict[str, set[str]] = {}
+        """The items of each brief (an erratum names one of them)."""
+        for item_id, brief_id in item_ids.items():
+            self.items_of.setdefault(brief_id, set()).add(item_id)
         self.entries = self.outline_entries | (self.items - (unplaced or set()))
         """An item kept out of the doc (``not_placed`` …) made no entry a later brief could update."""
         self.citations = citations
@@ -528,6 +533,8 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
         ref(at + ("duplicate_of",), p.duplicate_of, items - {item.id}, "item")
         if p.action is PlacementAction.update_in_place:
             ref(at + ("entry",), p.entry, entries, "entry to update in place")
+        for j, also in enumerate(p.entries):
+            ref(at + ("entries", j), also, entries, "entry to update in place")
         ref(at + ("after",), p.after, entries, "entry")
         for j, alt in enumerate(p.alternatives):
             section(at + ("alternatives", j, "section"), alt.section)
@@ -535,6 +542,29 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
             section(at + ("cross_refs", j, "section"), xref.section)
             ref(at + ("cross_refs", j, "item"), xref.item, items, "item")
             ref(at + ("cross_refs", j, "entry"), xref.entry, entries, "entry")
+    own_items = {i.id for i in brief.items}
+    for i, rename in enumerate(brief.section_renames):
+        section(("section_renames", i, "section"), rename.section)
+    for i, move in enumerate(brief.moves):
+        ref(("moves", i, "entry"), move.entry, entries, "entry to move")
+        section(("moves", i, "to"), move.to)
+    for i, split in enumerate(brief.splits):
+        ref(("splits", i, "entry"), split.entry, entries, "entry to split")
+        for j, part in enumerate(split.into):
+            ref(("splits", i, "into", j), part, own_items, "item of this brief (the parts of a split)")
+    for i, erratum in enumerate(brief.errata):
+        if erratum.brief not in known.briefs or erratum.brief >= brief.id:
+            found.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    ("errata", i, "brief"),
+                    f"an erratum of '{erratum.brief}', which is no earlier brief",
+                    hint=_suggest(erratum.brief, sorted(b for b in known.briefs if b < brief.id)),
+                )
+            )
+        elif erratum.item is not None:
+            ref(("errata", i, "item"), erratum.item, known.items_of[erratum.brief], f"item of {erratum.brief}")
     for i, c in enumerate(brief.contradictions):
         at = ("contradictions", i, "touches")
         for j, s in enumerate(c.touches.sections):

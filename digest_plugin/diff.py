@@ -137,6 +137,37 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
             ],
         )
     )
+    sections.append(
+        (
+            "Entries moved",
+            [
+                _entry_line(e, f" — from §{was[e.id].section}")
+                for e in entries
+                if e.id in was and was[e.id].section != e.section
+            ],
+        )
+    )
+    sections.append(
+        (
+            "Entries split",
+            [
+                _entry_line(e, " → " + ", ".join(f"`{p}`" for p in e.split_into))
+                for e in entries
+                if e.split_into and (e.id not in was or not was[e.id].split_into)
+            ],
+        )
+    )
+    sections.append(
+        (
+            "Errata applied (勘误)",
+            [
+                _entry_line(e, f" — “{md(x.old)}” → “{md(x.new)}” (brief `{b.id}`)")
+                for e in entries
+                for x, b in e.errata
+                if e.id not in was or (x, b) not in was[e.id].errata
+            ],
+        )
+    )
     levels = []
     for e in entries:
         before = was[e.id].evidence if e.id in was else None
@@ -209,6 +240,16 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     added = sorted((v for k, v in new.citations.items() if k not in old_refs), key=lambda v: v.number)
     sections.append(
         ("Citations added", [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in added])
+    )
+    sections.append(
+        (
+            "Papers withdrawn by their authors (已撤稿; numbers kept)",
+            [
+                f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)} (brief `{v.withdrawn_in.id}`)"
+                for k, v in sorted(new.citations.items())
+                if v.withdrawn_in is not None and (k not in old_refs or old_refs[k].withdrawn_in is None)
+            ],
+        )
     )
     dropped = sorted((v for k, v in old_refs.items() if k not in new.citations), key=lambda v: v.number)
     sections.append(

@@ -104,7 +104,20 @@ HISTORY_KINDS: Final = {
     "evidence": "证据变更",
     "retracted": "撤回",
     "corrected": "更正",
+    "moved": "移动",
+    "split": "拆分",
+    "erratum": "勘误",
 }
+ENTRY_MOVED_FROM: Final = "由 {brief} 自 §{section} 移来"
+ENTRY_MOVED_OUT: Final = "「{title}」已由 {brief} 移至 {link}"
+ENTRY_SPLIT_INTO: Final = "已由 {brief} 拆分为：{links}"
+ENTRY_SPLIT_FROM: Final = "拆自：{link}"
+ENTRY_ERRATUM: Final = "勘误（{brief}）：「{old}」应为「{new}」——{text}"
+SECTION_FORMER_TITLE: Final = "曾用名「{title}」，{brief} 更名"
+BRIEF_ERRATA: Final = "勘误"
+BRIEF_ERRATUM_MADE: Final = "本简报更正 {target}：「{old}」应为「{new}」——{text}"
+BRIEF_ERRATUM_RECEIVED: Final = "{brief} 更正本简报{item}：「{old}」应为「{new}」——{text}"
+REFERENCE_WITHDRAWN: Final = "已撤稿（{date}，据 {brief}）"
 CORRECTION: Final = "{label}{old} → {new}（{reason}）"
 """A figure a contradiction showed wrong: the wrong value, the right one, why."""
 OUTCOME: Final = " · {outcome}"

@@ -39,6 +39,7 @@ from .model import (
     ContradictionUpdate,
     Correction,
     Entry,
+    Erratum,
     Evidence,
     Figure,
     FollowUp,
@@ -128,6 +129,14 @@ class EntryView:
     evidence: Evidence | None = None
     retraction: Retraction | None = None
     retracted_in: Brief | None = None
+    moved_from: tuple[tuple[str, Brief], ...] = ()
+    """The sections it was moved out of, and by which brief (oldest first)."""
+    split_into: tuple[str, ...] = ()
+    """The entries a brief split it into."""
+    split_from: str | None = None
+    """The entry this one is a part of, split by the brief that placed it."""
+    errata: tuple[tuple[Erratum, Brief], ...] = ()
+    """Corrections of the brief that placed it, applied to its text, and the brief that made each."""
 
     @property
     def retracted(self) -> bool:
@@ -213,6 +222,8 @@ class CitationView:
     brief: Brief
     counts: tuple[CitedByCount, ...] = ()
     """Every cited-by count any brief gave for the paper, oldest first."""
+    withdrawn_in: Brief | None = None
+    """The brief that says its authors withdrew it (it keeps its number)."""
 
     @property
     def latest_counts(self) -> list[CitedByCount]:
@@ -251,6 +262,10 @@ class SectionView:
     """The brief whose ``new_section`` placement opened the section (None for the outline's own)."""
     opened_with: Item | None = None
     """The item of that brief that opened it (its first entry, unless discarded)."""
+    former_titles: tuple[tuple[str | None, Brief], ...] = ()
+    """Titles it had before a brief renamed it, and the brief that renamed it (oldest first)."""
+    moved_out: tuple[tuple[str, str, Brief], ...] = ()
+    """(entry id, where it went, the brief that moved it): what this section says of entries it lost."""
 
     @property
     def number(self) -> str:
@@ -483,6 +498,10 @@ class _EntryDraft:
     evidence: Evidence | None = None
     retraction: Retraction | None = None
     retracted_in: Brief | None = None
+    moved_from: list[tuple[str, Brief]] = field(default_factory=list)
+    split_into: tuple[str, ...] = ()
+    split_from: str | None = None
+    errata: list[tuple[Erratum, Brief]] = field(default_factory=list)
 
     def freeze(self) -> EntryView:
         return EntryView(
@@ -499,6 +518,10 @@ class _EntryDraft:
             self.evidence,
             self.retraction,
             self.retracted_in,
+            tuple(self.moved_from),
+            self.split_into,
+            self.split_from,
+            tuple(self.errata),
         )
 
 
@@ -548,6 +571,8 @@ class _SectionDraft:
     stubs: list[Stub] = field(default_factory=list)
     opened_by: Brief | None = None
     opened_with: Item | None = None
+    former_titles: list[tuple[str | None, Brief]] = field(default_factory=list)
+    moved_out: list[tuple[str, str, Brief]] = field(default_factory=list)
 
 
 class _State:
@@ -587,12 +612,15 @@ class _State:
                 for x in citation.cited_by
             )
             known = self.citations.get(key)
+            withdrawn = brief if citation.withdrawn else None
             if known is None:
-                self.citations[key] = CitationView(citation, self.next_citation, brief, counts)
+                self.citations[key] = CitationView(citation, self.next_citation, brief, counts, withdrawn)
                 changes.citations_added.append(self.next_citation)
                 self.next_citation += 1
-            elif counts:  # cited again (even as vN): same number, refreshed counts, the old ones kept
-                self.citations[key] = dataclasses.replace(known, counts=known.counts + counts)
+            elif counts or withdrawn:  # cited again (even as vN): same number, refreshed counts, the old ones kept
+                self.citations[key] = dataclasses.replace(
+                    known, counts=known.counts + counts, withdrawn_in=known.withdrawn_in or withdrawn
+                )
         for f in sorted(brief.follow_ups, key=lambda f: f.number):
             self.follow_ups[f.id] = _FollowUpDraft(f, brief, f.status)
             changes.follow_ups_opened.append(f.id)
@@ -618,6 +646,56 @@ class _State:
             entry.retraction, entry.retracted_in = retraction, brief
             entry.history.append(Update("retracted", brief, None, retraction.reason))
             changes.entries_retracted.append(entry.id)
+        self._reshape(brief, changes)
+
+    def _reshape(self, brief: Brief, changes: _ChangesDraft) -> None:
+        """What a brief does to the doc's shape: sections renamed, entries moved or split, errata of
+        earlier briefs applied.  Ids, numbers and anchors stay; each change is in a history."""
+        for rename in brief.section_renames:
+            draft = self.sections[rename.section]
+            draft.former_titles.append((draft.section.title, brief))
+            draft.section = draft.section.model_copy(update={"title": rename.title})
+        for move in brief.moves:
+            entry = self.entries.get(move.entry)
+            if entry is None or entry.section == move.to:
+                continue
+            here = self.sections[entry.section]
+            here.entries = [e for e in here.entries if e.id != entry.id]
+            here.moved_out.append((entry.id, move.to, brief))
+            entry.moved_from.append((entry.section, brief))
+            entry.history.append(Update("moved", brief, None, f"§{entry.section} → §{move.to}：{move.text}"))
+            entry.section, entry.parent = move.to, None
+            _insert(self.sections[move.to].entries, entry)
+            changes.entries_updated.append(entry.id)
+        for split in brief.splits:
+            entry = self.entries.get(split.entry)
+            if entry is None:
+                continue
+            parts = [self.items[i].entry_id for i in split.into if i in self.items]
+            entry.split_into = tuple(p for p in parts if p in self.entries)
+            entry.history.append(Update("split", brief, None, split.text))
+            for part in entry.split_into:
+                self.entries[part].split_from = entry.id
+            changes.entries_updated.append(entry.id)
+        for erratum in brief.errata:
+            for entry in self.entries.values():
+                said = [
+                    u.item
+                    for u in entry.history
+                    if u.brief is not None
+                    and u.brief.id == erratum.brief
+                    and u.item is not None
+                    and erratum.item in (None, u.item.id)
+                ]
+                if not said:  # the corrected brief placed or updated nothing here
+                    continue
+                if entry.item is not None and entry.item.id == said[-1].id:  # its words are still the ones shown
+                    entry.item = _amended(entry.item, erratum)
+                entry.errata.append((erratum, brief))
+                entry.history.append(
+                    Update("erratum", brief, None, f"「{erratum.old}」→「{erratum.new}」：{erratum.text}")
+                )
+                changes.entries_updated.append(entry.id)
 
     def _update_contradiction(self, update: ContradictionUpdate, brief: Brief, changes: _ChangesDraft) -> None:
         draft = self.contradictions[update.contradiction]
@@ -692,6 +770,12 @@ class _State:
         placement = item.placement
         if placement.action is PlacementAction.update_in_place:
             assert placement.entry is not None, "the model requires an entry for update_in_place"
+            for also in placement.entries:  # one item updating several entries: each shows it
+                other = self.entries[also]
+                other.item, other.brief, other.evidence = item, brief, item.evidence
+                other.history.append(Update("updated", brief, item, item.title, item.evidence))
+                _update_figures(other, item, brief)
+                changes.entries_updated.append(other.id)
             draft = self.entries[placement.entry]
             draft.item, draft.brief, draft.evidence = item, brief, item.evidence
             draft.history.append(Update("updated", brief, item, item.title, item.evidence))
@@ -761,6 +845,8 @@ class _State:
                 tuple(on_pages[number]),
                 draft.opened_by,
                 draft.opened_with,
+                tuple(draft.former_titles),
+                tuple(draft.moved_out),
             )
             for number, draft in _in_order(self.sections)
         }
@@ -786,6 +872,18 @@ class _State:
         found += [s for i in c.touches.items if i in self.items and (s := self.items[i].item.placement.section)]
         found += [self.entries[e].section for e in c.touches.entries if e in self.entries]
         return tuple(sorted({s for s in found if s in self.sections}, key=_number))
+
+
+def _amended(item: Item, erratum: Erratum) -> Item:
+    """The item as the doc states it once an erratum applies: its words with the wrong text replaced
+    (the brief's own page keeps what was written, and says what was corrected)."""
+    return item.model_copy(
+        update={
+            "title": item.title.replace(erratum.old, erratum.new),
+            "points": [p.replace(erratum.old, erratum.new) for p in item.points],
+            "relation": item.relation.replace(erratum.old, erratum.new),
+        }
+    )
 
 
 def _number(section: str) -> list[int]:

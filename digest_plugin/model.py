@@ -458,6 +458,8 @@ class Placement(Model):
     """The brief asks to write this as a conclusion (定论), not as a lead; evidence rules apply."""
     duplicate_of: Slug | None = None
     """The earlier item this one repeats (``action: duplicate``)."""
+    entries: list[Slug] = Field(default_factory=list)
+    """Further entries the same in-place update changes (「一次发布碰到三个已有条目」): each shows it."""
     text: Text
 
     model_config = ConfigDict(
@@ -485,6 +487,8 @@ class Placement(Model):
             raise ValueError("a duplicate placement names the earlier item it repeats (duplicate_of: <item id>)")
         if self.duplicate_of is not None and self.action is not PlacementAction.duplicate:
             raise ValueError("duplicate_of belongs to action: duplicate")
+        if self.entries and self.action is not PlacementAction.update_in_place:
+            raise ValueError("entries (more entries updated in place) belong to action: update_in_place")
         if self.action is PlacementAction.update_in_place and not self.entry:
             raise ValueError("an update_in_place placement must name the existing entry it updates (entry: <id>)")
         if self.action is PlacementAction.new_section and not self.section_title:
@@ -574,6 +578,9 @@ class Citation(Model):
     down_weighted_by: Slug | None = None
     refresh: StrictBool = False
     """The paper was cited before; this brief lists it again only to give new counts."""
+    withdrawn: StrictBool = False
+    """Its authors withdrew it (arXiv withdrawal): it keeps its number and is shown 已撤稿 from this
+    brief on; a conclusion that rests on it gets a warning."""
 
 
 class FollowUp(Model):
@@ -697,6 +704,44 @@ class Retraction(Model):
     superseded_by: Slug | None = None
 
 
+class SectionRename(Model):
+    """A brief renames a section: it keeps its number and anchors, the old title goes to its history."""
+
+    section: SectionNo
+    title: Text
+    text: Text
+    """The brief's words."""
+
+
+class EntryMove(Model):
+    """A brief moves an entry to another section: it keeps its id and history; the section it left
+    says where it went, and old links still land on it."""
+
+    entry: Slug
+    to: SectionNo
+    text: Text
+
+
+class EntrySplit(Model):
+    """A brief splits an entry in two (or more): the parts are this brief's items, each placed as a
+    new entry; the old entry keeps its history and every part points to the others."""
+
+    entry: Slug
+    into: list[Slug] = Field(min_length=2)
+    text: Text
+
+
+class Erratum(Model):
+    """A correction of an earlier brief itself (勘误): shown on both briefs' pages and applied to what
+    the earlier brief placed, dated by the brief that corrects."""
+
+    brief: BriefId
+    item: Slug | None = None
+    old: Text
+    new: Text
+    text: Text
+
+
 class BackRef(Model):
     """A reference in the brief's text to something an earlier brief said, and what it names.
 
@@ -796,6 +841,10 @@ class Brief(Model):
     follow_up_updates: list[FollowUpUpdate] = Field(default_factory=list)
     evidence_updates: list[EvidenceUpdate] = Field(default_factory=list)
     retractions: list[Retraction] = Field(default_factory=list)
+    section_renames: list[SectionRename] = Field(default_factory=list)
+    moves: list[EntryMove] = Field(default_factory=list)
+    splits: list[EntrySplit] = Field(default_factory=list)
+    errata: list[Erratum] = Field(default_factory=list)
     back_refs: list[BackRef] = Field(default_factory=list)
     questions: list[Question] = Field(default_factory=list)
     """What the importer asks the editor (``digest review``); each shows as 待编辑确认 until answered."""
@@ -900,6 +949,10 @@ WORDING_ACTS: dict[str, str] = {
     "replaced_by_this": "the retracted item is replaced by the item that says so (由本条替代)",
     "withheld": "a claim kept out of the doc until settled (不上活文档)",
     "follow_up_list": "the heading of a list of new follow-ups (下轮待办)",
+    "renamed": "a section renamed, its number kept (改名为「…」)",
+    "moved": "an entry moved to another section (挪到 §…)",
+    "erratum": "a correction of an earlier brief itself, at the start of its paragraph (勘误：…)",
+    "withdrawn": "a cited paper withdrawn by its authors (撤稿)",
     "source_noun": "the last word of a kind of source an evidence boundary opens with (纪要, 回复, 公告)",
 }
 """The acts the importer reads a brief's wording for.  The acts are the code's (it acts on them);

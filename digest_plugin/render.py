@@ -831,6 +831,7 @@ class Renderer:
             footnote_label=labels.FOOTNOTE,
             tags=Markup(self.dispute_tags(entry)),
             retraction=Markup(retraction),
+            notices=Markup(self.reshaped(entry)),
             subtitle=Markup(subtitle),
             meta=Markup(meta),
             body=Markup(body),
@@ -838,6 +839,25 @@ class Renderer:
             follow_ups=Markup(follow_ups),
             contradictions=Markup(contradictions),
         )
+
+    def reshaped(self, entry: EntryView) -> str:
+        """What later briefs did to the entry's place and words: moved here, split, corrected (勘误)."""
+        lines = [labels.ENTRY_MOVED_FROM.format(brief=self.brief_link(b), section=esc(s)) for s, b in entry.moved_from]
+        if entry.split_into:
+            links = labels.LIST_SEP.join(self.entry_link(e) for e in entry.split_into if e in self.doc.entries)
+            split_in = next((u.brief for u in reversed(entry.history) if u.kind == "split"), None)
+            lines.append(
+                labels.ENTRY_SPLIT_INTO.format(brief=self.brief_link(split_in) if split_in else "", links=links)
+            )
+        if entry.split_from is not None and entry.split_from in self.doc.entries:
+            lines.append(labels.ENTRY_SPLIT_FROM.format(link=self.entry_link(entry.split_from)))
+        lines += [
+            labels.ENTRY_ERRATUM.format(
+                brief=self.brief_link(b), old=self.text(e.old), new=self.text(e.new), text=self.text(e.text)
+            )
+            for e, b in entry.errata
+        ]
+        return "".join(f'<p class="digest-entry__reshaped">{line}</p>' for line in lines)
 
     def fresh(self, entry: EntryView) -> str | None:
         """``new`` when the latest brief placed the entry, ``changed`` when it changed it, else None."""
@@ -863,6 +883,18 @@ class Renderer:
                 text += labels.REQUIRED_LABEL_TAG.format(label=self.text(required, links=False))
             tags.append(f' <a class="digest-dispute" data-contradiction="{esc(view.id)}" href="{esc(href)}">{text}</a>')
         return "".join(tags)
+
+    def moved_out(self, entry_id: str, to: str, brief: Brief) -> str:
+        """Where an entry this section lost went: old links (``#entry-<id>``) land here and go on."""
+        entry = self.doc.entries[entry_id]
+        href = self.linker.url(self.layout.entry_page(entry_id), f"entry-{entry_id}")
+        line = labels.ENTRY_MOVED_OUT.format(
+            title=self.text(entry.title, links=False),
+            brief=self.brief_link(brief),
+            link=f'<a href="{esc(href)}">§{esc(to)}</a>',
+        )
+        anchor = self.anchor_id("entry-" + entry_id)
+        return f'<p class="digest-moved"{f" id={chr(34)}{esc(anchor)}{chr(34)}" if anchor else ""}>{line}</p>'
 
     def stub(self, stub: Stub) -> str:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
@@ -1098,11 +1130,20 @@ class Renderer:
         return anchor
 
     def section_origin(self, view: SectionView) -> str:
-        """Under a section a brief opened: which brief, linked to its page ('' for the outline's)."""
+        """Under a section a brief opened: which brief, linked to its page; and the titles it had
+        before a brief renamed it ('' for an outline section never renamed)."""
         if view.opened_by is None:
             return ""
         origin = labels.SECTION_OPENED.format(brief=self.brief_link(view.opened_by))
         return f'<p class="digest-section__origin" data-opened-by="{esc(view.opened_by.id)}">{origin}</p>'
+
+    def former_titles(self, view: SectionView) -> str:
+        """The titles a section had before a brief renamed it (its number and anchors stay)."""
+        return "".join(
+            f'<p class="digest-section__renamed">'
+            f"{labels.SECTION_FORMER_TITLE.format(title=self.text(title or ''), brief=self.brief_link(b))}</p>"
+            for title, b in view.former_titles
+        )
 
     def _archive_links(self, number: str) -> list[Block]:
         months = self.layout.archive_months.get(number, [])
@@ -1149,12 +1190,14 @@ class Renderer:
         for c, compact in callouts:
             last = next((e.id for e in reversed(ordered) if c.id in touching[e.id]), None)
             (after.setdefault(last, []) if last else lead).append(self.callout(c, compact=compact))
-        parts = list(lead)
+        parts = [self.former_titles(view)] if view.former_titles and month is None else []
+        parts += lead
         for e in ordered:
             parts.append(self.entry(e))
             parts += after.get(e.id, [])
         if month is None:
             parts += [self.stub(s) for s in view.stubs]
+            parts += [self.moved_out(entry_id, to, b) for entry_id, to, b in view.moved_out]
             if older := self._older_open(view):
                 parts.append(older)
         if not parts and month is None and not self.doc.children(view.number):
@@ -1351,6 +1394,13 @@ class Renderer:
         if c.doi:
             link = f'<a href="https://doi.org/{esc(c.doi)}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
             meta.append(labels.REFERENCE_DOI.format(link=link))
+        if view.withdrawn_in is not None:
+            meta.insert(
+                0,
+                labels.REFERENCE_WITHDRAWN.format(
+                    date=view.withdrawn_in.date.isoformat(), brief=self.brief_link(view.withdrawn_in)
+                ),
+            )
         if c.oa_status:
             explained = labels.OPEN_ACCESS.get(c.oa_status)  # OpenAlex's own closed set of words
             word = self.text(c.oa_status)
@@ -1503,6 +1553,35 @@ class Renderer:
             rows.append({"kind": name, "count": len(ids), "text": Markup(row)})
         return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES)
 
+    def errata(self, brief: Brief) -> str:
+        """The errata this brief makes of earlier ones, and those later briefs made of it."""
+        rows = []
+        for e in brief.errata:
+            earlier = self.doc.briefs_by_id.get(e.brief)
+            target = self.brief_link(earlier) if earlier else esc(e.brief)
+            if e.item is not None and e.item in self.doc.items:
+                target = self.item_link(e.item)
+            rows.append(
+                labels.BRIEF_ERRATUM_MADE.format(
+                    target=target, old=self.text(e.old), new=self.text(e.new), text=self.text(e.text)
+                )
+            )
+        for later in self.doc.briefs:
+            for e in later.errata:
+                if e.brief != brief.id:
+                    continue
+                item = f" {self.item_link(e.item)}" if e.item is not None and e.item in self.doc.items else ""
+                rows.append(
+                    labels.BRIEF_ERRATUM_RECEIVED.format(
+                        brief=self.brief_link(later),
+                        item=item,
+                        old=self.text(e.old),
+                        new=self.text(e.new),
+                        text=self.text(e.text),
+                    )
+                )
+        return "".join(f'<p class="digest-erratum">{row}</p>' for row in rows)
+
     def questions(self, brief: Brief) -> str:
         """The importer's open questions on this brief: what is asked, what is published meanwhile,
         the candidates (the brief's words and ids, escaped like all brief text)."""
@@ -1532,6 +1611,9 @@ class Renderer:
         if brief.questions:
             blocks.append(Heading(2, "questions", labels.BRIEF_QUESTIONS.format(count=len(brief.questions))))
             blocks.append(Raw(self.questions(brief)))
+        if errata := self.errata(brief):
+            blocks.append(Heading(2, "errata", labels.BRIEF_ERRATA))
+            blocks.append(Raw(errata))
         heading = labels.BRIEF_ITEMS.format(heading=self.plain(brief.items_heading or labels.BRIEF_ITEMS_DEFAULT))
         blocks.append(Heading(2, "items", heading))
         parts = []

@@ -42,8 +42,12 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
         for entry in outline.entries:
             for figure in entry.figures:
                 current[(entry.id, figure.key)] = figure
+    withdrawn: dict[str, str] = {}
+    """Papers a brief said were withdrawn, by key, and that brief (from then on no support)."""
     for brief in dataset.briefs:  # date order: "went down" compares with the latest earlier value
         at = _Locator(dataset, brief.id)
+        withdrawn.update({arxiv_key(c.arxiv): brief.id for c in brief.citations if c.withdrawn})
+        findings += _withdrawn_support(brief, withdrawn, at)
         findings += _dates(brief, at, today, rules.allow_future_dates)
         findings += _collected(brief, at)
         findings += _hosts(brief, at)
@@ -318,6 +322,23 @@ def _citation_counts(
                 )
             )
     return found
+
+
+def _withdrawn_support(brief: Brief, withdrawn: dict[str, str], at: _Locator) -> list[Finding]:
+    """A conclusion that rests on a paper its authors withdrew (said so in this or an earlier brief)."""
+    return [
+        at(
+            ("items", i, "supported_by", j),
+            f"arXiv:{paper} was withdrawn by its authors (brief {withdrawn[arxiv_key(paper)]}) and cannot support "
+            "a conclusion",
+            "find other support, or place the item as a lead",
+            severity="warning",
+        )
+        for i, item in enumerate(brief.items)
+        if item.placement.as_conclusion
+        for j, paper in enumerate(item.supported_by)
+        if arxiv_key(paper) in withdrawn
+    ]
 
 
 def _conclusions(

@@ -143,6 +143,10 @@ class Data:
 # --------------------------------------------------------------------------- marks: where the editor is asked
 
 
+ASIDE = ("touches", "items", "after", "level", "source_kinds", "cross_refs", "alternatives")
+"""Parts whose marks ask about something else than the decision scored (see :meth:`Marks.on`)."""
+
+
 class Marks:
     """The ``# digest-import:`` marks of an imported brief, by the YAML path of the value they sit on."""
 
@@ -182,11 +186,20 @@ class Marks:
                     return n - 1
         return len(self.lines) - 1
 
-    def on(self, *path: Any) -> bool:
+    def on(self, *path: Any, aside: tuple[str, ...] = ASIDE) -> bool:
+        """A mark on the value at ``path`` (or, for a value left out, at the top naming its path); marks
+        on its parts in ``aside`` are about something else (which items a contradiction touches, where
+        an entry goes after) and do not ask about the decision."""
         span = self.span(*path)
         if span is None:
-            return False
-        return any(MARK in self.lines[n] for n in range(span[0], span[1] + 1))
+            named = "(" + ".".join(str(p) for p in path) + "."
+            return any(MARK in line and named in line for line in self.lines)
+        skip: set[int] = set()
+        for key in aside:
+            inner = self.span(*path, key)
+            if inner is not None:
+                skip.update(range(inner[0], inner[1] + 1))
+        return any(MARK in self.lines[n] for n in range(span[0], span[1] + 1) if n not in skip)
 
     def mentioning(self, *needles: str) -> bool:
         return any(MARK in line and any(n and n in line for n in needles) for line in self.lines)
@@ -374,6 +387,58 @@ def _new_word(d: dict, brief: dict, marks: Marks, data: Data, score: Score) -> N
     _verdict(score, what, [] if known else ["not proposed in vocabulary.yml"], False)
 
 
+def _section_renamed(d: dict, brief: dict, marks: Marks, data: Data, score: Score) -> None:
+    what = f"section §{d['section']} renamed"
+    found = [
+        (i, r) for i, r in enumerate(brief.get("section_renames") or []) if str(r.get("section")) == str(d["section"])
+    ]
+    if not found:
+        _verdict(score, what, ["no rename in the YAML"], marks.mentioning(f"§{d['section']}"))
+        return
+    i, r = found[0]
+    why = [] if _fold(r.get("title")) == _fold(d["title"]) else [f"title {r.get('title')!r}, want {d['title']!r}"]
+    _verdict(score, what, why, marks.on("section_renames", i))
+
+
+def _entry_moved(d: dict, brief: dict, marks: Marks, data: Data, score: Score) -> None:
+    entry = data.entry(d["entry"])
+    what = f"entry {entry} moved to §{d['to']}"
+    found = [(i, m) for i, m in enumerate(brief.get("moves") or []) if m.get("entry") == entry]
+    if not found:
+        _verdict(score, what, ["no move in the YAML"], marks.mentioning(str(entry)))
+        return
+    i, m = found[0]
+    why = [] if str(m.get("to")) == str(d["to"]) else [f"to §{m.get('to')}, want §{d['to']}"]
+    _verdict(score, what, why, marks.on("moves", i))
+
+
+def _entry_split(d: dict, brief: dict, marks: Marks, data: Data, score: Score) -> None:
+    entry = data.entry(d["entry"])
+    what = f"entry {entry} split"
+    found = [(i, s) for i, s in enumerate(brief.get("splits") or []) if s.get("entry") == entry]
+    if not found:
+        _verdict(score, what, ["no split in the YAML"], marks.mentioning(str(entry)))
+        return
+    i, s = found[0]
+    want = {x.get("id") for x in brief.get("items") or [] if x.get("number") in set(d.get("into") or [])}
+    why = [] if set(s.get("into") or []) == want else [f"into {s.get('into')}, want {sorted(map(str, want))}"]
+    _verdict(score, what, why, marks.on("splits", i))
+
+
+def _erratum(d: dict, brief: dict, marks: Marks, data: Data, score: Score) -> None:
+    target = (data.item(d["target"]["brief"], d["target"]["item"]) or {}).get("id")
+    what = f"erratum of {_mm_dd(d['target']['brief'])} item {d['target']['item']} ({target})"
+    found = [(i, e) for i, e in enumerate(brief.get("errata") or []) if e.get("item") == target]
+    if target is None or not found:
+        _verdict(score, what, ["no erratum in the YAML"], marks.mentioning(str(target)) if target else False)
+        return
+    i, e = found[0]
+    why = []
+    if _fold(d.get("new", "")) not in _fold(e.get("new")) and _fold(e.get("new")) not in _fold(d.get("new", "")):
+        why.append(f"new {e.get('new')!r}, want {d.get('new')!r}")
+    _verdict(score, what, why, marks.on("errata", i))
+
+
 SCORERS = {
     "item": _item,
     "contradiction": _contradiction,
@@ -383,6 +448,10 @@ SCORERS = {
     "retraction": _retraction,
     "citation": _citation,
     "new_word": _new_word,
+    "section_renamed": _section_renamed,
+    "entry_moved": _entry_moved,
+    "entry_split": _entry_split,
+    "erratum": _erratum,
 }
 
 

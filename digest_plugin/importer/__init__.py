@@ -47,6 +47,7 @@ from .items import _read_items
 from .links import _link
 from .markdown import _split_parts, normalized
 from .numbering import _check_counts, _validate
+from .reshape import read_reshape
 from .safe import settle
 from .updates import read_updates
 
@@ -125,6 +126,7 @@ def import_full(
     brief["items"] = items
     _link(brief, outline, draft)
     read_updates(brief, draft, history)
+    read_reshape(brief, outline, history, draft)
     settle(brief, outline, history, draft)
     _questions(brief, stem, draft)
     _check_counts(brief, parts, draft)

@@ -111,6 +111,7 @@ class History:
 
     def __init__(self, briefs: Iterable[Brief], outline: Outline | None = None) -> None:
         self._briefs: list[_Indexed] = []
+        self._entry_of: dict[str, str] = {}
         self._entries: list[_Entry] = []
         self._sections: list[_Section] = []
         self._citations: dict[str, list[tuple[str, str]]] = {}
@@ -127,6 +128,10 @@ class History:
         index = _Indexed(brief.id, brief.date, brief.round)
         for item in brief.items:
             index.items[item.number] = item.id
+            if item.placement.action.creates_entry:
+                self._entry_of[item.id] = item.id
+            elif item.placement.action is PlacementAction.update_in_place and item.placement.entry:
+                self._entry_of[item.id] = item.placement.entry
             index.texts["item", item.id] = " ".join([item.title, *item.points, item.relation])
             placement = item.placement
             if placement.action.creates_entry and placement.section is not None:
@@ -159,6 +164,10 @@ class History:
         self._briefs.sort(key=lambda b: (b.date, b.round))
 
     # ------------------------------------------------------------------ look-ups
+
+    def entry_of(self, item_id: str) -> str | None:
+        """The entry an earlier item made (its own id) or updated in place, or None (kept out)."""
+        return self._entry_of.get(item_id)
 
     def item_label(self, item_id: str) -> str | None:
         """「2026-11-06 条目 1」: how a reader names an earlier item (for the editor's questions)."""

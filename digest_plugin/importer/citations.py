@@ -93,6 +93,8 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
         citation["arxiv"] += version
     if verified:
         citation["verified"] = True
+    if draft.words.wording("withdrawn").search(f"{meta} {note}"):
+        citation["withdrawn"] = True  # its authors withdrew it: number kept, shown 已撤稿
     note = note.strip().lstrip("—–-。；;，,").strip()
     if note:
         citation["use_note"] = note

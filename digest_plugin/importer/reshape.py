@@ -1,0 +1,137 @@
+"""What a brief does to the doc's shape, read from its words: one item updating several entries, a
+section renamed, an entry moved, a paper withdrawn (in :mod:`.citations`), an erratum of an earlier
+brief.  The phrases are the team's (``wordings:`` ``renamed``, ``moved``, ``erratum``); what they point
+at is read by back-reference (「10-31 条目 2」) or by an entry's name in the named section, never guessed:
+a change whose target is not named exactly is a warning for the editor, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ..model import Outline, PlacementAction
+from .backrefs import History, find_references
+from .common import QUOTED, SECTION_REF, _Code, _Draft
+from .placement import _entry_to_update
+
+CLAUSE = re.compile(r"[^。；;\n]+")
+OLD_NEW = re.compile(
+    r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
+)
+"""「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170."""
+
+
+def read_reshape(brief: dict[str, Any], outline: Outline | None, history: History, draft: _Draft) -> None:
+    today = brief.get("date")
+    if not isinstance(today, dt.date):
+        return
+    items = brief.get("items", [])
+    for index, item in enumerate(items):
+        _several_entries(item, index, outline, draft)
+    texts = [
+        (draft.origins.get(("items", i), 1), text, item)
+        for i, item in enumerate(items)
+        for text in [
+            item.get("title", ""),
+            item.get("relation", ""),
+            item.get("placement", {}).get("text", ""),
+            *item.get("notes", []),
+        ]
+    ]
+    texts += [(draft.origins.get(("conclusions", i), 1), t, None) for i, t in enumerate(brief.get("conclusions", []))]
+    renames = _renames(texts, draft)
+    if renames:
+        brief["section_renames"] = renames
+    moves = _moves(texts, today, history, draft)
+    if moves:
+        brief["moves"] = moves
+    errata = _errata(texts, today, history, draft)
+    if errata:
+        brief["errata"] = errata
+
+
+def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: _Draft) -> None:
+    """「三处原地更新——」 with one line per entry: each line names its entry (by § and name); two or
+    more named, the item updates them all (the first stays ``entry``)."""
+    placement = item.get("placement", {})
+    if placement.get("action") is not PlacementAction.update_in_place:
+        return
+    lines = [line for line in placement.get("text", "").split("\n- ")[1:] if line.strip()]
+    if len(lines) < 2:
+        return
+    main = placement.get("section", "")
+    found: list[str] = []
+    for line in lines:
+        section = (SECTION_REF.search(line) or {"section": main})["section"]
+        entry = _entry_to_update(line, item.get("title", ""), section, outline)
+        if entry and entry not in found:
+            found.append(entry)
+    if len(found) < 2:
+        return
+    first = placement.get("entry") or found[0]
+    placement["entry"] = _Code(first)
+    placement["entries"] = [_Code(e) for e in found if e != first]
+    draft.comments.pop(("items", index, "placement", "entry"), None)
+
+
+def _renames(texts: list[tuple[int, str, Any]], draft: _Draft) -> list[dict[str, Any]]:
+    said = draft.words.wording("renamed")
+    out: list[dict[str, Any]] = []
+    for _line, text, _item in texts:
+        for clause in CLAUSE.findall(text):
+            m = said.search(clause)
+            section = SECTION_REF.search(clause)
+            title = QUOTED.search(clause, m.end()) if m else None
+            if m and section and title and section.start() < m.start():
+                entry = {"section": section["section"], "title": title["text"], "text": clause.strip()}
+                if all(r["section"] != entry["section"] for r in out):
+                    out.append(entry)
+    return out
+
+
+def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+    """「把 10-31 条目 2 挪到 §5.2」: the entry that item made, and the section after the phrase."""
+    said = draft.words.wording("moved")
+    out: list[dict[str, Any]] = []
+    for line, text, _item in texts:
+        for clause in CLAUSE.findall(text):
+            m = said.search(clause)
+            if not m:
+                continue
+            to = [s for s in SECTION_REF.finditer(clause) if s.start() > m.start()]
+            refs = [r for r in find_references(clause, today, history, part="items") if r.kind == "item" and r.id]
+            if not to or len({r.id for r in refs}) != 1:
+                continue
+            entry = history.entry_of(str(refs[0].id))
+            if entry is None:
+                draft.warn(line, f"«{clause.strip()}»: moves an item that made no entry; nothing moved")
+                continue
+            if all(x["entry"] != entry for x in out):
+                out.append({"entry": _Code(entry), "to": to[0]["section"], "text": clause.strip()})
+    return out
+
+
+def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+    """「勘误：本周四（11-05）简报条目 3 把 … 写成了 #33107，应为 #33170」: the brief and item it corrects,
+    the wrong words and the right ones.  One that says neither is a warning, not a guess."""
+    said = draft.words.wording("erratum")
+    out: list[dict[str, Any]] = []
+    for line, text, _item in texts:
+        m = said.match(text.strip())
+        if not m:
+            continue
+        refs = [r for r in find_references(text, today, history, part="items") if r.kind == "item" and r.id]
+        fix = OLD_NEW.search(text)
+        if len({r.id for r in refs}) != 1 or fix is None:
+            draft.warn(
+                line, f"«{text.strip()[:40]}…» reads as an erratum, but names no single item or no 「旧」应为「新」"
+            )
+            continue
+        ref = refs[0]
+        old, new = (fix["qold"] or fix["old"]).strip(), (fix["qnew"] or fix["new"]).strip()
+        erratum = {"brief": ref.brief, "item": _Code(str(ref.id)), "old": old, "new": new, "text": text.strip()}
+        if erratum not in out:
+            out.append(erratum)
+    return out
