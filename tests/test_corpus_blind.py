@@ -1,0 +1,50 @@
+"""Nine nights by three writers who never read the importer (tests/corpus/blind/), scored decision by
+decision against their writers' ledgers (tests/corpus_blind.py): what tonight's brief gets, whoever
+wrote it.  The last three nights (HOLDOUT) were never used to tune anything.
+
+First run, before any change (importer of ec5a395, scored the same way): 14 correct, 45 asked, 96
+silently wrong of 155 decisions (9.0 %, 38.1 %, 61.9 %); 9 wrong decisions would publish a claim the
+brief withholds; 0 of 9 nights passed ``digest check`` (63 errors).  Held-out nights alone: 5 / 19 / 34
+of 58, 2 publishing.
+
+The figures below are floors: a change to the importer that loses ground fails here."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from corpus_blind import holdout, nights, prepare, run, table, totals
+
+
+@pytest.fixture(scope="module")
+def scores(tmp_path_factory):
+    work = tmp_path_factory.mktemp("blind")
+    prepare(work)
+    result = run(work)
+    print("\n" + table(result))
+    return result
+
+
+def test_the_corpus_has_three_writers_and_a_holdout_of_three_nights():
+    assert len(nights()) == 9 and len(holdout()) == 3
+    assert set(holdout()) == {p.stem for p in nights("holdout")}
+    readme = (ROOT / "tests" / "corpus" / "blind" / "README.md").read_text(encoding="utf-8")
+    assert all(writer in readme for writer in ("林", "Wen", "Tom"))
+
+
+def test_every_night_checks_clean_with_no_edit(scores):
+    assert [s.night for s in scores if s.check_errors] == [], table(scores)
+
+
+def test_no_decision_publishes_a_withheld_claim(scores):
+    assert [p for s in scores for p in s.publishes] == [], table(scores)
+
+
+def test_the_nights_tuned_on_stay_where_they_are(scores):
+    tuned = totals([s for s in scores if s.night not in holdout()])
+    assert tuned["correct"] >= 73 and tuned["wrong"] <= 3, table(scores)
+
+
+def test_the_held_out_nights_stay_where_they_are(scores):
+    held = totals([s for s in scores if s.night in holdout()])
+    assert held["correct"] >= 24 and held["correct"] + held["asked"] >= 39, table(scores)
