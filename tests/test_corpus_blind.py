@@ -11,9 +11,14 @@ The figures below are floors: a change to the importer that loses ground fails h
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
-from conftest import ROOT
+from conftest import ROOT, built, copy_project
 from corpus_blind import holdout, nights, prepare, run, table, totals
+from html_dom import norm, parse
+from ruamel.yaml import YAML
 
 
 @pytest.fixture(scope="module")
@@ -48,3 +53,49 @@ def test_the_nights_tuned_on_stay_where_they_are(scores):
 def test_the_held_out_nights_stay_where_they_are(scores):
     held = totals([s for s in scores if s.night in holdout()])
     assert held["correct"] >= 24 and held["correct"] + held["asked"] >= 39, table(scores)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site built from the imported nights (the team's data folder after night 11-13), as published."""
+    work = tmp_path_factory.mktemp("blind-site")
+    prepare(work)
+    run(work)
+    root = copy_project(work / "project")
+    shutil.rmtree(root / "data")
+    shutil.copytree(work / "data", root / "data")
+    return built(root)
+
+
+def _still_withheld() -> list[tuple[str, str]]:
+    """(night, claim) for every claim a ledger's new contradiction withholds and no later ledger
+    releases (a contradiction of that night and number confirmed)."""
+    yaml = YAML(typ="safe")
+    withheld: dict[tuple[str, int], list[str]] = {}
+    released: set[tuple[str, int]] = set()
+    for night in nights():
+        ledger = yaml.load(night.with_suffix(".ledger.yml").read_text(encoding="utf-8"))
+        for d in ledger["decisions"]:
+            if d["kind"] == "new_contradiction":
+                withheld[(night.stem[:10], d["number"])] = d.get("withholds") or []
+            elif d["kind"] == "contradiction" and d.get("outcome") == "confirmed":
+                released.add((str(d["target"]["brief"]), d["target"]["number"]))
+    return [(key[0], claim) for key, claims in withheld.items() if key not in released for claim in claims]
+
+
+def test_no_withheld_claim_is_published_outside_its_callout(site):
+    """Read with this test's own reading of the ledgers, not the plugin's data: every page but the
+    register and the search index, callouts (``details[data-digest-contradiction]``) taken out."""
+    claims = _still_withheld()
+    assert len(claims) >= 8
+    found, quoted = [], set()
+    for page in sorted(site.rglob("*.html")):
+        if "register" in page.parts:
+            continue
+        root = parse(page.read_text(encoding="utf-8"))
+        text = norm(root.text(skip=lambda n: n.tag == "details" and "data-digest-contradiction" in n.attrs))
+        found += [f"{page.relative_to(site)}: «{claim}» ({night})" for night, claim in claims if norm(claim) in text]
+        whole = norm(root.text())
+        quoted |= {claim for _, claim in claims if norm(claim) in whole}
+    assert found == []
+    assert len(quoted) >= len(claims) // 2  # the reading sees them where they belong: in their callouts
