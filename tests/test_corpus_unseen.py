@@ -70,3 +70,34 @@ def test_the_new_section_and_the_next_nights_placement_in_it(data):
         "Prefill–Decode 干扰与分块调参",
     )
     assert brief(data, "2026-11-04-inference-E1")["items"][1]["placement"]["section"] == "3.3"
+
+
+def test_an_update_no_words_attach_is_a_lead_with_the_likeliest_entries_first(data):
+    # 11-04 条目 4: 「10-29 开的 §5.4 里 Kapitsa 子条目原地改写」: no entry is named exactly, so the
+    # import publishes a lead in §5.4 and asks, the Kapitsa entry of §5.4 ranked first
+    b = brief(data, "2026-11-04-inference-E1")
+    placement = b["items"][3]["placement"]
+    assert (placement["action"], placement["section"], placement.get("entry")) == ("mount_lead", "5.4", None)
+    (question,) = [q for q in b["questions"] if q["at"] == "items[3].placement"]
+    assert question["choices"][0]["label"].startswith("§5.4「Kapitsa")
+    assert question["choices"][0]["set"]["action"] == "update_in_place"
+
+
+def test_the_editor_answers_it_and_the_data_checks_clean(data, tmp_path, capsys, monkeypatch):
+    import shutil
+
+    from conftest import run_cli
+
+    shutil.copytree(data, tmp_path / "data")
+    (question,) = [
+        q for q in brief(tmp_path / "data", "2026-11-04-inference-E1")["questions"] if q["at"] == "items[3].placement"
+    ]
+    code, _, err = run_cli(
+        "review", "--data", "data", "--answer", f"{question['id']}=1", "--config", "none",
+        cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert code == 0, err
+    placement = brief(tmp_path / "data", "2026-11-04-inference-E1")["items"][3]["placement"]
+    assert (placement["action"], placement["entry"]) == ("update_in_place", question["choices"][0]["set"]["entry"])
+    code, _, err = run_cli("check", "data", "--config", "none", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0, err

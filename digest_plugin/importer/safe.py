@@ -16,6 +16,7 @@ Every such item still stands whole on its brief's page; the site marks it 待编
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from ..model import Entry, Outline, PlacementAction
@@ -129,11 +130,21 @@ def _ranked(section: str, text: str, outline: Outline | None) -> list[Entry]:
     said = fold(text)
     quoted = [fold(q) for q in QUOTED.findall(text)]
 
-    def score(e: Entry) -> int:
-        title = fold(e.title)
-        return 2 if title and title in said else 1 if any(q and (q in title or title in q) for q in quoted) else 0
+    words = _words(text.lower())
 
-    return sorted(entries, key=lambda e: -score(e))
+    def score(e: Entry) -> tuple[int, int]:
+        title = fold(e.title)
+        named = 2 if title and title in said else 1 if any(q and (q in title or title in q) for q in quoted) else 0
+        return named, len(_words(e.title.lower()) & words)  # then the words they share (Kapitsa, 昇腾 …)
+
+    return sorted(entries, key=lambda e: tuple(-x for x in score(e)))
+
+
+def _words(text: str) -> set[str]:
+    """Latin words of three letters or more, and every two Chinese characters in a row."""
+    latin = set(re.findall(r"[a-z0-9][a-z0-9.+-]{2,}", text))
+    chinese = {text[i : i + 2] for i in range(len(text) - 1) if re.fullmatch(r"[\u4e00-\u9fff]{2}", text[i : i + 2])}
+    return latin | chinese
 
 
 def item_name(history: History, item_id: str) -> str:
