@@ -11,7 +11,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from conftest import brief_item, copy_project, mkdocs_build, night_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.diff import diff_docs
@@ -22,28 +22,11 @@ TODAY = dt.date(2026, 12, 4)
 
 
 def _item(number: int, title: str, placement: dict, **more) -> dict:
-    return {
-        "id": f"night-{number}",
-        "number": number,
-        "title": title,
-        "value": ["high"],
-        "sources": {"urls": [f"https://example.org/{number}"]},
-        "points": [f"{title}：要点。"],
-        "evidence": {"level": "verified", "boundary": "读了一手页面。"},
-        "relation": "与活文档的关系。",
-        "placement": placement,
-        **more,
-    }
+    return brief_item(f"night-{number}", number, title, placement, value=["high"], **more)
 
 
-BRIEF = {
-    "schema": 1,
-    "id": NIGHT,
-    "topic": "inference",
-    "round": "E1",
-    "title": "inference · E1 预消化简报（2026-10-22）",
-    "date": "2026-10-22",
-    "items": [
+BRIEF = night_brief(
+    items=[
         _item(
             1,
             "llm-d 1.0.1 与 Kapitsa 同日更新",
@@ -64,13 +47,13 @@ BRIEF = {
             supported_by=["2309.06180"],
         ),
     ],
-    "citations": [{"arxiv": "2309.06180", "title": "Efficient Memory Management for LLM Serving", "withdrawn": True}],
-    "section_renames": [{"section": "3.1", "title": "调度算法、JIL 攻击与分块调参", "text": "§3.1 改名，编号不动。"}],
-    "moves": [{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
-    "splits": [
+    citations=[{"arxiv": "2309.06180", "title": "Efficient Memory Management for LLM Serving", "withdrawn": True}],
+    section_renames=[{"section": "3.1", "title": "调度算法、JIL 攻击与分块调参", "text": "§3.1 改名，编号不动。"}],
+    moves=[{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
+    splits=[
         {"entry": "torchtpu-backends", "into": ["night-2", "night-3"], "text": "「TPU 后端」拆为两条。"},
     ],
-    "errata": [
+    errata=[
         {
             "brief": "2026-10-21-inference-E1",
             "item": "llm-d-1-0",
@@ -79,7 +62,7 @@ BRIEF = {
             "text": "复核发布页时数错了。",
         }
     ],
-}
+)
 
 
 def write(data: Path, brief: dict = BRIEF) -> Path:
@@ -121,18 +104,9 @@ def site(tmp_path_factory) -> Path:
 
 
 def _built(root: Path) -> Path:
-    import os
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-d", str(root / "site")],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        timeout=300,
-    )
+    """Built without ``--strict``: the night warns, on purpose, about a conclusion resting on a
+    withdrawn paper."""
+    done = mkdocs_build(root, strict=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return root / "site"
 

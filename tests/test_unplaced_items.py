@@ -11,7 +11,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import built, copy_project, line_of
+from conftest import brief_item, built, copy_project, line_of, night_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.pipeline import analyse
@@ -20,19 +20,7 @@ NIGHT = "2026-10-22-inference-E1"
 
 
 def _item(number: int, title: str, placement: dict, value: list[str] | None = None) -> dict:
-    item = {
-        "id": f"night-item-{number}",
-        "number": number,
-        "title": title,
-        "sources": {"urls": [f"https://example.org/{number}"]},
-        "points": [f"{title}：要点。"],
-        "evidence": {"level": "verified", "boundary": f"{title}：只读了一手页面。"},
-        "relation": f"{title}：与活文档的关系。",
-        "placement": placement,
-    }
-    if value is not None:
-        item["value"] = value
-    return item
+    return brief_item(f"night-item-{number}", number, title, placement, **({"value": value} if value else {}))
 
 
 ITEMS = [
@@ -48,15 +36,7 @@ ITEMS = [
 
 
 def write_night(data: Path, items: list[dict] = ITEMS) -> Path:
-    brief = {
-        "schema": 1,
-        "id": NIGHT,
-        "topic": "inference",
-        "round": "E1",
-        "title": "inference · E1 预消化简报（2026-10-22）",
-        "date": "2026-10-22",
-        "items": items,
-    }
+    brief = night_brief(items=items)
     path = data / "briefs" / f"{NIGHT}.yml"
     with path.open("w", encoding="utf-8") as out:
         YAML().dump(brief, out)
