@@ -75,3 +75,18 @@ def test_a_negated_phrase_does_not_count():
     assert not words.wording("confirmed").search("这条仍未证实")
     assert words.wording("update_in_place").search("§1.1 Kapitsa 原地更新")
     assert not words.wording("new_sub_entry").search("应做原地更新而非新增条目")
+
+
+def test_how_a_brief_says_yesterday_is_a_wording_too(shipped):
+    import datetime as dt
+
+    from digest_plugin.importer.backrefs import History, find_references
+
+    brief, outline = shipped.briefs[0], shipped.outlines["inference"]
+    night = dt.date(2026, 10, 22)
+    plain = History([brief], outline)
+    assert [r.id for r in find_references("昨天矛盾 1 更正", night, plain)] == ["kapitsa-weekly-gain"]
+    # a word nobody has taught it: no date, so the reference resolves to nothing (it is asked about)
+    assert [r.id for r in find_references("昨儿矛盾 1 更正", night, plain)] == [None]
+    taught = History([brief], outline, {"yesterday": ("昨儿", "昨天")})
+    assert [r.id for r in find_references("昨儿矛盾 1 更正", night, taught)] == ["kapitsa-weekly-gain"]

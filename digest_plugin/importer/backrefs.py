@@ -30,8 +30,9 @@ What counts as a back-reference (decided from the corpus, night by night):
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..model import Brief, Outline, PlacementAction
@@ -109,7 +110,15 @@ _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
 class History:
     """What earlier briefs of a topic said, indexed for resolving references."""
 
-    def __init__(self, briefs: Iterable[Brief], outline: Outline | None = None) -> None:
+    def __init__(
+        self,
+        briefs: Iterable[Brief],
+        outline: Outline | None = None,
+        relative: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        said = {act: tuple(relative.get(act) or words) if relative else words for act, words in RELATIVE.items()}
+        self.yesterday, self.day_before = said["yesterday"], said["day_before"]
+        self.dates = _date_pattern((*self.yesterday, *self.day_before, *said["previous_round"]))
         self._briefs: list[_Indexed] = []
         self._entry_of: dict[str, str] = {}
         self._entries: list[_Entry] = []
@@ -196,14 +205,28 @@ _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 
 
 _N = r"(?:\d{1,2}(?![\d\-月.]|\s*[日号])|[①-⑳])"
 _NL = rf"{_N}(?:\s*(?:、|/|和|及|与|–|—|~|至|到)\s*{_N})*"
-_DATE = re.compile(
-    r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
-    r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
-    r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
-    r"|(?P<rel>昨日|昨天|昨晚|昨夜|前天|前晚|前一轮|上一轮|上轮)"
-    r"|(?<![下每])(?P<wk>(?:上|本)?周[一二三四五六日天](?!末))"
-    r"|(?P<lastweek>上周)"
-)
+RELATIVE: dict[str, tuple[str, ...]] = {
+    "yesterday": ("昨日", "昨天", "昨晚", "昨夜"),
+    "day_before": ("前天", "前晚"),
+    "previous_round": ("前一轮", "上一轮", "上轮"),
+}
+"""How a brief says the night before, the night before that, and the round before; the importer
+passes the site's words (``wordings:`` of the vocabulary file), these when it has none."""
+
+
+@functools.cache
+def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
+    words = "|".join(re.escape(w) for w in sorted(relative, key=len, reverse=True))
+    return re.compile(
+        r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
+        r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
+        r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
+        rf"|(?P<rel>{words})"
+        r"|(?<![下每])(?P<wk>(?:上|本)?周[一二三四五六日天](?!末))"
+        r"|(?P<lastweek>上周)"
+    )
+
+
 _LIST = re.compile(
     rf"矛盾清单其余各条\s*\(\s*(?P<c_rest>{_NL})\s*\)"
     rf"|矛盾(?:清单)?\s*第\s*(?P<c_nth>{_NL})\s*条"
@@ -321,7 +344,7 @@ def _calendar(year: int, month: int, day: int) -> dt.date | None:
 def _dates(text: str, today: dt.date, history: History, round_: str | None) -> list[_When]:
     earlier = history._before(today)
     out: list[_When] = []
-    for match in _DATE.finditer(text):
+    for match in history.dates.finditer(text):
         kind = match.lastgroup
         spelled = match.group()
         day: dt.date | None = None
@@ -334,9 +357,9 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             if day is not None and day > today:
                 day = _calendar(today.year - 1, m, d)
         elif kind == "rel":
-            if spelled in ("昨日", "昨天", "昨晚", "昨夜"):
+            if spelled in history.yesterday:
                 day = today - dt.timedelta(days=1)
-            elif spelled in ("前天", "前晚"):
+            elif spelled in history.day_before:
                 day = today - dt.timedelta(days=2)
             else:
                 out.append(_previous_round(match, earlier, round_))

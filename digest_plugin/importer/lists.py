@@ -37,9 +37,6 @@ EARLIER = re.compile(
     r"(?<![下每这本今])(?:\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)"
 )
 """A heading that points back at an earlier night: its list reports on that night's follow-ups."""
-DATE_WORD = re.compile(
-    r"\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨[日天晚夜]|昨(?=[^日天晚夜])|前天|前晚|前一轮|上一?轮|上周[一二三四五六日天]"
-)
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
 
 
@@ -131,7 +128,7 @@ def earlier_follow_ups(
 ) -> list[str]:
     """The earlier follow-ups an entry names: by its number in the night its heading dates
     (「昨晚林留的三件：② …」), else by a reference of its own (「10-29 清单 ② 交差」, 「（昨晚 ①，顺延）」)."""
-    date = DATE_WORD.search(numbered.heading) if numbered.earlier else None
+    date = history.dates.search(numbered.heading) if numbered.earlier else None
     if date:
         refs = [r for r in _refs(f"{date.group(0)}的跟进 {entry.number}", today, history, round_) if r.id]
         if refs:
