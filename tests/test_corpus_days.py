@@ -149,3 +149,12 @@ def test_counts_written_after_the_title_are_counts(nights):
         ("OpenAlex", 2073, "2026-11-01"),
     ]
     assert citation["use_note"].startswith("上周日刷新时为 4681 / 2069。")
+
+
+def test_a_section_opened_is_not_named_after_an_entry_it_only_points_at(nights):
+    # 10-29 条目 1: 新建 §5.4「…」，本条为首条；§1.1「TPU 后端」分支与 Kapitsa 段各加交叉引用 — the new entry
+    # of §5.4 is not 「TPU 后端」 (that is §1.1's entry, named for the cross-reference)
+    _, work = nights
+    brief = YAML(typ="safe").load((work / "data" / "briefs" / "2026-10-29-inference-E1.yml").read_text("utf-8"))
+    placement = brief["items"][0]["placement"]
+    assert placement["action"] == "new_section" and placement.get("entry_title") != "TPU 后端"

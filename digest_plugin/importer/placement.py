@@ -130,8 +130,8 @@ def _read_placement(
                 "(in the outline or created by an earlier brief) is named in 建议归入; write entry: <id>",
                 at + ("entry",),
             )
-    elif name := ENTRY_NAME.search(text):
-        placement["entry_title"] = name["name"] or name["after"]
+    elif name := _own_entry_name(text, section):
+        placement["entry_title"] = name
     if after := _after(text, number, section, outline, f.line, draft, at):
         placement["after"] = _Code(after)
     alternatives = [
@@ -147,6 +147,18 @@ def _read_placement(
     if cross_refs:
         placement["cross_refs"] = cross_refs  # the names are resolved once every item is read (see _link)
     return placement
+
+
+def _own_entry_name(text: str, section: str) -> str | None:
+    """The name 建议归入 gives the new entry: not the name of an entry of another section it only
+    points at (「§1.1「TPU 后端」分支与 Kapitsa 段各加交叉引用」 names §1.1's entry, not §5.4's new one)."""
+    for m in ENTRY_NAME.finditer(text):
+        before = text[: m.start()]
+        named = list(SECTION_REF.finditer(before))
+        if named and named[-1]["section"] != section and not re.search(r"[。；;]", before[named[-1].end() :]):
+            continue  # 「…」 right after another section's number
+        return m["name"] or m["after"]
+    return None
 
 
 def _after(
