@@ -211,6 +211,9 @@ def changed(old: Layout, new: Layout) -> Changed:
             for layout in (old, new):
                 if (brief := layout.doc.briefs_by_id.get(key)) is not None:
                     found.pages.update((brief_page(brief), briefs_index_page(layout.topic, layout.brief_month(brief))))
+                    for erratum in brief.errata:  # the corrected brief's page says it was corrected
+                        if (corrected := layout.doc.briefs_by_id.get(erratum.brief)) is not None:
+                            found.pages.add(brief_page(corrected))
     return found
 
 

@@ -121,6 +121,30 @@ def replace(project: Path, path: str, old: str, new: str) -> None:
     file.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def append(project: Path, path: str, text: str) -> None:
+    file = project / path
+    file.write_text(file.read_text(encoding="utf-8").rstrip("\n") + "\n" + text, encoding="utf-8")
+
+
+ERRATUM = """errata:
+  - brief: "2026-10-21-inference-E1"
+    item: llm-d-1-0
+    old: "500+ 贡献者"
+    new: "550+ 贡献者"
+    text: "复核发布页时数错了。"
+"""
+"""A later brief corrects the first one: the first brief's page (which the edit does not touch) says so."""
+RESHAPED = """section_renames:
+  - section: "3.1"
+    title: "调度算法、JIL 攻击与分块调参"
+    text: "改名，编号不动。"
+moves:
+  - entry: inferact-funding
+    to: "5.2"
+    text: "挪到成本一节。"
+"""
+
+
 def first_title(project: Path, path: str) -> str:
     match = re.search(r'^    title: "(.+)"$', (project / path).read_text(encoding="utf-8"), re.M)
     assert match, f"no item title in {path}"
@@ -145,6 +169,8 @@ EDITS: list[tuple[str, Edit]] = [
         lambda p: replace(p, FIRST, '          - "周增 +175"', '          - "周增 +175"\n          - "experimental"'),
     ),
     ("a hand-written page", lambda p: replace(p, "docs/inference/index.md", "\n", "\n\n本页由编辑手写。\n")),
+    ("an erratum of an earlier brief", lambda p: append(p, LATEST, ERRATUM)),
+    ("a section renamed and an entry moved", lambda p: append(p, LATEST, RESHAPED)),
 ]
 
 
