@@ -70,6 +70,7 @@ EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
         superseded_by=a.superseded_by,
         outcome=a.outcome,
         corrections=[tuple(x) for x in a.correct or []],
+        disposition=a.disposition,
         checks=c,
     ),
     "close-follow-up": lambda a, c: close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
@@ -481,10 +482,35 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Commands:
+    """``add_subparsers()`` whose commands describe themselves: ``digest SUB --help`` opens with the
+    same line ``digest --help`` lists for SUB (argparse shows a ``help=`` only in the parent's list)."""
+
+    def __init__(self, actions: Any) -> None:
+        self.actions = actions
+
+    def add_parser(self, name: str, *, help: str, **more: Any) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = self.actions.add_parser(
+            name, help=help, description=help[:1].upper() + help[1:] + ".", **more
+        )
+        return parser
+
+
+def _version() -> str:
+    """The installed package's version (what ``pip`` installed from pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("digest-plugin")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``digest`` command line; returns the exit code (0 clean, 1 problems, 2 bad usage)."""
     parser = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"digest {_version()}")
+    sub = _Commands(parser.add_subparsers(dest="command", required=True))
     check = sub.add_parser("check", help="validate the data like a compiler (exit 0 clean, 1 problems)")
     check.add_argument("data_dir", nargs="?", default="data", type=Path)
     check.add_argument("--format", choices=["text", "json"], default="text")
@@ -559,8 +585,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     resolve.add_argument("contradiction")
     resolve.add_argument("--text", required=True, help="the resolution, in the brief's words")
-    resolve.add_argument("--change", default="resolved", choices=["resolved", "reopened", "superseded"])
-    resolve.add_argument("--superseded-by")
+    resolve.add_argument(
+        "--change",
+        default="resolved",
+        choices=["resolved", "reopened", "superseded", "redisposed"],
+        help="what happened to it (redisposed: re-judged, with --disposition)",
+    )
+    resolve.add_argument("--superseded-by", help="with --change superseded: tonight's contradiction that replaces it")
+    resolve.add_argument("--disposition", help="with --change redisposed: its new disposition (a code of the vocabulary)")
     resolve.add_argument(
         "--outcome",
         choices=["confirmed", "corrected"],

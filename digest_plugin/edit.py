@@ -141,6 +141,7 @@ def _entry(**fields: Any) -> CommentedMap:
                     "arxiv",
                     "outcome",
                     "key",
+                    "disposition",
                 }
                 else value
             )
@@ -159,10 +160,12 @@ def resolve_contradiction(
     superseded_by: str | None = None,
     outcome: str | None = None,
     corrections: Sequence[tuple[str, str, str, str]] = (),
+    disposition: str | None = None,
     data_dir: Path | None = None,
     checks: Checks | None = None,
 ) -> str:
-    """Record in this brief that an earlier contradiction is resolved (or re-opened, or superseded).
+    """Record in this brief that an earlier contradiction is resolved (or re-opened, superseded, or
+    re-judged with a new ``disposition``).
 
     ``outcome`` says how a resolution settled it (``confirmed`` / ``corrected``); each correction
     is (figure key, wrong value, right value, reason), values written as in YAML."""
@@ -172,7 +175,12 @@ def resolve_contradiction(
 
     def add(tree: CommentedMap) -> None:
         entry = _entry(
-            contradiction=contradiction, change=change, text=text, superseded_by=superseded_by, outcome=outcome
+            contradiction=contradiction,
+            change=change,
+            text=text,
+            superseded_by=superseded_by,
+            outcome=outcome,
+            disposition=disposition,
         )
         if corrections:
             fixes = CommentedSeq()

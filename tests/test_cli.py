@@ -6,6 +6,7 @@ Run in this process (``cli.main``); test_corpus.py runs the installed console sc
 from __future__ import annotations
 
 import json
+import re
 
 from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
 
@@ -63,3 +64,19 @@ def test_cli_bad_usage_and_a_broken_config_exit_2(data_copy, capsys, monkeypatch
     code, _, err = run_cli("check", "data", cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
     assert code == 2 and "mkdocs.yml: error: cannot read digest rules" in err and "citation_count_factr" in err
     assert "Traceback" not in err
+
+
+def test_every_command_explains_itself_and_the_version_is_the_installed_one(capsys, monkeypatch, tmp_path):
+    from importlib.metadata import version
+
+    code, listing, _ = run_cli("--help", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0
+    commands = dict(re.findall(r"^    ([a-z-]+)\s+(\S.*)$", listing, re.M))
+    assert {"check", "import", "review", "resolve", "diff", "build"} <= set(commands)
+    for name, said in commands.items():
+        code, out, _ = run_cli(name, "--help", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+        assert code == 0
+        opening = " ".join(out.split("\n\n")[1].split())  # the paragraph after the usage lines
+        assert opening.lower().startswith(said.split()[0].lower()), (name, opening, said)
+    code, out, _ = run_cli("--version", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    assert (code, out.strip()) == (0, f"digest {version('digest-plugin')}")

@@ -181,3 +181,20 @@ def test_resolve_records_how_a_contradiction_was_settled(data_copy, capsys, monk
     assert "outcome: corrected" in text and "old: 175" in text and "new: 58" in text
     doc = living_docs(data_copy)["inference"]
     assert doc.contradiction("kapitsa-weekly-gain").corrected and "周增 +175" in doc.withheld
+
+
+def test_resolve_records_a_re_judged_contradiction_with_its_new_disposition(data_copy, capsys, monkeypatch):
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_cli(*args, cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+
+    assert run("new", "--topic", "inference", "--date", "2026-10-22", "--data", "data")[0] == 0
+    brief = "data/briefs/2026-10-22-inference-E1.yml"
+    args = ("resolve", brief, "stepfun-mtp", "--text", "转交 models 主题。", "--change", "redisposed")
+    code, _, err = run(*args)  # without the new disposition: refused, nothing written, the fix said
+    assert code == 1 and "names its new disposition" in err and "Traceback" not in err
+    code, _, err = run(*args, "--disposition", "kept_out")
+    assert code == 0, err
+    doc = living_docs(data_copy)["inference"]
+    assert doc.contradiction("stepfun-mtp").disposition == "kept_out"
+    text = (data_copy / "briefs" / "2026-10-22-inference-E1.yml").read_text(encoding="utf-8")
+    assert "    disposition: kept_out\n" in text  # a code, written like the other codes
