@@ -592,7 +592,9 @@ def main(argv: list[str] | None = None) -> int:
         help="what happened to it (redisposed: re-judged, with --disposition)",
     )
     resolve.add_argument("--superseded-by", help="with --change superseded: tonight's contradiction that replaces it")
-    resolve.add_argument("--disposition", help="with --change redisposed: its new disposition (a code of the vocabulary)")
+    resolve.add_argument(
+        "--disposition", help="with --change redisposed: its new disposition (a code of the vocabulary)"
+    )
     resolve.add_argument(
         "--outcome",
         choices=["confirmed", "corrected"],
