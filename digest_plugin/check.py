@@ -9,7 +9,6 @@ no brief has.  The merge relies on them: it is only ever run on data that passed
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -423,9 +422,6 @@ def _numbers(dataset: Dataset, brief: Brief) -> list[Finding]:
     return found
 
 
-_STEP = re.compile(r"([a-z_]+)|\[(\d+)\]")
-
-
 def _questions(dataset: Dataset, brief: Brief) -> list[Finding]:
     """Each question points at a part of its brief that an answer can write (a mapping), and each
     choice writes keys that part has: an answer ``digest review`` could not apply is caught here."""
@@ -436,11 +432,11 @@ def _questions(dataset: Dataset, brief: Brief) -> list[Finding]:
             found.append(_at(dataset, brief.id, ("questions", i, "id"), f"question id '{question.id}' is used twice"))
         seen.add(question.id)
         node: object = brief
-        for key, index in _STEP.findall(question.at):
-            if key and isinstance(node, BaseModel) and key in type(node).model_fields:
-                node = getattr(node, key)
-            elif index and isinstance(node, list) and int(index) < len(node):
-                node = node[int(index)]
+        for step in question.path:
+            if isinstance(step, str) and isinstance(node, BaseModel) and step in type(node).model_fields:
+                node = getattr(node, step)
+            elif isinstance(step, int) and isinstance(node, list) and step < len(node):
+                node = node[step]
             else:
                 node = None
                 break

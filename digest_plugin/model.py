@@ -760,6 +760,14 @@ class BackRef(Model):
 
 
 QUESTION_AT = re.compile(r"^[a-z_]+(?:\[[0-9]+\]|\.[a-z_]+)*$")
+_AT_STEP = re.compile(r"([a-z_]+)|\[([0-9]+)\]")
+
+
+def place_path(at: str) -> list[str | int]:
+    """A place as keys and list indexes: ``items[2].placement`` → ``["items", 2, "placement"]``."""
+    return [int(index) if index else key for key, index in _AT_STEP.findall(at)]
+
+
 """Where a question's answer writes, as ``digest check`` names places: ``items[2].placement``."""
 
 AnswerValue = StrictStr | StrictInt | StrictBool | list[StrictStr] | None
@@ -791,6 +799,10 @@ class Question(Model):
     """The line of the Markdown brief it comes from."""
     choices: list[Choice] = Field(min_length=1)
     """Ranked, the likeliest first."""
+
+    @property
+    def path(self) -> list[str | int]:
+        return place_path(self.at)
 
 
 class Job(Model):
@@ -948,7 +960,6 @@ WORDING_ACTS: dict[str, str] = {
     "retracted": "an earlier item withdrawn (撤回)",
     "replaced_by_this": "the retracted item is replaced by the item that says so (由本条替代)",
     "withheld": "a claim kept out of the doc until settled (不上活文档)",
-    "follow_up_list": "the heading of a list of new follow-ups (下轮待办)",
     "yesterday": "the night before tonight, when a brief points back (昨天, 昨晚)",
     "day_before": "the night before that (前天)",
     "previous_round": "the round before this one (前一轮)",

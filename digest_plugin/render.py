@@ -894,7 +894,8 @@ class Renderer:
             link=f'<a href="{esc(href)}">§{esc(to)}</a>',
         )
         anchor = self.anchor_id("entry-" + entry_id)
-        return f'<p class="digest-moved"{f" id={chr(34)}{esc(anchor)}{chr(34)}" if anchor else ""}>{line}</p>'
+        id_attr = f' id="{esc(anchor)}"' if anchor else ""
+        return f'<p class="digest-moved"{id_attr}>{line}</p>'
 
     def stub(self, stub: Stub) -> str:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")

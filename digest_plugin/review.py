@@ -13,7 +13,6 @@ atomically (:func:`.edit.edit_brief`).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,14 +22,10 @@ from ruamel.yaml.comments import CommentedMap
 
 from .edit import Checks, EditError, edit_brief, q
 from .importer.common import MARK
-from .model import Brief, Question
+from .model import CODE, SLUG, Brief, Question, place_path
 
 KEEP = "keep"
 """The answer that keeps the safe reading the import wrote (the question goes, the data stays)."""
-
-_STEP = re.compile(r"([a-z_]+)|\[(\d+)\]")
-CODE = re.compile(r"[a-z0-9][a-z0-9_.-]*")
-"""An id or a code, written unquoted like the rest of a brief's ids (text is double-quoted)."""
 
 
 @dataclass(frozen=True)
@@ -46,11 +41,6 @@ def open_questions(briefs: list[tuple[Path, Brief]]) -> list[OpenQuestion]:
     """Every open question, in (date, brief, question) order."""
     found = [OpenQuestion(path, b, qu) for path, b in briefs for qu in b.questions]
     return sorted(found, key=lambda o: (o.brief.date, o.brief.id, o.brief.questions.index(o.question)))
-
-
-def steps(at: str) -> list[str | int]:
-    """``items[2].placement`` → ``["items", 2, "placement"]``."""
-    return [int(index) if index else key for key, index in _STEP.findall(at)]
 
 
 def as_text(found: list[OpenQuestion], root: Path) -> str:
@@ -102,13 +92,15 @@ def answer(
                 raise EditError(
                     f"{question_id}: answer with a number from 1 to {len(choices)}, or {KEEP} (got {choice!r})"
                 )
-            target = _at(tree, steps(asked["at"]), question_id)
+            target = _at(tree, place_path(asked["at"]), question_id)
             for key, value in (choices[int(choice) - 1].get("set") or {}).items():
                 if value is None:
                     target.pop(key, None)
                 else:
-                    target[key] = q(value) if isinstance(value, str) and not CODE.fullmatch(value) else value
-        marked.append(steps(asked["at"]))
+                    # ids and codes unquoted, like the rest of a brief's; text double-quoted
+                    plain = isinstance(value, str) and (SLUG.fullmatch(value) or CODE.fullmatch(value))
+                    target[key] = q(value) if isinstance(value, str) and not plain else value
+        marked.append(place_path(asked["at"]))
         del questions[index]
         if not questions:
             del tree["questions"]
@@ -184,5 +176,4 @@ __all__ = [
     "as_text",
     "open_questions",
     "parse_answer",
-    "steps",
 ]

@@ -14,6 +14,7 @@ from . import lists
 from .backrefs import History
 from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
 from .markdown import _entries
+from .updates import last_status
 from .words import _conclusion_ratings
 
 # --- follow-ups
@@ -104,7 +105,7 @@ def _numbered_list(
     for entry in numbered.entries:
         new = bool(NEW_MARK.match(entry.text))
         targets = [] if new else lists.earlier_follow_ups(numbered, entry, today, history, round_)
-        status = lists.last_status(entry.text, draft)
+        status = last_status(entry.text, draft.words)
         if targets:
             if status is None and not numbered.earlier:
                 status = FollowUpStatus.carried_over  # restated in tonight's list: carried on

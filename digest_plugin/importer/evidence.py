@@ -136,13 +136,14 @@ def _read_evidence(
     where = f.line if f else line
     gaps = _merged(_gaps(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where))
     evidence: dict[str, Any] = {"level": level}
-    kinds = _merged(
-        _source_kinds(item["sources"], gaps, number, where, draft, at + ("source_kinds",), quiet=True),
-        named_words(boundary, "source_kinds", draft),
-        new_source_kind(boundary, draft, where),
-    )
-    if not kinds:
-        _source_kinds(item["sources"], gaps, number, where, draft, at + ("source_kinds",))
+    by_host, unknown = _source_kinds(item["sources"], gaps)
+    kinds = _merged(by_host, named_words(boundary, "source_kinds", draft), new_source_kind(boundary, draft, where))
+    if unknown and not kinds:
+        draft.warn(
+            where,
+            f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
+            at + ("level",),
+        )  # source_kinds is left out, so the mark goes on its neighbour
     if kinds:
         evidence["source_kinds"] = kinds
     if gaps:
@@ -212,7 +213,7 @@ def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]
     nouns = draft.words.phrases("source_noun")
     if not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", first) or not first.endswith(nouns):
         return []
-    if draft.words.find("source_kinds", first) or _any_word(first, draft):
+    if _any_word(first, draft):
         return []
     return [draft.code("source_kinds", first, line)]
 
@@ -222,11 +223,10 @@ def _any_word(text: str, draft: _Draft) -> bool:
     return any(draft.words.find(kind, text) for kind in ("gaps", "source_kinds", "value_ratings", "evidence_levels"))
 
 
-def _source_kinds(
-    sources: dict[str, Any], gaps: list[Gap], number: int, line: int, draft: _Draft, at: _At, quiet: bool = False
-) -> list[SourceKind]:
+def _source_kinds(sources: dict[str, Any], gaps: list[Gap]) -> tuple[list[SourceKind], list[str]]:
     """What kind of source each link or card is: by host, refined by the gaps (a paywalled
-    Substack is a paywalled newsletter, a financial-media one is financial media)."""
+    Substack is a paywalled newsletter, a financial-media one is financial media); and the hosts
+    no rule knows."""
     kinds: list[SourceKind] = []
     unknown: list[str] = []
     for url in sources.get("urls", []):
@@ -251,13 +251,7 @@ def _source_kinds(
     ):
         if gap in gaps and kind not in kinds:
             kinds.append(kind)
-    if unknown and not kinds and not quiet:
-        draft.warn(
-            line,
-            f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
-            at[:-1] + ("level",),
-        )  # source_kinds is left out, so the mark goes on its neighbour
-    return kinds
+    return kinds, unknown
 
 
 def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:

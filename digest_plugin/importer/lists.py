@@ -7,7 +7,7 @@ Markdown heading, or the words before a colon inside a paragraph) and entries nu
 
 A list whose heading points back at an earlier night (「昨晚林留的三件：」, 「昨天 Tom 的清单：」, 「旧清单：」)
 reports what became of that night's follow-ups: each entry's number is that night's, and its words say
-the status (the ``follow_up_*`` acts of ``wordings:``).  Any other numbered list of part 四 is tonight's
+the status (the ``follow_up_*`` acts of ``wordings:``, read by :func:`.updates.last_status`).  Any other numbered list of part 四 is tonight's
 new follow-ups; an entry of it that carries an earlier follow-up on (「① SGLang 分块 ITL（昨晚 ①，顺延）」)
 restates that follow-up instead of opening a new one.
 """
@@ -18,9 +18,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from ..model import FollowUpStatus
 from .backrefs import History, Reference, find_references
-from .common import MARKDOWN_MARKS, _Draft, _Line, _strip_end
+from .common import MARKDOWN_MARKS, _Line, _strip_end
 
 ENTRY = re.compile(
     r"^\s*(?:[-•*·・]\s+)?(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2})[）)])"
@@ -54,7 +53,6 @@ class NumberedList:
     entries: list[Entry] = field(default_factory=list)
     lines: set[int] = field(default_factory=set)
     """The Markdown lines it takes (a list of its own lines, not an inline one)."""
-    inline: bool = False
 
     @property
     def earlier(self) -> bool:
@@ -108,12 +106,11 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
     found = []
     for k, start in enumerate(starts):
         end = starts[k + 1].start("heading") if k + 1 < len(starts) else len(text)
-        body_at = start.end()
-        body = text[body_at:end]
+        body = text[start.end() : end]
         marks = list(INLINE_MARK.finditer(body))
         if not marks:
             continue
-        current = NumberedList(start["heading"].strip(" ，,。；;"), line, inline=True)
+        current = NumberedList(start["heading"].strip(" ，,。；;"), line)
         for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
             piece = _strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
             if piece:
@@ -136,19 +133,6 @@ def earlier_follow_ups(
     part = "follow_up_status" if numbered.earlier else "follow_ups"
     refs = [r for r in _refs(entry.text, today, history, round_, part=part) if r.kind == "follow_up" and r.id]
     return list(dict.fromkeys(str(r.id) for r in refs))
-
-
-def last_status(text: str, draft: _Draft) -> FollowUpStatus | None:
-    said = [
-        (m.start(), status)
-        for status, act in (
-            (FollowUpStatus.dropped, "follow_up_dropped"),
-            (FollowUpStatus.carried_over, "follow_up_carried"),
-            (FollowUpStatus.done, "follow_up_done"),
-        )
-        for m in draft.words.wording(act).finditer(text)
-    ]
-    return max(said, key=lambda x: x[0])[1] if said else None
 
 
 def _refs(

@@ -56,7 +56,7 @@ def _duplicate_of(
         return
     placement["action"] = PlacementAction.not_placed
     choices: list[tuple[str, dict[str, object]]] = [
-        (item_name(history, i), {"action": "duplicate", "duplicate_of": i}) for i in earlier
+        (history.item_label(i) or i, {"action": "duplicate", "duplicate_of": i}) for i in earlier
     ]
     if choices:
         draft.ask(
@@ -145,9 +145,3 @@ def _words(text: str) -> set[str]:
     latin = set(re.findall(r"[a-z0-9][a-z0-9.+-]{2,}", text))
     chinese = {text[i : i + 2] for i in range(len(text) - 1) if re.fullmatch(r"[\u4e00-\u9fff]{2}", text[i : i + 2])}
     return latin | chinese
-
-
-def item_name(history: History, item_id: str) -> str:
-    """「2026-11-06 条目 1」 for an earlier item's id (the id itself if it is not found)."""
-    found = history.item_label(item_id)
-    return found or item_id

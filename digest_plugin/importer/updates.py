@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
-from ..vocabulary import fold
+from ..vocabulary import Vocabulary, fold
 from .backrefs import History, Reference, find_references
 from .common import _Code, _Draft
 
@@ -35,6 +35,14 @@ FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
     (FollowUpStatus.carried_over, "follow_up_carried"),
     (FollowUpStatus.done, "follow_up_done"),
 ]
+
+
+def last_status(text: str, words: Vocabulary) -> FollowUpStatus | None:
+    """The status the last follow-up word of ``text`` says (「顺延一次，今天完成」 is done), or None."""
+    said = [(m.start(), status) for status, act in FOLLOW_UP_ACTS for m in words.wording(act).finditer(text)]
+    return max(said, key=lambda x: x[0])[1] if said else None
+
+
 REPLACED_BY_NUMBER = re.compile(r"由(?:今日|今天|本轮)?条目\s*(?P<n>\d+)\s*(?:替代|取代)")
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
@@ -103,7 +111,6 @@ class _State:
         """The Markdown line of the piece being read, for warnings."""
         words = draft.words
         self.contradiction_words = [(act, words.wording(act)) for act in CONTRADICTION_ACTS]
-        self.follow_up_words = [(status, words.wording(act)) for status, act in FOLLOW_UP_ACTS]
         self.retract = words.wording("retracted")
         self.doubts: dict[tuple[str, str], tuple[int, str]] = {}
         """Warnings held back until every piece is read: a later line may settle them."""
@@ -348,8 +355,7 @@ class _State:
     # ------------------------------------------------------------------ follow-ups, retractions, entries
 
     def follow_up_update(self, fid: str, scope: str, piece: _Piece) -> None:
-        said = [(m.start(), status) for status, words in self.follow_up_words for m in words.finditer(scope)]
-        status = max(said, key=lambda x: x[0])[1] if said else piece.default  # the last word: 顺延一次，今天完成
+        status = last_status(scope, self.draft.words) or piece.default
         if status is None:
             return
         if fid in self.follow_ups:  # (read from a list of part 四 already): its evidence, once
