@@ -19,7 +19,7 @@ from .findings import Finding, locate
 from .load import Dataset
 from .model import VOCABULARIES, Brief, Evidence, Outline, PlacementAction
 from .vocabulary import FILE as VOCABULARY_FILE
-from .vocabulary import fold  # 175 and "175" are one value
+from .vocabulary import Vocabulary, fold  # fold: 175 and "175" are one value
 
 _Loc = tuple[str | int, ...]
 """Where in a brief's YAML a finding points: keys and list indexes, as pydantic locates errors."""
@@ -94,6 +94,7 @@ def check_references(dataset: Dataset) -> list[Finding]:
     findings += _check_lifecycle(dataset)
     findings += _check_corrections(dataset)
     findings += check_words(dataset)
+    findings += check_vocabulary_rules(dataset)
     return findings
 
 
@@ -147,6 +148,38 @@ def check_words(dataset: Dataset) -> list[Finding]:
                     + f"add `{code}: <中文标签>` under {kind}: in {where}",
                 )
             )
+    return found
+
+
+def check_vocabulary_rules(dataset: Dataset) -> list[Finding]:
+    """The vocabulary's own reading rules name words it has: a level of ``levels_from_boundary``
+    and a kind of ``source_kinds_by_host`` the importer would otherwise write into a brief that
+    then fails its check."""
+    words, key = dataset.words, "vocabulary"
+    if words is None:
+        return []
+    found: list[Finding] = []
+    where = dataset.sources.get(key, f"data/{VOCABULARY_FILE}")
+    known = Vocabulary(words)
+
+    def refuse(loc: _Loc, code: str, kind: str) -> None:
+        found.append(
+            _at(
+                dataset,
+                key,
+                loc,
+                f"{_path(loc)}: '{code}' is not {VOCABULARIES[kind]} in {where} (its words: "
+                f"{', '.join(known.words(kind))})",
+                hint=f"use one of them, or add `{code}: <中文标签>` under {kind}:",
+            )
+        )
+
+    for i, row in enumerate(words.levels_from_boundary or []):
+        if ("evidence_levels", row.level) not in known:
+            refuse(("levels_from_boundary", i, "level"), row.level, "evidence_levels")
+    for host, kind in (words.source_kinds_by_host or {}).items():
+        if ("source_kinds", kind) not in known:
+            refuse(("source_kinds_by_host", host), kind, "source_kinds")
     return found
 
 
@@ -367,8 +400,31 @@ def _check_updates(dataset: Dataset, brief: Brief, known: dict[str, set[str]]) -
             "follow-up",
             "a follow-up must be opened (follow_ups:) before it is closed",
         )
+    words = dataset.vocabulary(brief.topic)
+    in_place = {
+        entry: item
+        for item in brief.items
+        if item.placement.action is PlacementAction.update_in_place
+        for entry in (item.placement.entry, *item.placement.entries)
+        if entry
+    }
     for i, eu in enumerate(brief.evidence_updates):
         need(("evidence_updates", i, "item"), eu.item, "items", "item", "name an item of this or an earlier brief")
+        updating = in_place.get(eu.item)
+        if updating is not None and words.rank(eu.evidence.level) > words.rank(updating.evidence.level):
+            found.append(
+                _at(
+                    dataset,
+                    brief.id,
+                    ("evidence_updates", i, "item"),
+                    f"'{eu.item}' is updated in place by 条目 {updating.number} of this brief, whose evidence is "
+                    f"{words.label('evidence_levels', updating.evidence.level)}; this evidence update comes after it "
+                    f"and lowers the entry to {words.label('evidence_levels', eu.evidence.level)}",
+                    hint=f"remove this evidence update, and set the evidence on 条目 {updating.number} "
+                    f"(`digest set-evidence BRIEF {eu.item} …` does)",
+                    severity="warning",
+                )
+            )
         need(
             ("evidence_updates", i, "follow_up"),
             eu.follow_up,
@@ -514,7 +570,16 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
         hint = (
             f"§{value} is opened only later, by {later.name()}; place items in it from that brief on"
             if later is not None
-            else _nearest_section(value, sections)
+            else " ".join(
+                filter(
+                    None,
+                    (
+                        _nearest_section(value, sections),
+                        f"If §{value} is a new section, open it: give the item that starts it "
+                        "`action: new_section` and `section_title: <标题>`; later items can then go in it.",
+                    ),
+                )
+            )
         )
         found.append(_at(dataset, brief.id, loc, f"unknown section §{value}", hint=hint))
 

@@ -75,7 +75,14 @@ EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
     ),
     "close-follow-up": lambda a, c: close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
     "set-evidence": lambda a, c: set_evidence(
-        a.brief, a.item, a.level, boundary=a.boundary, gaps=a.gaps, follow_up=a.follow_up, checks=c
+        a.brief,
+        a.item,
+        a.level,
+        boundary=a.boundary,
+        gaps=a.gaps,
+        source_kinds=a.source_kinds,
+        follow_up=a.follow_up,
+        checks=c,
     ),
     "cite": lambda a, c: add_citation(
         a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note, checks=c
@@ -624,9 +631,16 @@ def main(argv: list[str] | None = None) -> int:
     evidence.add_argument(
         "--level", required=True, help="a word of evidence_levels in data/vocabulary.yml (partially_verified …)"
     )
-    evidence.add_argument("--boundary")
-    evidence.add_argument("--gaps", type=lambda v: [g for g in v.split(",") if g], help="comma-separated gap codes")
-    evidence.add_argument("--follow-up")
+    evidence.add_argument("--boundary", help="the new 证据边界 (required for an item of an earlier brief)")
+    evidence.add_argument(
+        "--gaps", type=lambda v: [g for g in v.split(",") if g], help="comma-separated gap codes (gaps: …)"
+    )
+    evidence.add_argument(
+        "--source-kinds",
+        type=lambda v: [g for g in v.split(",") if g],
+        help="comma-separated source kind codes (source_kinds: …); an update of an earlier item keeps its kinds without it",
+    )
+    evidence.add_argument("--follow-up", help="the follow-up whose work brought this evidence")
 
     cite = sub.add_parser("cite", help="add an arXiv citation to BRIEF")
     cite.add_argument("brief", type=Path)

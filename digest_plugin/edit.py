@@ -228,30 +228,75 @@ def set_evidence(
     *,
     boundary: str | None = None,
     gaps: list[str] | None = None,
+    source_kinds: list[str] | None = None,
     follow_up: str | None = None,
     data_dir: Path | None = None,
     checks: Checks | None = None,
 ) -> str:
-    """Set an item's evidence level: in place if the item is in this brief, else as an evidence update."""
+    """Set an item's evidence: in place if the item is in this brief; on this brief's item that
+    updates the earlier item's entry in place (that item's evidence is what the entry shows); else
+    as this brief's one evidence update of the item, replaced when it exists.  A second update
+    would leave two words on one entry, the later winning over the in-place update (issue 34)."""
+
+    def fill(evidence: CommentedMap) -> None:
+        evidence["level"] = level
+        if source_kinds is not None:
+            evidence["source_kinds"] = _flow(source_kinds)
+        if gaps is not None:
+            evidence["gaps"] = _flow(gaps)
+        if boundary is not None:
+            evidence["boundary"] = q(boundary)
 
     def change(tree: CommentedMap) -> None:
-        own = next((i for i in tree.get("items") or [] if i.get("id") == item), None)
-        if own is not None:
-            own["evidence"]["level"] = level
-            if boundary is not None:
-                own["evidence"]["boundary"] = q(boundary)
-            if gaps is not None:
-                own["evidence"]["gaps"] = _flow(gaps)
+        items = tree.get("items") or []
+        own = next((i for i in items if i.get("id") == item), None)
+        updating = next((i for i in items if item in _updated_in_place(i)), None)
+        target = own if own is not None else updating
+        if target is not None:
+            fill(target["evidence"])
+            return
+        known = next((u for u in tree.get("evidence_updates") or [] if u.get("item") == item), None)
+        if known is not None:
+            fill(known["evidence"])
+            if follow_up is not None:
+                known["follow_up"] = follow_up
             return
         if boundary is None:
             raise EditError(f"item '{item}' is in an earlier brief: give the new evidence boundary (--boundary)")
         evidence = CommentedMap(level=level)
+        kinds = source_kinds if source_kinds is not None else _earlier_source_kinds(path, item)
+        if kinds:
+            evidence["source_kinds"] = _flow(kinds)  # kept: an update that says nothing of them keeps the badge's
         if gaps:
             evidence["gaps"] = _flow(gaps)
         evidence["boundary"] = q(boundary)
         _list(tree, "evidence_updates").append(_entry(item=item, follow_up=follow_up, evidence=evidence))
 
     return edit_brief(path, change, data_dir=data_dir, checks=checks)
+
+
+def _updated_in_place(item: Any) -> list[str]:
+    """The entries a brief's item updates in place (none for any other placement)."""
+    placement = item.get("placement") or {}
+    if placement.get("action") != "update_in_place":
+        return []
+    return [str(e) for e in (placement.get("entry"), *(placement.get("entries") or [])) if e]
+
+
+def _earlier_source_kinds(path: Path, item: str) -> list[str]:
+    """The source kinds the earlier brief gave ``item`` (read from the briefs next to ``path``)."""
+    safe = YAML(typ="safe")
+    for other in sorted(path.parent.glob("*.y*ml")):
+        if other == path:
+            continue
+        try:
+            tree = safe.load(other.read_text(encoding="utf-8"))
+        except Exception:  # noqa: BLE001 - another brief's problem is `digest check`'s to report
+            continue
+        for found in (tree or {}).get("items") or [] if isinstance(tree, dict) else []:
+            if isinstance(found, dict) and found.get("id") == item:
+                return [str(k) for k in (found.get("evidence") or {}).get("source_kinds") or []]
+    return []
 
 
 def add_citation(

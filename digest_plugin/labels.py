@@ -249,6 +249,7 @@ CHANGE_KINDS: Final = {
     "citations_added": "新增引用",
     "follow_ups_opened": "新开跟进",
     "follow_ups_closed": "关闭跟进",
+    "follow_ups_carried": "顺延跟进",
 }
 """What a brief can do to the living doc (see ``merge.CHANGE_KINDS``)."""
 CHANGE_ROW: Final = "{label} {count}：{links}"

@@ -182,6 +182,8 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
             hint = "indent with spaces, not tabs"
         elif "duplicate key" in problem:
             hint = "each key may appear once in a mapping"
+        elif any(p in problem for p in INDENTATION_PROBLEMS):
+            hint = _indentation_hint(text, line)
         if "duplicate key" not in problem and (unclosed := _unclosed_quote(text, line)) is not None:
             (line, col), quote = unclosed
             return None, [
@@ -252,6 +254,41 @@ def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
         else:
             stack.extend((v, _pos(node.lc.item(i) if i in node.lc.data else None, where)) for i, v in enumerate(node))
     return None
+
+
+INDENTATION_PROBLEMS = ("expected <block end>", "did not find expected key", "mapping values are not allowed")
+"""What the YAML parser says when lines that belong together are not indented alike."""
+
+
+def _indentation_hint(text: str, line: int) -> str:
+    """Where the indentation goes wrong: the line the parser stopped at stands deeper than the key
+    above it, so that key (a ``gaps:`` dedented out of ``evidence:``) left its mapping; the fields
+    before it show the column it belongs in."""
+    lines = text.splitlines()
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    indent = len(here) - len(here.lstrip(" "))
+    keys = [(n, m) for n in range(line - 1, 0, -1) if (m := KEY_LINE.match(lines[n - 1]))]
+    outer = next(((n, m) for n, m in keys if len(m["indent"]) < indent), None)
+    if outer is None:
+        return "line up the fields of one mapping in one column, and indent a key's list or mapping under it"
+    n, key = outer
+    sibling = next(((k, m) for k, m in keys if k < n and len(m["indent"]) == indent), None)
+    if sibling is not None:
+        k, m = sibling
+        more = indent - len(key["indent"])
+        return (
+            f"`{key['key']}:` (line {n}) is at column {len(key['indent']) + 1}, but the fields around it "
+            f"(`{m['key']}:`, line {k}) are at column {indent + 1}: indent `{key['key']}:` and its lines by "
+            f"{more} more space{'s' if more > 1 else ''}"
+        )
+    return (
+        f"line {line} is indented to column {indent + 1}, deeper than `{key['key']}:` above it (line {n}, column "
+        f"{len(key['indent']) + 1}): the fields of one mapping line up in one column"
+    )
+
+
+KEY_LINE = re.compile(r"^(?P<indent> *)(?:- )?(?P<key>[A-Za-z_][\w-]*):(?:\s|$)")
+"""A line that opens a key (``  gaps:``, ``- id: …``): its column is the mapping's."""
 
 
 def _bad_character(text: str) -> tuple[str, str] | None:
@@ -362,16 +399,53 @@ def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list
         findings = []
         errors = exc.errors()
         extras = {(e["loc"][:-1], str(e["loc"][-1])) for e in errors if e["type"] == "extra_forbidden"}
+        misplaced = {
+            (parent, name): under
+            for parent, name in extras
+            if (under := _belongs_under(model, parent, name, _known_fields(model, parent))) is not None
+        }
         for error in errors:
             if error["type"] == "missing" and any(
-                parent == error["loc"][:-1] and difflib.get_close_matches(str(error["loc"][-1]), [name], n=1)
-                for parent, name in extras
+                (parent == error["loc"][:-1] and difflib.get_close_matches(str(error["loc"][-1]), [name], n=1))
+                or (parent + (under, str(error["loc"][-1])) == tuple(error["loc"]) and name == error["loc"][-1])
+                for (parent, name), under in [*((x, None) for x in extras), *misplaced.items()]
+                if under is not None or (parent, name) not in misplaced
             ):
-                continue  # the misspelt key's own finding already says "did you mean …"
+                continue  # the key's own finding already says "did you mean …" or "move it under …"
             line, col = locate(tree, error["loc"])
             message, hint = _message(error, model)
+            if error["type"] == "extra_forbidden":
+                parent, name = tuple(error["loc"][:-1]), str(error["loc"][-1])
+                line, col = _key_at(tree, error["loc"]) or (line, col)
+                if (under := misplaced.get((parent, name))) is not None:
+                    where = _path((*parent, under))
+                    message = f"'{name}' is a field of {where}, not of {_path(parent) if parent else 'the brief'}"
+                    hint = f"indent it under `{under}:`, in line with the other fields of {where}"
             findings.append(Finding(display, line, col, message, hint=hint))
         return None, findings
+
+
+def _belongs_under(model: type[BaseModel], parent: tuple[Any, ...], name: str, here: list[str]) -> str | None:
+    """The field of ``parent`` whose own fields include ``name``: a key dedented out of its mapping
+    (``boundary:`` written level with ``evidence:``) is misplaced, not misspelt."""
+    for field_name in here:
+        if name in _known_fields(model, (*parent, field_name)):
+            return field_name
+    return None
+
+
+def _key_at(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int] | None:
+    """1-based (line, col) of the key ``loc`` ends with: an unknown field is shown at its name."""
+    node = tree
+    for key in loc[:-1]:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if isinstance(node, CommentedMap) and loc and loc[-1] in node.lc.data:
+        line, col = node.lc.key(loc[-1])
+        return line + 1, col + 1
+    return None
 
 
 def load_file(path: Path, model: type[BaseModel], display: str | None = None) -> tuple[Any, list[Finding], Any]:

@@ -306,6 +306,7 @@ CHANGE_KINDS = (
     "citations_added",
     "follow_ups_opened",
     "follow_ups_closed",
+    "follow_ups_carried",
 )
 """The kinds of change a brief can make, in the order pages list them (labels: :mod:`labels`)."""
 
@@ -327,6 +328,8 @@ class Changes:
     citations_added: tuple[int, ...] = ()
     follow_ups_opened: tuple[str, ...] = ()
     follow_ups_closed: tuple[str, ...] = ()
+    follow_ups_carried: tuple[str, ...] = ()
+    """Carried over to a later round: still open, not closed (issue 34: the page counted them closed)."""
 
     def of(self, kind: str) -> tuple[str | int, ...]:
         """The ids (or citation numbers) of one kind of change."""
@@ -559,6 +562,7 @@ class _ChangesDraft:
     citations_added: list[int] = field(default_factory=list)
     follow_ups_opened: list[str] = field(default_factory=list)
     follow_ups_closed: list[str] = field(default_factory=list)
+    follow_ups_carried: list[str] = field(default_factory=list)
 
     def freeze(self) -> Changes:
         return Changes(**{kind: tuple(getattr(self, kind)) for kind in CHANGE_KINDS})
@@ -630,7 +634,8 @@ class _State:
             follow_up = self.follow_ups[fu_update.follow_up]
             follow_up.status = fu_update.status
             follow_up.history.append(FollowUpEvent(brief, fu_update))
-            changes.follow_ups_closed.append(follow_up.follow_up.id)
+            carried = fu_update.status is FollowUpStatus.carried_over
+            (changes.follow_ups_carried if carried else changes.follow_ups_closed).append(follow_up.follow_up.id)
         for ev_update in brief.evidence_updates:
             placed = self.items[ev_update.item]
             entry = self.entries.get(placed.entry_id)

@@ -987,6 +987,14 @@ Wordings = dict[
 ]
 
 
+class LevelWords(Model):
+    """One row of ``levels_from_boundary``: words in a 证据边界 that set an item's evidence level."""
+
+    level: Annotated[str, AfterValidator(_vocabulary_code)]
+    """A code of ``evidence_levels`` (``digest check`` refuses a level the vocabulary lacks)."""
+    words: list[Annotated[str, Field(min_length=1), AfterValidator(str.strip)]] = Field(min_length=1)
+
+
 class VocabularyFile(Model):
     """``data/vocabulary.yml`` (or the ``vocabulary:`` block of an outline, which adds to it)."""
 
@@ -1000,6 +1008,16 @@ class VocabularyFile(Model):
     wordings: Wordings = Field(default_factory=dict)
     """The phrases briefs use for each act the importer reads (``confirmed: [证实, 坐实, 落实]``): a new
     wording is a line here, not a change to the code."""
+    levels_from_boundary: list[LevelWords] | None = None
+    """What a 证据边界 says about how far an item was checked, and the level it sets: tried top to
+    bottom, the first row with a word in the boundary (or the points) wins, so the team decides
+    whether 全文已读 means 部分核查 and which word wins when a boundary says two things
+    (「仅读搜索摘要……未核实」 is 线索级).  None: the package's rows."""
+    source_kinds_by_host: (
+        dict[Annotated[str, Field(min_length=1)], Annotated[str, AfterValidator(_vocabulary_code)]] | None
+    ) = None
+    """Which kind of source a link is, by its host (``arxiv.org: paper``): the importer's reading of a
+    source line; a host matches itself and its subdomains.  None: the package's rules."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

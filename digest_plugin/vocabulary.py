@@ -42,6 +42,14 @@ class Vocabulary:
             for kind in KINDS:
                 for code, word in getattr(f, kind).items():
                     merged[kind].setdefault(code, word)
+        site = [f for f in files if f.levels_from_boundary is not None]
+        rows = (site[0] if site else default_file()).levels_from_boundary or []
+        self._levels = tuple((row.level, _wording_pattern(tuple(row.words))) for row in rows)
+        hosts: dict[str, str] = {}
+        for f in (*files, default_file()):  # the site's rules first; the package's fill in
+            for host, kind in (f.source_kinds_by_host or {}).items():
+                hosts.setdefault(host.lower(), kind)
+        self._hosts = MappingProxyType(hosts)
         self._words = MappingProxyType({k: MappingProxyType(v) for k, v in merged.items()})
         self._phrases = MappingProxyType({act: tuple(said) for act, said in phrases.items()})
 
@@ -96,6 +104,30 @@ class Vocabulary:
         """A pattern that finds any phrase of ``act`` not negated right before it (「而非新增」, 「不原地
         更新」 say the opposite); longest phrases first, so 「不再跟进」 is found before 「跟进」."""
         return _wording_pattern(self.phrases(act))
+
+    def level_from(self, *texts: str) -> str | None:
+        """The evidence level the first row of ``levels_from_boundary`` with a word in ``texts`` sets."""
+        for level, words in self._levels:
+            if any(words.search(text) for text in texts):
+                return level
+        return None
+
+    def source_kind_of(self, host: str, path: str) -> str | None:
+        """The source kind ``source_kinds_by_host`` gives a link: ``host`` itself or a domain it is
+        under (``docs.vllm.ai`` under ``vllm.ai``); a rule with a path (``github.com/releases/``)
+        also needs that piece in the link's path, and wins over the bare host."""
+        host, path = host.lower(), path.lower()
+        best: tuple[int, str] | None = None
+        for rule, kind in self._hosts.items():
+            domain, _, piece = rule.partition("/")
+            if not (host == domain or host.endswith("." + domain)):
+                continue
+            if piece and f"/{piece.strip('/')}/" not in path + "/":
+                continue
+            weight = len(rule)
+            if best is None or weight > best[0]:
+                best = (weight, kind)
+        return best[1] if best else None
 
     def spellings(self, kind: str) -> Iterator[tuple[str, str]]:
         """(spelling, code) for every label and alias of ``kind``."""

@@ -194,10 +194,6 @@ def new_sections() -> list[Case]:
     ]
 
 
-def evidence_updates() -> list[Case]:
-    return update_cases("evidence_updates", lambda u: u["item"])
-
-
 def retractions() -> list[Case]:
     return update_cases("retractions", lambda u: u["item"])
 
@@ -221,7 +217,6 @@ CASES: dict[str, Callable[[], list[Case]]] = {
     "follow_up_update": follow_up_updates,
     "follow_up_final": last_follow_up_updates,
     "new_section": new_sections,
-    "evidence_update": evidence_updates,
     "retraction": retractions,
     "refreshed": refreshed_citations,
 }
@@ -532,38 +527,6 @@ def test_a_retracted_item_is_shown_retracted_with_the_reason(site, retraction: C
     assert norm(r["reason"]) in row.text()
     changes = site.page(f"{TOPIC}/briefs/{brief_id}").one("li", data_change="entries_retracted")
     assert any(a.attrs.get("href", "").endswith(f"#entry-{entry_of(r['item'])}") for a in changes.all("a"))
-
-
-def evidence_events(entry_id: str) -> list[tuple[str, str]]:
-    """(brief, level) of each change of an entry's evidence, in merge order: a brief's items, then its
-    evidence updates."""
-    out = []
-    for brief_id, b in briefs().items():
-        out += [(brief_id, i["evidence"]["level"]) for i in b.get("items") or [] if entry_of(i["id"]) == entry_id]
-        out += [
-            (brief_id, u["evidence"]["level"])
-            for u in b.get("evidence_updates") or []
-            if entry_of(u["item"]) == entry_id
-        ]
-    return out
-
-
-def test_an_evidence_update_is_in_the_history_and_on_the_badge(site, evidence_update: Case):
-    u, brief_id = evidence_update.data, evidence_update.brief
-    entry_id = entry_of(u["item"])
-    entry = site.entry(entry_id)
-    level = u["evidence"]["level"]
-    (row,) = history_rows(entry, brief_id, "evidence")
-    label = word("evidence_levels", level)
-    said = row.text().split("证据变更：", 1)[1]  # "旧 → 新：边界" or, first time, "新：边界"
-    assert said.startswith(f"{label}：") or f"→ {label}：" in said, row.text()
-    # the badge shows the entry's latest word on its evidence: this update's, or a later in-place update's
-    latest = evidence_events(entry_id)[-1][1]
-    badge = entry.one("p", class_="digest-item__meta").one("span", class_="digest-badge")
-    assert badge.attrs["data-evidence"] == latest
-    assert word("evidence_levels", latest) in badge.one("span", class_="digest-badge__level").text()
-    changes = site.page(f"{TOPIC}/briefs/{brief_id}").one("li", data_change="evidence_changed")
-    assert any(a.attrs.get("href", "").endswith(f"#entry-{entry_id}") for a in changes.all("a"))
 
 
 def test_a_section_a_brief_opens_has_its_heading_and_provenance(site, new_section: Case):

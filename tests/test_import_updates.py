@@ -57,11 +57,14 @@ def test_follow_ups_done_and_carried_over_with_what_the_brief_says(data):
     assert "只完成一半" in update_of(b, "follow_up_updates", "recsys-vol178-anchors", "follow_up")["note"]
 
 
-def test_a_follow_up_done_by_an_item_gives_its_items_the_new_evidence(data):
+def test_a_follow_up_done_by_the_item_that_updates_its_entry_in_place_adds_no_second_evidence_update(data):
+    # 10-22: ① 已完成（issue #31842，见条目 1）, and 条目 1 updates 10-21 条目 4's entry in place: the
+    # evidence it brings is that update's, once (issue 34: a second copy lowered the entry's level)
     b = brief(data, "2026-10-22-inference-E2")
-    u = update_of(b, "evidence_updates", "vllm-long-prefill-freeze", "item")
-    issue_item = next(i for i in b["items"] if i["number"] == 1)  # 见条目 1
-    assert u["follow_up"] == "vllm-long-prefill-issue" and u["evidence"] == issue_item["evidence"]
+    assert [u for u in b.get("evidence_updates", []) if u["item"] == "vllm-long-prefill-freeze"] == []
+    issue_item = next(i for i in b["items"] if i["number"] == 1)
+    assert issue_item["placement"]["entry"] == "vllm-long-prefill-freeze"
+    assert issue_item["evidence"]["boundary"]
 
 
 def test_a_restated_contradiction_is_an_update_not_a_new_one(data):

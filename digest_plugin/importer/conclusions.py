@@ -25,9 +25,12 @@ FOLLOW_UPS = re.compile(
 )
 """The list that opens follow-ups, however it is headed: 需 E2 跟进的三件事, 交给明晚 E1 的三件事,
 下轮待办（含顺延）, 明日待办, 留给周三, 下周一前要做, 后续, 本周要收尾的."""
-STATUS_LIST = re.compile(r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留))\s*[：:]")
+STATUS_LIST = re.compile(
+    r"^(?P<heading>(?![^：:]*新)[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留))\s*[：:]"
+)
 """A list that only reports what became of earlier follow-ups (跟进盘点, 顺延清单 …): its lines stay
-conclusions, where the back-references are read; its heading is kept."""
+conclusions, where the back-references are read; its heading is kept.  A heading that says 新
+(新跟进, 新增跟进) opens tonight's list instead."""
 EARLIER_IN_HEADING = re.compile(r"\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前一轮|上一?轮|上周")
 """A heading that names an earlier night (10-21 交给 E2 的三件事) heads what became of that night's
 list, not a new one."""

@@ -8,11 +8,10 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..model import (
-    EvidenceLevel,
     Gap,
     SourceKind,
 )
-from .common import SUMMARY_ONLY, _At, _Draft, _Field, _split_outside
+from .common import _At, _Draft, _Field, _split_outside
 from .words import _gaps
 
 POINT_BULLET = re.compile(r"(?:^|\s+)-\s+")
@@ -34,33 +33,8 @@ COLLECTED = re.compile(
 
 
 # --- evidence
-LEVEL_STATED: list[tuple[EvidenceLevel, re.Pattern[str]]] = [
-    ("partially_verified", re.compile(r"已部分核查|部分核查")),
-    ("lead", re.compile(r"线索级")),
-    ("discard", re.compile(r"丢弃级")),
-]
-
-
-CHECKED_SOMETHING = re.compile(r"已核查|已核对|已核实|核实目录")
-
-
-NOT_VERIFIED = re.compile(r"未验证|未核实|未经[^，。；]{0,6}验证|待核查|未披露")
-
-
-COMMUNITY_HOSTS = (
-    "csdn.net",
-    "zhihu.com",
-    "juejin.cn",
-    "reddit.com",
-    "news.ycombinator.com",
-    "x.com",
-    "twitter.com",
-    "v2ex.com",
-    "discord.com",
-)
-
-
-PERSONAL_HOSTS = ("substack.com", "medium.com", "github.io", "wordpress.com")
+# How far an item was checked is the vocabulary's ``levels_from_boundary``; which kind of source a
+# link is, its ``source_kinds_by_host`` (the team edits both).
 
 
 def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _At, notes: list[str]) -> dict[str, Any]:
@@ -125,7 +99,7 @@ def _read_evidence(
     if not boundary:
         draft.warn(f.line if f else line, f"条目 {number}: no 证据边界; boundary left empty", at + ("boundary",))
     points_text = "\n".join(item["points"] + [item.get("points_note", "")])
-    level = _evidence_level(boundary, points_text)
+    level = draft.words.level_from(boundary, points_text)
     if level is None:
         level = "unverified"
         draft.warn(
@@ -136,7 +110,7 @@ def _read_evidence(
     where = f.line if f else line
     gaps = _merged(_gaps(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where))
     evidence: dict[str, Any] = {"level": level}
-    by_host, unknown = _source_kinds(item["sources"], gaps)
+    by_host, unknown = _source_kinds(item["sources"], gaps, draft)
     kinds = _merged(by_host, named_words(boundary, "source_kinds", draft), new_source_kind(boundary, draft, where))
     if unknown and not kinds:
         draft.warn(
@@ -150,21 +124,6 @@ def _read_evidence(
         evidence["gaps"] = gaps
     evidence["boundary"] = boundary
     return evidence
-
-
-def _evidence_level(boundary: str, points: str) -> EvidenceLevel | None:
-    """Explicit words first (属已部分核查, 属线索级, 丢弃级), then what was done (仅读搜索摘要 →
-    lead, 已核查/已核对/核实目录 → partially verified), then 未验证/待核查 → unverified."""
-    for level, words in LEVEL_STATED:
-        if words.search(boundary) or words.search(points):
-            return level
-    if SUMMARY_ONLY.search(boundary):
-        return "lead"
-    if CHECKED_SOMETHING.search(points) or CHECKED_SOMETHING.search(boundary):
-        return "partially_verified"
-    if NOT_VERIFIED.search(boundary):
-        return "unverified"
-    return None
 
 
 def _merged(*lists: list[str]) -> list[str]:
@@ -185,7 +144,7 @@ def named_words(text: str, kind: str, draft: _Draft) -> list[str]:
     return [code for _, code in sorted(found)]
 
 
-LEVEL_WORDS = re.compile(rf"{NOT_VERIFIED.pattern}|核实|核查|核对")
+LEVEL_WORDS = re.compile(r"未验证|未经[^，。；]{0,6}验证|待核查|未披露|核实|核查|核对")
 """What was or was not checked says the level (仅核实目录结构, 未经独立验证), not a gap."""
 BOUNDARY_CLAUSES = re.compile(r"[；;。]|——|\n")
 GAP_SHAPE = re.compile(r"(?:未|仅|缺)[\u4e00-\u9fff]{2,6}")
@@ -223,14 +182,14 @@ def _any_word(text: str, draft: _Draft) -> bool:
     return any(draft.words.find(kind, text) for kind in ("gaps", "source_kinds", "value_ratings", "evidence_levels"))
 
 
-def _source_kinds(sources: dict[str, Any], gaps: list[Gap]) -> tuple[list[SourceKind], list[str]]:
+def _source_kinds(sources: dict[str, Any], gaps: list[Gap], draft: _Draft) -> tuple[list[SourceKind], list[str]]:
     """What kind of source each link or card is: by host, refined by the gaps (a paywalled
     Substack is a paywalled newsletter, a financial-media one is financial media); and the hosts
     no rule knows."""
     kinds: list[SourceKind] = []
     unknown: list[str] = []
     for url in sources.get("urls", []):
-        kind = _url_kind(url, gaps)
+        kind = _url_kind(url, gaps, draft)
         if kind is None:
             unknown.append(urlparse(url).hostname or url)
         elif kind not in kinds:
@@ -254,22 +213,20 @@ def _source_kinds(sources: dict[str, Any], gaps: list[Gap]) -> tuple[list[Source
     return kinds, unknown
 
 
-def _url_kind(url: str, gaps: list[Gap]) -> SourceKind | None:
+def _url_kind(url: str, gaps: list[Gap], draft: _Draft) -> SourceKind | None:
+    """The vocabulary's rule for the link's host, refined by the gaps (a paywalled personal
+    newsletter is a paywalled newsletter); then what a link's shape says (``docs.…``, ``…/blog/…``)."""
     parsed = urlparse(url)
     host, path = (parsed.hostname or "").lower(), parsed.path.lower()
-    if host.endswith(PERSONAL_HOSTS):
+    kind = draft.words.source_kind_of(host, path)
+    if kind == "personal_blog":
         if "paywall" in gaps:
             return "paywalled_newsletter"
         if "financial_media" in gaps:
             return "financial_media"
-        return "personal_blog"
-    if host.endswith(COMMUNITY_HOSTS):
-        return "community_post"
-    if (
-        host.startswith("docs.")
-        or "readthedocs" in host
-        or (host in ("github.com", "gitlab.com") and ("/docs/" in path or path.endswith((".md", ".rst"))))
-    ):
+    if kind is not None:
+        return kind
+    if host.startswith("docs.") or (host in ("github.com", "gitlab.com") and path.endswith((".md", ".rst"))):
         return "project_docs"
     if "blog" in host or path.startswith("/blog") or "/blog/" in path:
         return "official_blog"

@@ -184,8 +184,7 @@ class _State:
                 )
                 continue
             self.row(ref, piece.part, piece.at)
-            end = refs[k + 1].start if k + 1 < len(refs) else len(piece.text)
-            scope = _clause_after(piece.text, ref.end, end)
+            scope = _shared_scope(piece.text, refs, k)
             before = _clause_before(piece.text, refs[k - 1].end if k else 0, ref.start)
             if ref.kind == "contradiction":
                 if not any(w.search(scope) for _, w in self.contradiction_words) and not any(
@@ -379,7 +378,12 @@ class _State:
         source = next((i for i in self.brief.get("items", []) if str(i["id"]) == by), None)
         if source is None or "evidence" not in source:
             return
+        placement = source.get("placement", {})
+        updated = {str(e) for e in (placement.get("entry"), *placement.get("entries", [])) if e}
         for old in follow_up.items:
+            action = placement.get("action")
+            if getattr(action, "value", action) == "update_in_place" and self.entry_of(old) in updated:
+                continue  # the item updates that entry in place: its evidence is the update's, once (issue 34)
             self.evidence.setdefault(
                 old,
                 {
@@ -389,6 +393,14 @@ class _State:
                     "evidence": source["evidence"],
                 },
             )
+
+    def entry_of(self, item_id: str) -> str:
+        """The entry an earlier item shows on: its own, or the one it updated in place."""
+        for b in self.draft.earlier:
+            for item in b.items:
+                if item.id == item_id and item.placement.entry and not item.placement.action.creates_entry:
+                    return item.placement.entry
+        return item_id
 
     def retraction(self, item_id: str, piece: _Piece) -> None:
         if item_id in self.retractions:
@@ -468,6 +480,23 @@ def _clause(text: str, at: int) -> str:
 def _clause_after(text: str, start: int, end: int) -> str:
     ends = [i for i in (text.find(c, start, end) for c in CLAUSE_END) if i >= 0]
     return text[start : min(ends) if ends else end]
+
+
+RUN_JOIN = re.compile(r"[\s、，,和及与/]*")
+"""What may stand between two references of one run: 「① ③ 顺延」, 「②、③ 均顺延」, 「① 和 ③ 顺延」."""
+
+
+def _shared_scope(text: str, refs: list[Reference], k: int) -> str:
+    """The words after reference ``k`` that say what happened to it.  References of one kind written
+    as a run (「① ③ 顺延」) share the words after the run's last one: each of them is carried over,
+    not only the last (issue 34: ① was left with no update)."""
+    ref = refs[k]
+    while (
+        k + 1 < len(refs) and refs[k + 1].kind == ref.kind and RUN_JOIN.fullmatch(text[refs[k].end : refs[k + 1].start])
+    ):
+        k += 1
+    end = refs[k + 1].start if k + 1 < len(refs) else len(text)
+    return _clause_after(text, refs[k].end, end)
 
 
 def _clause_before(text: str, start: int, end: int) -> str:
