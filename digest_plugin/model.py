@@ -770,7 +770,9 @@ def place_path(at: str) -> list[str | int]:
 
 """Where a question's answer writes, as ``digest check`` names places: ``items[2].placement``."""
 
-AnswerValue = StrictStr | StrictInt | StrictBool | list[StrictStr] | None
+AnswerValue = StrictStr | StrictInt | StrictBool | list[StrictStr] | list[dict[str, StrictStr | list[StrictStr]]] | None
+"""What an answer writes: a word, a number, a flag, a list of words, or a list of small mappings
+(the claims a contradiction withholds: ``[{text: …, patterns: […]}]``)."""
 
 
 class Choice(Model):
@@ -966,6 +968,12 @@ WORDING_ACTS: dict[str, str] = {
     "renamed": "a section renamed, its number kept (改名为「…」)",
     "moved": "an entry moved to another section (挪到 §…)",
     "erratum": "a correction of an earlier brief itself, at the start of its paragraph (勘误：…)",
+    "field_sources": "another label for an item's 来源 (出处)",
+    "field_points": "another label for an item's 要点",
+    "field_evidence": "another label for an item's 证据边界 (边界)",
+    "field_relation": "another label for an item's 与活文档脉络的关系 (关系)",
+    "field_placement": "another label for an item's 建议归入 (归入)",
+    "field_aside": "another label for an item's aside, kept in its notes (顺带)",
     "withdrawn": "a cited paper withdrawn by its authors (撤稿)",
     "source_noun": "the last word of a kind of source an evidence boundary opens with (纪要, 回复, 公告)",
 }

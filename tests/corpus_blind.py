@@ -41,18 +41,37 @@ UNSEEN = ROOT / "tests" / "corpus" / "unseen"
 MARK = "# digest-import:"
 
 
+SECOND = ROOT / "tests" / "corpus" / "blind2"
+"""Four later nights (11-14 … 11-17) by three more writers.  Written as a holdout, scored once
+untuned (0 correct, 8 asked, 65 wrong of 73; 4 withheld claims published), then tuned on."""
+FRESH = ROOT / "tests" / "corpus" / "blind3"
+"""Three later nights (11-18 … 11-20), written after blind2 was tuned on: held out, never tuned on."""
+CORPORA = (BLIND, SECOND, FRESH)
+
+
 def holdout() -> set[str]:
-    path = BLIND / "HOLDOUT"
-    return {line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    return {
+        line.strip()
+        for folder in CORPORA
+        if (folder / "HOLDOUT").is_file()
+        for line in (folder / "HOLDOUT").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
 
 
 def nights(which: str = "all") -> list[Path]:
+    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind3/ only), or one
+    corpus folder's name (blind, blind2, blind3)."""
     held = holdout()
-    found = sorted(BLIND.glob("2026-*.md"))
+    found = sorted((p for folder in CORPORA for p in folder.glob("2026-*.md")), key=lambda p: p.name)
     if which == "tune":
         return [p for p in found if p.stem not in held]
     if which == "holdout":
         return [p for p in found if p.stem in held]
+    if which == "fresh":
+        return [p for p in found if p.parent == FRESH]
+    if which in {c.name for c in CORPORA}:
+        return [p for p in found if p.parent.name == which]
     return found
 
 
@@ -561,7 +580,9 @@ def table(scores: list[Score]) -> str:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
     parser = argparse.ArgumentParser()
-    parser.add_argument("--only", choices=("all", "tune", "holdout"), default="all")
+    parser.add_argument(
+        "--only", choices=("all", "tune", "holdout", "fresh", "blind", "blind2", "blind3"), default="all"
+    )
     parser.add_argument("--wrong", action="store_true", help="list every decision not scored correct")
     parser.add_argument("--keep", type=Path, help="work in this (new) folder and leave it there, to look at")
     args = parser.parse_args()

@@ -31,8 +31,11 @@ def scores(tmp_path_factory):
 
 
 def test_the_corpus_has_three_writers_and_a_holdout_of_three_nights():
-    assert len(nights()) == 9 and len(holdout()) == 3
-    assert set(holdout()) == {p.stem for p in nights("holdout")}
+    assert len(nights("blind")) == 9 and len(nights("blind2")) == 4
+    assert {p.stem for p in nights("blind")} & holdout() == {
+        p.stem for p in nights("holdout") if p.parent.name == "blind"
+    }
+    assert len({p.stem for p in nights("blind")} & holdout()) == 3
     readme = (ROOT / "tests" / "corpus" / "blind" / "README.md").read_text(encoding="utf-8")
     assert all(writer in readme for writer in ("林", "Wen", "Tom"))
 
@@ -45,14 +48,25 @@ def test_no_decision_publishes_a_withheld_claim(scores):
     assert [p for s in scores for p in s.publishes] == [], table(scores)
 
 
+def _of(scores, corpus: str) -> list:
+    names = {p.stem for p in nights(corpus)}
+    return [s for s in scores if s.night in names]
+
+
 def test_the_nights_tuned_on_stay_where_they_are(scores):
-    tuned = totals([s for s in scores if s.night not in holdout()])
+    tuned = totals([s for s in _of(scores, "blind") if s.night not in holdout()])
     assert tuned["correct"] >= 73 and tuned["wrong"] <= 3, table(scores)
 
 
-def test_the_held_out_nights_stay_where_they_are(scores):
-    held = totals([s for s in scores if s.night in holdout()])
-    assert held["correct"] >= 24 and held["correct"] + held["asked"] >= 39, table(scores)
+def test_the_first_holdout_stays_where_it_is(scores):
+    held = totals([s for s in _of(scores, "blind") if s.night in holdout()])
+    assert held["correct"] >= 25 and held["correct"] + held["asked"] >= 39, table(scores)
+
+
+def test_the_second_corpus_stays_where_it_is(scores):
+    """blind2/ scored 0 correct, 8 asked, 65 wrong of 73 before it was tuned on (2026-12-04)."""
+    second = totals(_of(scores, "blind2"))
+    assert second["correct"] >= 44 and second["correct"] + second["asked"] >= 57, table(scores)
 
 
 @pytest.fixture(scope="module")

@@ -203,7 +203,7 @@ _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "01234567
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
-_N = r"(?:\d{1,2}(?![\d\-月.]|\s*[日号])|[①-⑳])"
+_N = r"(?:\d{1,2}(?![\d\-月./]|\s*[日号])|[①-⑳]|\(\d{1,2}\))"
 _NL = rf"{_N}(?:\s*(?:、|/|和|及|与|–|—|~|至|到)\s*{_N})*"
 RELATIVE: dict[str, tuple[str, ...]] = {
     "yesterday": ("昨日", "昨天", "昨晚", "昨夜"),
@@ -221,8 +221,10 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
         r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
+        r"|(?P<slash>(?<![\d/.v])\d{1,2}/\d{1,2}(?![\d/]))"
+        r"|(?P<hao>(?<![\d月/])\d{1,2}\s*号(?![\d]))"
         rf"|(?P<rel>{words})"
-        r"|(?<![下每])(?P<wk>(?:上|本)?周[一二三四五六日天](?!末))"
+        r"|(?<![下每上])(?P<wk>(?:上上|上|本)?周[一二三四五六日天](?!末))"
         r"|(?P<lastweek>上周)"
     )
 
@@ -233,6 +235,8 @@ _LIST = re.compile(
     rf"|第\s*(?P<nth_c>{_NL})\s*条矛盾"
     rf"|矛盾(?:清单)?\s*(?P<c>{_NL})"
     rf"|(?P<i_pre>简报|深读)?条目\s*(?P<i>{_NL})"
+    r"|(?<![\w#])C\s*(?P<cc>\d{1,2})(?!\d)"
+    r"|(?<![\w#])#(?P<ih>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
     rf"|第\s*(?P<nth>{_NL})\s*条(?!矛盾)"
     r"|(?P<circled>[①-⑳](?:\s*(?:、|/|和|及|与)\s*[①-⑳])*)"
@@ -243,6 +247,8 @@ _GROUP_KIND = {
     "nth_c": "contradiction",
     "c": "contradiction",
     "i": "item",
+    "cc": "contradiction",
+    "ih": "item",
     "f_nth": "follow_up",
     "f": "follow_up",
     "nth": None,
@@ -293,7 +299,11 @@ def _numbers(spelled: str) -> list[int] | None:
     parts = re.split(r"\s*(?:、|/|和|及|与)\s*", spelled.strip())
     out: list[int] = []
     for part in parts:
-        bounds = [_CIRCLED.get(b.strip()) or int(b) for b in re.split(r"\s*(?:–|—|~|至|到)\s*", part) if b.strip()]
+        bounds = [
+            _CIRCLED.get(b.strip()) or int(b.strip("() "))
+            for b in re.split(r"\s*(?:–|—|~|至|到)\s*", part)
+            if b.strip()
+        ]
         if len(bounds) == 2:
             low, high = bounds
             if not 0 < high - low <= 30:
@@ -351,11 +361,17 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         if kind == "iso":
             y, m, d = (int(x) for x in spelled.split("-"))
             day = _calendar(y, m, d)
-        elif kind in ("md", "cn"):
+        elif kind in ("md", "cn", "slash"):
             m, d = (int(x) for x in re.findall(r"\d+", spelled))
             day = _calendar(today.year, m, d)
             if day is not None and day > today:
                 day = _calendar(today.year - 1, m, d)
+        elif kind == "hao":  # 「14 号」: that day of this month, else of the month before
+            d = int(re.findall(r"\d+", spelled)[0])
+            day = _calendar(today.year, today.month, d)
+            if day is None or day > today:
+                last = today.replace(day=1) - dt.timedelta(days=1)
+                day = _calendar(last.year, last.month, d)
         elif kind == "rel":
             if spelled in history.yesterday:
                 day = today - dt.timedelta(days=1)
@@ -366,8 +382,7 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
                 continue
         elif kind == "wk":
             monday = today - dt.timedelta(days=today.weekday())
-            if spelled.startswith("上"):
-                monday -= dt.timedelta(days=7)
+            monday -= dt.timedelta(days=7 * len(spelled) - 7 * len(spelled.lstrip("上")))  # 上周, 上上周
             day = monday + dt.timedelta(days=_WEEKDAYS[spelled[-1]])
             if day >= today:  # 「留给周三」 on a Tuesday: a day to come, not a brief
                 continue
@@ -446,6 +461,8 @@ def find_references(
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
+        elif group == "ih" or group == "cc":
+            continue  # 「#2」, 「C1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):
                 continue  # 「见条目 3」: the brief's own item

@@ -84,6 +84,10 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
     if colon and facts and all(any(pattern.match(p) for _, pattern in CITATION_FACTS) for p in facts):
         title, meta = head, "，".join([*facts, meta])  # "Title：被引 4690 / S2、2073 / OpenAlex（截至 …）"
     citation["title"] = title.strip()
+    lead, _, after = note.strip().lstrip("—–-。；;，,").strip().partition("。")
+    facts = [p.strip() for p in FACT_SEPARATOR.split(lead) if p.strip()]
+    if facts and all(any(pattern.match(p) for _, pattern in CITATION_FACTS) for p in facts):
+        meta, note = "，".join([meta, *facts]), after  # 「（作者…）；被引 612 / S2，…，开放获取 green。用途：…」
     for piece in (p.strip() for p in FACT_SEPARATOR.split(meta) if p.strip()):
         _citation_fact(citation, piece, line, draft, at)
     if as_of := citation.pop("as_of", None):  # 截至 …: the date of every count given

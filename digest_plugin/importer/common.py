@@ -4,6 +4,7 @@ lines and parts of the Markdown, and small text helpers.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import TypeAlias
@@ -106,6 +107,23 @@ class _Draft:
         mine[code] = label
         self.warn(line, f"new word «{label}» ({kind}): proposed as `{code}` in the vocabulary file; check it")
         return code
+
+    def renumbered(self, part: str, kept: list[int]) -> None:
+        """``part``'s list kept only the entries at the old indexes ``kept`` (in order): the marks and
+        questions on them follow them to their new index; a question on an entry that left the list
+        goes (what it asked no longer applies), its marks go to the top, never lost."""
+        new = {old: index for index, old in enumerate(kept)}
+
+        def moved(at: _At) -> _At | None:
+            if len(at) < 2 or at[0] != part or not isinstance(at[1], int):
+                return at
+            return (part, new[at[1]], *at[2:]) if at[1] in new else None
+
+        comments: dict[_At, list[str]] = {}
+        for at, messages in self.comments.items():
+            comments.setdefault(moved(at) or ("#top",), []).extend(messages)
+        self.comments = comments
+        self.questions = [dataclasses.replace(q, at=to) for q in self.questions if (to := moved(q.at)) is not None]
 
     def ask(
         self,

@@ -146,7 +146,8 @@ def _read_bullets(part: _Part, stem: str, round_: str | None, draft: _Draft) -> 
         if m and EARLIER_IN_HEADING.search(m["heading"]):
             m = None  # a status list about an earlier night's follow-ups: conclusions
         if not m and (status := STATUS_LIST.match(body) or FOLLOW_UPS.match(body)):
-            out.setdefault("follow_ups_heading", status["heading"].strip())
+            if not EARLIER_IN_HEADING.search(status["heading"]):  # 「10-21 交给 E2 的三件事」 heads no list of tonight
+                out.setdefault("follow_ups_heading", status["heading"].strip())
         elif m:
             if "follow_ups" in out:
                 draft.warn(line, "a second follow-up list; its follow-ups are numbered on", ("follow_ups_heading",))

@@ -108,25 +108,21 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     claims = [(m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)]
     claims += [m["claim"].strip() for m in _withheld_after(draft.words.phrases("withheld")).finditer(text)]
     quoted = list(dict.fromkeys(QUOTED.findall(whole)))
-    if not claims and draft.words.wording("withheld").search(text):
-        if len(quoted) == 1:  # 「X」：…这句话不上活文档: the one quoted claim is the one kept out
-            claims = quoted
-            draft.warn(
-                line, f"矛盾 {number}: withholds「{quoted[0]}」, the one claim it quotes; check", at + ("withheld",)
-            )
-        else:  # a ban with no claim it names: never publish silently, never guess
-            draft.warn(
-                line,
-                f"矛盾 {number}: keeps something out of the doc, but names no single claim"
-                + (f" (it quotes {'、'.join(f'「{q}」' for q in quoted)})" if quoted else "")
-                + "; write withheld: by hand",
-                at + ("withheld",),
-            )
+    if not claims and not quoted and draft.words.wording("withheld").search(text):
+        draft.warn(  # a ban with no claim it names: never publish silently, never guess
+            line, f"矛盾 {number}: keeps something out of the doc, but names no claim; write withheld: by hand", at
+        )
     claims = list(dict.fromkeys(claims))
+    label = REQUIRED_LABEL.search(text)
+    unread = [q for q in quoted if not (label and q == label["label"]) and not _named_not_claimed(q, whole)]
+    said = any(words.search(whole) for _, words in DISPOSITION_RULES) or STILL_TO_CHECK.search(whole)
+    if not claims and unread and not said:  # quotes a claim, and says nothing the rules read of it
+        _withhold_until_answered(c, number, unread, whole, line, draft, at)
+        claims = unread
     if claims:
         c["withheld"] = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
-    if m := REQUIRED_LABEL.search(text):
-        c["required_label"] = m["label"]
+    if label:
+        c["required_label"] = label["label"]
     disposition = next((d for d, words in DISPOSITION_RULES if words.search(whole)), None)
     if disposition is None and claims:
         disposition = "blocked"  # a claim kept out of the doc until the contradiction is settled
@@ -142,6 +138,39 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     c["status"] = Status.open
     c["_line"] = line
     return c
+
+
+NOT_A_CLAIM_BEFORE = re.compile(r"(?:标|标注|注明|带上?|写明|§\s*\d+(?:\.\d+)*\s*的?|见|按|叫|称为|名为)\s*$")
+NOT_A_CLAIM_AFTER = re.compile(r"^\s*(?:字样|标注|子条目|条目|一节|小节|那条|那段|段落?|页)")
+
+
+def _named_not_claimed(quote: str, text: str) -> bool:
+    """A quote that names rather than claims: a label to carry (标「项目自述」), an entry or section
+    (§1.1 的「与 Ollama 差距」, 「v6e 定价」子条目)."""
+    for m in re.finditer(re.escape(f"「{quote}」"), text):
+        if NOT_A_CLAIM_BEFORE.search(text[: m.start()]) or NOT_A_CLAIM_AFTER.match(text[m.end() :]):
+            return True
+    return False
+
+
+def _withhold_until_answered(
+    c: dict[str, Any], number: int, claims: list[str], whole: str, line: int, draft: _Draft, at: _At
+) -> None:
+    """A contradiction that quotes claims but says no ban the wordings know (「…」挡在 §3.3 门外): the
+    safe reading withholds every claim it quotes, and the editor is asked which (``digest review``)."""
+    spelled = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
+    choices: list[tuple[str, dict[str, object]]] = []
+    if len(claims) > 1:
+        choices += [(f"只暂扣「{claim}」", {"withheld": [one]}) for claim, one in zip(claims, spelled, strict=True)]
+    choices.append(("不暂扣任何说法（可以写进活文档）", {"withheld": None, "disposition": "pending_check"}))
+    draft.ask(
+        line,
+        at,
+        f"矛盾 {number} 在修正前不许写进活文档的是哪句？",
+        "暂扣它引用的每一句：" + "、".join(f"「{claim}」" for claim in claims),
+        choices,
+        whole.replace("\n", "：", 1),
+    )
 
 
 def _spellings(claim: str, text: str) -> list[str]:

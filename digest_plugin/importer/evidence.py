@@ -112,12 +112,14 @@ def _read_evidence(
     evidence: dict[str, Any] = {"level": level}
     by_host, unknown = _source_kinds(item["sources"], gaps, draft)
     kinds = _merged(by_host, named_words(boundary, "source_kinds", draft), new_source_kind(boundary, draft, where))
-    if unknown and not kinds:
+    if unknown:
         draft.warn(
             where,
-            f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is; source_kinds left empty",
+            f"条目 {number}: no rule says what kind of source {', '.join(unknown)} is (source_kinds_by_host in the "
+            "vocabulary file); "
+            + ("source_kinds left empty" if not kinds else "source_kinds has only the other sources' kinds"),
             at + ("level",),
-        )  # source_kinds is left out, so the mark goes on its neighbour
+        )  # source_kinds may be left out, so the mark goes on its neighbour
     if kinds:
         evidence["source_kinds"] = kinds
     if gaps:

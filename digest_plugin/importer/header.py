@@ -38,10 +38,15 @@ JOB = re.compile(r"^(?P<checklist>.+?)\s+job\s+(?P<job_id>[^\s（(，,]+)")
 JOB_ITEM = re.compile(r"[（(]\s*item\s+(?P<item>[^\s，,）)]+)")
 
 
-MATERIALS_NOTE = re.compile(r"(?P<note>(?P<count>\d+)\s*份\s*materials?[^，,；;）)]*)")
+MATERIALS_NOTE = re.compile(r"(?P<note>(?P<count>\d+)\s*份\s*(?:materials?|材料)[^，,；;）)：:]*)")
 
 
-MATERIALS_LIST = re.compile(r"含\s*(?P<list>[^）)]+)[）)]")
+MATERIALS_LIST = re.compile(r"(?:份\s*(?:materials?|材料)[^含：:。]*?含|读取\s*[：:])\s*(?P<list>[^。]+)")
+"""The materials read: 「7 份 materials 全部读取，含 a、b、c）」 or 「本轮 4 份材料全部读取：a、b、c。」."""
+PATH_LIKE = re.compile(r"^[\w.-]+(?:/[\w.-]+)+$|^[\w.-]+\.(?:md|txt|json|ya?ml|html|pdf)$")
+"""A material that is a file of the team's store (a path), not a description of what was read."""
+PATH_IN = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.(?:md|txt|json|ya?ml|html|pdf)\b|[\w.-]+(?:/[\w.-]+){2,}")
+"""A path inside a piece of the list (「organized/paper_cards/x.md 及对应 arXiv 全文」)."""
 
 
 REFERENCES = re.compile(
@@ -118,7 +123,21 @@ def _read_provenance(rest: str, line: int, draft: _Draft) -> dict[str, Any]:
         out["materials_read"] = int(m["count"])
         out["materials_note"] = m["note"].strip()
     if m := MATERIALS_LIST.search(rest):
-        out["materials"] = [{"path": p.strip()} for p in re.split(r"[、，,]", m["list"]) if p.strip()]
+        listed = m["list"].strip()
+        while listed.count("）") + listed.count(")") > listed.count("（") + listed.count("("):
+            listed = listed[:-1].rstrip()  # 「（…，含 a、b）」: the bracket the list sits in is not its own
+        pieces = [p.strip() for p in _split_outside(listed, "、，,") if p.strip()]
+        paths = [found.group(0) for p in pieces if (found := PATH_IN.search(p))]
+        whole = [p for p in pieces if PATH_LIKE.match(p)]
+        if paths:
+            out["materials"] = [{"path": p} for p in paths]
+        if len(whole) < len(pieces):  # 「vLLM issue #41207 全帖（含…）」: what was read, kept as written
+            out["materials_note"] = f"{out['materials_note']}：{listed}" if out.get("materials_note") else listed
+            draft.warn(
+                line,
+                "处理依据: some materials are descriptions, not files of the store; the list is kept in materials_note",
+                ("materials_note",),
+            )
     else:
         draft.warn(line, "处理依据: no materials list (含 a、b、…) found; materials left empty", ("materials",))
     if m := REFERENCES.search(rest):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..model import (
@@ -17,40 +19,110 @@ from .numbering import _check_numbering
 from .placement import _guards, _read_placement, _repo_card_figures
 from .words import _title_rating
 
-ITEM_HEADING = re.compile(r"^\s*条目\s*(?P<number>\d+)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$")
+ITEM_HEADINGS = [
+    re.compile(r"^\s*[▍▎▌|]?\s*条目\s*(?P<number>\d+)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*条\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+]
+"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」), 「第一条｜…」, 「（一）…」, 「#1 …」.  One
+brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
+「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
+ITEM_HEADING = ITEM_HEADINGS[0]
+CHINESE_NUMBER = {c: i for i, c in enumerate("一二三四五六七八九十", 1)}
+
+
+def _item_number(text: str) -> int:
+    """「3」, 「三」, 「十二」 as a number."""
+    if text.isdigit():
+        return int(text)
+    if len(text) == 1:
+        return CHINESE_NUMBER[text]
+    tens, _, units = text.partition("十")
+    return (CHINESE_NUMBER.get(tens, 1) if tens else 1) * 10 + (CHINESE_NUMBER.get(units, 0) if units else 0)
+
+
+def _item_heading(part: _Part) -> re.Pattern[str]:
+    """The way this brief heads its items (see :data:`ITEM_HEADINGS`)."""
+    for line in part.lines:
+        bare = _bare(line.text)
+        if line.text[:1].isspace() or BULLET.match(line.text):
+            continue  # an indented or bulleted line is inside an item
+        for pattern in ITEM_HEADINGS:
+            if pattern.match(bare):
+                return pattern
+    return ITEM_HEADING
 
 
 ITEM_LABELS = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入", "顺带")
+FIELD_ACTS = {
+    "field_sources": "来源",
+    "field_points": "要点",
+    "field_evidence": "证据边界",
+    "field_relation": "与活文档脉络的关系",
+    "field_placement": "建议归入",
+    "field_aside": "顺带",
+}
+"""The wordings (``data/vocabulary.yml``) that spell each field's label another way (关系, 归入 …)."""
 
 
-_LABEL_ALTERNATION = "|".join(ITEM_LABELS)
+@dataclass(frozen=True)
+class _Labels:
+    """The patterns that find an item's labelled fields, for one set of label spellings."""
+
+    canonical: dict[str, str]
+    field: re.Pattern[str]
+    heading: re.Pattern[str]
+    inline: re.Pattern[str]
+    table: re.Pattern[str]
+
+    def label(self, m: re.Match[str]) -> str:
+        return self.canonical[m["label"]]
 
 
-FIELD_LABEL = re.compile(
-    rf"^\s*(?:[-•*]\s+)?\**(?P<label>{_LABEL_ALTERNATION})\**\s*(?:[（(](?P<note>[^）)]*)[）)])?\s*\**[：:]\**\s*(?P<text>.*)$",
-    re.S,
-)
+@functools.cache
+def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
+    canonical = dict(spellings)
+    alternation = "|".join(re.escape(s) for s in sorted(canonical, key=len, reverse=True))
+    note = r"(?:[（(](?P<note>[^）)]*)[）)])?"
+    note2 = note.replace("?P<note>", "?P<note2>")
+    return _Labels(
+        canonical,
+        # 「来源：…」, 「- **来源**：…」, 「【来源】…」, 「来源 —— …」
+        re.compile(
+            rf"^\s*(?:[-•*·]\s+)?(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—)\**"
+            rf"|【(?P<label2>{alternation})】\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
+            re.S,
+        ),
+        # a label alone on its line, as a Markdown heading or in bold: the text is the lines below
+        re.compile(
+            rf"^\s*(?:#{{1,6}}\s+|\*\*)?(?:(?P<label>{alternation})|【(?P<label2>{alternation})】)\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
+        ),
+        # a label inside another field's paragraph: "… - 建议归入：…"
+        re.compile(rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{alternation})\s*(?:[（(][^）)]*[）)])?\s*[：:])"),
+        # a row of a two-column table: 「| 来源 | … |」
+        re.compile(rf"^\s*\|\s*\**(?P<label>{alternation})\**\s*{note}\s*\|\s*(?P<text>.*?)\s*\|?\s*$"),
+    )
 
 
-HEADING_LABEL = re.compile(
-    rf"^\s*(?:#{{1,6}}\s+|\*\*)?(?P<label>{_LABEL_ALTERNATION})\s*(?:[（(](?P<note>[^）)]*)[）)])?\s*(?:\*\*)?\s*[：:]?\s*$"
-)
-"""A label alone on its line, as a Markdown heading or in bold (「#### 来源」, 「**证据边界**」): the
-field's text is the lines below it."""
+def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
+    pairs = [(label, label) for label in ITEM_LABELS]
+    for act, label in FIELD_ACTS.items():
+        pairs += [(spelling, label) for spelling in draft.words.phrases(act)]
+    return tuple(dict(pairs).items())
 
 
-INLINE_LABEL = re.compile(
-    rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{_LABEL_ALTERNATION})\s*(?:[（(][^）)]*[）)])?\s*[：:])"
-)
-"""A label written inside another field's paragraph: "… - 建议归入：…", " - 顺带：…", "…。- 建议归入：…"."""
+TABLE_FRAME = re.compile(r"^\s*\|?\s*(?::?-{3,}:?\s*\|\s*)+(?::?-{3,}:?)?\s*\|?\s*$|^\s*\|\s*字段\s*\|")
+"""A table's header row (「| 字段 | 内容 |」) and rule row (「|---|---|」): the frame, not a field."""
 
 
 def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) -> list[dict[str, Any]]:
     """Each 条目 N：title and the labelled paragraphs under it."""
     blocks: list[tuple[_Line, re.Match[str], list[_Line]]] = []
     leading: list[_Line] = []
+    heading_of = _item_heading(part)
     for line in part.lines:
-        if m := ITEM_HEADING.match(_bare(line.text)):
+        if (m := heading_of.match(_bare(line.text))) and not line.text[:1].isspace() and not BULLET.match(line.text):
             blocks.append((line, m, []))
         elif blocks:
             blocks[-1][2].append(line)
@@ -61,7 +133,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     items: list[dict[str, Any]] = []
     seen: Counter[int] = Counter()
     for index, (heading, m, body) in enumerate(blocks):
-        number = int(m["number"])
+        number = _item_number(m["number"])
         seen[number] += 1
         item_id = f"{stem}-item-{number}" + ("" if seen[number] == 1 else f"-{seen[number]}")
         at = ("items", index)
@@ -75,8 +147,9 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     return items
 
 
-def _item_fields(body: list[_Line]) -> list[_Field]:
-    """The labelled paragraphs of an item, whether written inline (" - 建议归入：") or one per line."""
+def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:
+    """The labelled paragraphs of an item, however written: one per line (「来源：」, 「- **来源**：」,
+    「【来源】」), a label alone above its text, inline (" - 建议归入："), or a table's rows."""
     fields: list[_Field] = []
     current: _Field | None = None
     previous_blank = True
@@ -85,13 +158,20 @@ def _item_fields(body: list[_Line]) -> list[_Field]:
         if not text:
             previous_blank = True
             continue
-        if m := HEADING_LABEL.match(line.text):
-            current = _Field(m["label"], "", line.number, m["note"], m["label"] + "：")
+        if TABLE_FRAME.match(line.text):
+            continue
+        if m := labels.heading.match(line.text):
+            label = m["label"] or m["label2"]
+            current = _Field(labels.canonical[label], "", line.number, m["note"], label + "：")
             fields.append(current)
             previous_blank = False
             continue
-        if m := FIELD_LABEL.match(line.text):
-            current = _Field(m["label"], m["text"].strip(), line.number, m["note"], _head(m))
+        if m := labels.table.match(line.text):
+            current = _Field(labels.canonical[m["label"]], m["text"].strip(), line.number, m["note"], _head(m))
+            fields.append(current)
+        elif m := labels.field.match(line.text):
+            label = m["label"] or m["label2"]
+            current = _Field(labels.canonical[label], m["text"].strip(), line.number, _note(m), _head(m))
             fields.append(current)
         elif (bullet := BULLET.match(line.text)) and current is not None:
             current.text += "\n- " + bullet["text"]
@@ -101,24 +181,31 @@ def _item_fields(body: list[_Line]) -> list[_Field]:
             current = _Field(None, text, line.number)
             fields.append(current)
         previous_blank = False
-    return [piece for f in fields for piece in _inline_fields(f)]
+    return [piece for f in fields for piece in _inline_fields(f, labels)]
 
 
-def _inline_fields(f: _Field) -> Iterator[_Field]:
+def _inline_fields(f: _Field, labels: _Labels) -> Iterator[_Field]:
     """Split "关系… - 建议归入：… - 顺带：…" into its three fields."""
-    cuts = list(INLINE_LABEL.finditer(f.text))
+    cuts = list(labels.inline.finditer(f.text))
     ends = [m.start() for m in cuts] + [len(f.text)]
     yield _Field(f.label, f.text[: ends[0]].strip(), f.line, f.note, f.head)
     for m, end in zip(cuts, ends[1:], strict=True):  # ends: the next cut's start, or the text's end
-        label = FIELD_LABEL.match(f.text[m.end() : end])
-        assert label is not None, "INLINE_LABEL only cuts before a label that FIELD_LABEL reads"
+        found = labels.field.match(f.text[m.end() : end])
+        assert found is not None, "the inline pattern only cuts before a label the field pattern reads"
+        label = found["label"] or found["label2"]
         line = f.line + f.text[: m.end()].count("\n")
-        yield _Field(label["label"], label["text"].strip(), line, label["note"], _head(label))
+        yield _Field(labels.canonical[label], found["text"].strip(), line, _note(found), _head(found))
+
+
+def _note(m: re.Match[str]) -> str | None:
+    """The bracketed note after a label (「要点（摘录）」), whichever way the label was written."""
+    return m["note"] or m.groupdict().get("note2")
 
 
 def _head(m: re.Match[str]) -> str:
-    """The label part of a FIELD_LABEL match, without a bullet or bold marks in front."""
-    return m.string[m.start("label") : m.start("text")].replace("*", "")
+    """The label as written, up to its text (「要点（摘录）：」), without bullet, bold or table marks."""
+    start = m.start("label") if m["label"] else m.start("label2") - 1
+    return re.sub(r"[*|]", "", m.string[start : m.start("text")])
 
 
 def _read_item(
@@ -131,7 +218,7 @@ def _read_item(
     draft: _Draft,
     at: _At,
 ) -> dict[str, Any]:
-    fields = _item_fields(body)
+    fields = _item_fields(body, _labels(_label_spellings(draft)))
     by_label: dict[str, _Field] = {}
     notes: list[str] = []
     for f in fields:

@@ -21,17 +21,32 @@ from dataclasses import dataclass, field
 from .backrefs import History, Reference, find_references
 from .common import MARKDOWN_MARKS, _Line, _strip_end
 
+STEMS = "甲乙丙丁戊己庚辛壬癸"
+"""The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
 ENTRY = re.compile(
-    r"^\s*(?:[-•*·・]\s+)?(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2})[）)])"
+    r"^\s*(?:[-•*·・]\s+)?(?:\[[ xX✓]?\]\s*)?"
+    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])[）)])"
     r"\s*(?P<text>\S.*)$"
 )
-"""A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」."""
-HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<md>.+?)|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$")
-"""A line that heads what follows: a Markdown heading, or a line ending in a colon."""
-INLINE_START = re.compile(r"(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩]|\d{1,2}\s*[（(.、])")
-"""Inside a paragraph, the words before a colon that a numbered entry follows."""
-INLINE_MARK = re.compile(r"(?:(?<=[：:；;。，,])|^)\s*(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?=\s*[（(.、]))")
-"""An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference)."""
+"""A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
+list), 「（甲）…」."""
+HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d甲乙丙丁]|\s*[①-⑩])"
+    r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
+)
+"""A line that heads what follows: a Markdown heading, a 「▍…」 bar, or a line ending in a colon."""
+INLINE_START = re.compile(
+    r"(?:^[▍▎▌]\s*(?P<bar>[^（(①-⑩：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[甲乙丙丁])[）)]|[①-⑩]))"
+    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[甲乙丙丁])[）)]|1\s+\S))"
+)
+"""Inside a paragraph, the words that head a numbered list: before a colon (「接下来盯：① …」), or a
+「▍」 heading the entries follow directly (「▍接棒事项（交给明天的 Kai）（1）…」)."""
+INLINE_MARK = re.compile(
+    r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+\S)"
+    r"|[（(](?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])[）)])"
+)
+"""An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference);
+「1 自算成本——…；2 M4 Max——…」 counts only as a run numbered 1, 2, 3 …"""
 EARLIER = re.compile(
     r"(?<![下每这本今])(?:\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)"
 )
@@ -62,7 +77,10 @@ class NumberedList:
 def _number(m: re.Match[str]) -> int:
     if m["circled"]:
         return CIRCLED.index(m["circled"]) + 1
-    return int(m["num"] or m.groupdict().get("paren") or 0)
+    paren = m.groupdict().get("paren")
+    if paren and paren in STEMS:
+        return STEMS.index(paren) + 1
+    return int(m["num"] or paren or 0)
 
 
 def block_lists(lines: list[_Line]) -> list[NumberedList]:
@@ -74,7 +92,7 @@ def block_lists(lines: list[_Line]) -> list[NumberedList]:
         if not head or ENTRY.match(lines[i].text):
             i += 1
             continue
-        heading = MARKDOWN_MARKS.sub("", head["md"] or head["colon"] or "").strip()
+        heading = MARKDOWN_MARKS.sub("", head["md"] or head["bar"] or head["colon"] or "").strip()
         current = NumberedList(heading, lines[i].number, lines={lines[i].number})
         j = i + 1
         while j < len(lines) and not lines[j].text.strip():
@@ -110,7 +128,8 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
         marks = list(INLINE_MARK.finditer(body))
         if not marks:
             continue
-        current = NumberedList(start["heading"].strip(" ，,。；;"), line)
+        marks = _in_sequence(marks)
+        current = NumberedList((start["heading"] or start["bar"] or "").strip(" ，,。；;"), line)
         for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
             piece = _strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
             if piece:
@@ -118,6 +137,18 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
         if current.entries:
             found.append(current)
     return found
+
+
+def _in_sequence(marks: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The marks that number one list 1, 2, 3 …: a bare 「2 」 inside an entry's text (「跑 2 轮」) is
+    not the next entry unless it is the next number."""
+    kept: list[re.Match[str]] = []
+    for mark in marks:
+        bare = mark["num"] and not re.match(r"\d{1,2}\s*[（(.、]", mark.group().strip())
+        if bare and _number(mark) != (_number(kept[-1]) + 1 if kept else 1):
+            continue
+        kept.append(mark)
+    return kept
 
 
 def earlier_follow_ups(

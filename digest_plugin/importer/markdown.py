@@ -20,7 +20,13 @@ def normalized(text: str) -> str:
 
 
 # --- layout
-SECTION_HEADING = re.compile(r"^\s*(?P<numeral>[一二三四五六七八九十]+)\s*[、.．]\s*(?P<title>\S.*?)\s*$")
+SECTION_HEADING = re.compile(
+    r"^\s*(?:(?:Part|PART|part)\s*\d+\s*[/／|｜·:：-]\s*)?(?:第)?(?P<open>[【\[〔])?\s*"
+    r"(?P<numeral>[一二三四五六七八九十]+)\s*(?:部分)?\s*(?(open)[】\]〕])\s*"
+    r"(?:[、.．/／|｜:：·]|(?<=[】\]〕])|\s)\s*(?P<title>(?!\d)\S.*?)\s*$"
+)
+"""A part's heading, however the writer numbers it: 「一、…」, 「【一】…」, 「## 一 / …」, 「一　…」 (a
+full-width space), 「第一部分：…」, 「Part 2 / 二 …」 (not 「（一）…」: that numbers items)."""
 
 
 STANDARD_HEADINGS = {

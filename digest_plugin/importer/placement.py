@@ -131,8 +131,12 @@ def _read_placement(
                 at + ("entry",),
             )
     elif name := _own_entry_name(text, section):
-        placement["entry_title"] = name
-    if after := _after(text, number, section, outline, f.line, draft, at):
+        existing = [e.id for e in _section_entries(outline, section) if fold(e.title) == fold(name)]
+        if existing and action in (PlacementAction.mount_lead, PlacementAction.footnote):
+            placement["after"] = _Code(existing[0])  # 「在「长 prefill 头阻塞」子条目旁挂载线索」: under that entry
+        else:
+            placement["entry_title"] = name
+    if "after" not in placement and (after := _after(text, number, section, outline, f.line, draft, at)):
         placement["after"] = _Code(after)
     alternatives = [
         {"section": m["section"], "note": m.group(0).strip()}

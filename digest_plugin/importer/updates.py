@@ -154,8 +154,8 @@ class _State:
 
     def restated_contradictions(self) -> None:
         """A numbered line of part 二 whose head names an earlier contradiction restates it."""
-        kept = []
-        for c in self.brief.get("contradictions", []):
+        kept, indexes = [], []
+        for index, c in enumerate(self.brief.get("contradictions", [])):
             named = [r for r in self.refs(c["title"], "contradictions") if r.kind == "contradiction" and r.id]
             if len(named) == 1 and named[0].id:
                 ref, cid = named[0], named[0].id
@@ -166,14 +166,19 @@ class _State:
                     self.row(ref, "contradictions", c["number"])
                     continue
             kept.append(c)
+            indexes.append(index)
         self.brief["contradictions"] = kept
+        self.draft.renumbered("contradictions", indexes)
 
     # ------------------------------------------------------------------ reading one piece
 
     def read(self, piece: _Piece) -> None:
         self.line = piece.line
         refs = self.refs(piece.text, piece.lookup or piece.part)
+        own = {c["number"] for c in self.brief.get("contradictions", [])}
         for k, ref in enumerate(refs):
+            if ref.id is None and ref.kind == "contradiction" and _undated_own(ref, own):
+                continue  # 「矛盾 1」 with no date, and tonight has a 矛盾 1: tonight's own
             if ref.id is None:
                 self.draft.warn(
                     piece.line,
@@ -464,6 +469,12 @@ class _State:
             b["follow_up_updates"] = list(self.follow_ups.values())
         if self.rows:
             b["back_refs"] = self.rows
+
+
+def _undated_own(ref: Reference, own: set[int]) -> bool:
+    """An undated 「矛盾 N」 that tonight's own list has (the writer's own contradiction)."""
+    numbers = [int(n) for n in re.findall(r"\d+", ref.text)]
+    return bool(ref.problem and "no date" in ref.problem and len(numbers) == 1 and numbers[0] in own)
 
 
 def _trim(text: str) -> str:
