@@ -40,7 +40,7 @@ from .model import Brief, Outline
 from .pages import write_pages
 from .pipeline import Result, analyse
 from .report import format_json, format_text
-from .scaffold import brief_path, new_brief
+from .scaffold import brief_path, new_brief, next_round
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import default_text, schema_of
 
@@ -183,8 +183,26 @@ def _ask(found: list[review.OpenQuestion]) -> list[tuple[str, str]]:
     return answers
 
 
+def _data_folder(args: argparse.Namespace) -> None:
+    """One data folder, however given: ``--data``, the positional folder of ``check`` and ``diff``, or
+    the ``data_dir`` of the digest plugin in ``--config`` (``mkdocs.yml``), else ``data``."""
+    if not hasattr(args, "data_opt") and args.command not in ("import", "new"):
+        return
+    given = getattr(args, "data_opt", None) or getattr(args, "data_dir", None) or getattr(args, "data", None)
+    if given is None:
+        try:
+            given = Path(siteconfig.digest_option(siteconfig.settings(args.config), "data_dir", "data"))
+        except Exception:  # noqa: BLE001 - an unreadable mkdocs.yml: the usual folder; the command says more
+            given = Path("data")
+    if args.command in ("check", "diff"):
+        args.data_dir = given
+    else:
+        args.data = given
+
+
 def _new(args: argparse.Namespace) -> int:
     """Scaffold a day's brief; never overwrite one; a file that cannot be written is one line, not a traceback."""
+    args.round = args.round or next_round(args.data, args.topic, args.date)
     try:
         path = new_brief(args.data, args.topic, args.date, args.round)
     except FileExistsError as exc:
@@ -519,7 +537,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"digest {_version()}")
     sub = _Commands(parser.add_subparsers(dest="command", required=True))
     check = sub.add_parser("check", help="validate the data like a compiler (exit 0 clean, 1 problems)")
-    check.add_argument("data_dir", nargs="?", default="data", type=Path)
+    check.add_argument("data_dir", nargs="?", default=None, type=Path, help="the data folder (or --data)")
+    check.add_argument(
+        "--data", dest="data_opt", type=Path, help="the data folder (default: the digest plugin's data_dir)"
+    )
     check.add_argument("--format", choices=["text", "json"], default="text")
     check.add_argument(
         "--config",
@@ -535,8 +556,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     diff = sub.add_parser("diff", help="what the change since BASE_REF does to the living doc, as Markdown")
     diff.add_argument("base_ref")
-    diff.add_argument("data_dir", nargs="?", default="data", type=Path)
-    diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
+    diff.add_argument("data_dir", nargs="?", default=None, type=Path, help="the data folder (or --data)")
+    diff.add_argument(
+        "--data", dest="data_opt", type=Path, help="the data folder (default: the digest plugin's data_dir)"
+    )
+    diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
     verify = sub.add_parser("verify", help="read a built site for withheld claims (any host; exit 1 if found)")
     verify.add_argument("site_dir", nargs="?", default="site", type=Path)
     verify.add_argument("--data", dest="data_dir", default=Path("data"), type=Path)
@@ -544,7 +568,8 @@ def main(argv: list[str] | None = None) -> int:
     imp = sub.add_parser("import", help="turn a brief in the team's Markdown pattern into brief YAML")
     imp.add_argument("markdown", type=Path)
     imp.add_argument("-o", "--output", type=Path, help="where to write (default: DATA/briefs/<id>.yml)")
-    imp.add_argument("--data", default=Path("data"), type=Path)
+    imp.add_argument("--data", default=None, type=Path, help="the data folder (default: the digest plugin's data_dir)")
+    imp.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml naming the data folder")
     imp.add_argument("--stdout", action="store_true", help="print the YAML instead of writing a file")
 
     rev = sub.add_parser(
@@ -582,8 +607,9 @@ def main(argv: list[str] | None = None) -> int:
     new = sub.add_parser("new", help="scaffold an empty brief for a day")
     new.add_argument("--topic", required=True)
     new.add_argument("--date", required=True, type=dt.date.fromisoformat, help="YYYY-MM-DD")
-    new.add_argument("--round", default="E1")
-    new.add_argument("--data", default=Path("data"), type=Path)
+    new.add_argument("--round", help="E1, E2 … (default: the night's next round: E1, or E3 after an E2)")
+    new.add_argument("--data", default=None, type=Path, help="the data folder (default: the digest plugin's data_dir)")
+    new.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml naming the data folder")
 
     resolve = sub.add_parser("resolve", help="record in BRIEF that an earlier contradiction is resolved")
     resolve.add_argument("brief", type=Path)
@@ -659,6 +685,7 @@ def main(argv: list[str] | None = None) -> int:
         "--data", default=Path("data"), type=Path, help="the data folder whose vocabulary.yml the schema lists"
     )
     args = parser.parse_args(argv)
+    _data_folder(args)
 
     if args.command == "schema":
         return _schema(args)

@@ -69,6 +69,30 @@ def _entry_line(e: EntryView, extra: str = "") -> str:
     return f"- §{e.section} {md(e.title)}{via}{extra}"
 
 
+def _what_changed(before: EntryView, after: EntryView, words: Vocabulary) -> str:
+    """「 — 标题「旧」→「新」; 证据 部分核查 → 已核查; 周增 +175 → +58」: what a reader of the entry sees
+    change, as its history rows say it (a value an open contradiction withholds is not shown)."""
+    changes = []
+    was_title = before.item.title if before.item else before.title
+    now_title = after.item.title if after.item else after.title
+    if was_title != now_title:
+        changes.append(f"「{md(was_title)}」→「{md(now_title)}」")
+    if before.evidence is not None and after.evidence is not None and before.evidence.level != after.evidence.level:
+        was_level, now_level = (words.label("evidence_levels", e.evidence.level) for e in (before, after) if e.evidence)
+        changes.append(f"{md(was_level)} → {md(now_level)}")
+    old_figures = {f.key: f for f in before.figures}
+    for figure in after.figures:
+        old = old_figures.get(figure.key)
+        if old is None or str(old.current.value) == str(figure.current.value):
+            continue
+        hidden = figure.withheld_by is not None or old.withheld_by is not None
+        shown = "〔暂扣〕" if hidden else f"{md(str(old.current.value))} → {md(str(figure.current.value))}"
+        changes.append(f"{md(figure.label)} {shown}")
+    if before.section != after.section:
+        changes.append(f"§{before.section} → §{after.section}")
+    return " — " + "; ".join(changes) if changes else " — 新的更新（内容未变）"
+
+
 def _contradiction_line(words: Vocabulary, c: ContradictionView, extra: str = "") -> str:
     name = f"{c.brief.date.isoformat()} 矛盾 {c.contradiction.number}"
     return f"- {name} {md(c.contradiction.title)} ({md(words.label('dispositions', c.disposition))}){extra}"
@@ -125,7 +149,14 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
         ("⚠ Entries removed (a brief that placed them was deleted or changed)", [_entry_line(e) for e in gone])
     )
     sections.append(
-        ("Entries updated", [_entry_line(e) for e in entries if e.id in was and new_entries[e.id] != old_entries[e.id]])
+        (
+            "Entries updated",
+            [
+                _entry_line(e, _what_changed(was[e.id], e, new.vocabulary))
+                for e in entries
+                if e.id in was and new_entries[e.id] != old_entries[e.id]
+            ],
+        )
     )
     sections.append(
         (

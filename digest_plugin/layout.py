@@ -177,10 +177,18 @@ class Place:
 class Layout:
     """The pages of one topic's merged doc: which page holds what, and where each paper is cited."""
 
-    def __init__(self, doc: LivingDoc, hand_written: Mapping[str, tuple[Place, ...]] | None = None):
+    def __init__(
+        self,
+        doc: LivingDoc,
+        hand_written: Mapping[str, tuple[Place, ...]] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ):
         self.doc = doc
         self.hand_written: Mapping[str, tuple[Place, ...]] = hand_written or {}
         """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
+        self.titles: Mapping[str, str] = titles or {}
+        """A section's title as its hand-written page heads it, by number: what the navigation shows,
+        for a section the outline gives no title."""
         self._entry_months: dict[str, str | None] = {}
         self._section_entries: dict[tuple[str, str | None], dict[str, list[EntryView]]] = {}
 
@@ -398,4 +406,19 @@ def hand_written_places(doc: LivingDoc, pages: Iterable[tuple[str, str]]) -> dic
 def layouts(docs: Mapping[str, LivingDoc], pages: Iterable[tuple[str, str]] = ()) -> dict[str, Layout]:
     """A layout per topic, with the citations the given hand-written pages make."""
     pages = list(pages)
-    return {topic: Layout(doc, hand_written_places(doc, pages)) for topic, doc in docs.items()}
+    return {
+        topic: Layout(doc, hand_written_places(doc, pages), section_titles(doc, pages)) for topic, doc in docs.items()
+    }
+
+
+PAGE_HEADING = re.compile(r"^#\s+(?:§\s*(?P<number>\d+(?:\.\d+)*)\s+)?(?P<title>\S.*?)\s*$", re.M)
+
+
+def section_titles(doc: LivingDoc, pages: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The titles a topic's hand-written section pages give their sections (the page's ``# §1 …``)."""
+    found = {}
+    for path, text in pages:
+        for number in doc.sections:
+            if path == section_page(doc.topic, number) and (m := PAGE_HEADING.search(text)):
+                found[number] = m["title"]
+    return found

@@ -65,6 +65,13 @@ MANIFEST = ".digest-pages"
 """Lists what `digest pages` wrote into the docs folder, so the next run can remove what is stale."""
 
 
+def listed_pages(docs_dir: Path) -> set[str]:
+    """What `digest pages` wrote into ``docs_dir`` last (the manifest): generated, not hand-written,
+    even when still on disk after a Zensical preview."""
+    manifest = Path(docs_dir) / MANIFEST
+    return set(manifest.read_text(encoding="utf-8").split()) if manifest.is_file() else set()
+
+
 def write_pages(
     docs_dir: Path, docs: Mapping[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
 ) -> list[str]:
@@ -74,7 +81,7 @@ def write_pages(
     as it does under the MkDocs plugin."""
     docs_dir = Path(docs_dir)
     manifest = docs_dir / MANIFEST
-    before = set(manifest.read_text(encoding="utf-8").split()) if manifest.is_file() else set()
+    before = listed_pages(docs_dir)
     written = []
     layouts = {topic: Layout(doc) for topic, doc in docs.items()}
     for path, content in generated_pages(layouts, site_url, directory_urls):

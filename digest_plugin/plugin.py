@@ -38,7 +38,7 @@ from .leaks import Leak, LeakCheck, Reading
 from .load import Cache
 from .merge import LivingDoc
 from .model import Rules
-from .pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages
+from .pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages
 from .pipeline import Result, analyse
 from .prerender import Prerender
 from .preview import Plan, Preview, site_key
@@ -206,6 +206,9 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Hand-written pages are read here for the citations they make, so the bibliography links back to them."""
         if not self.config.enabled:
             return files
+        for path in sorted(listed_pages(Path(config.docs_dir))):  # left by `digest pages` (a Zensical preview):
+            if (stale := files.get_file_from_path(path)) is not None:  # the plugin's own, generated afresh
+                files.remove(stale)
         pages = [(file.src_uri, file.content_string) for file in files.documentation_pages()]
         self._layouts = layouts(self.docs, pages)
         self._generated = set()

@@ -1813,7 +1813,8 @@ class Renderer:
             n_open = len({c.id for s in group for c in s.contradictions if c.is_open})
             counts.append((f"§{top.number}", n_entries, n_open))
             parts.append(
-                f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} {self.text(top.section.title or "")}</td>'
+                f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} '
+                f"{self.text(top.section.title or self.layout.titles.get(top.number, ''))}</td>"
                 f"<td>{n_entries}</td><td>{n_open}</td></tr>"
             )
         parts.append("</tbody></table>")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 from . import files
@@ -66,6 +67,18 @@ def _free(prefix: str, taken: set[str]) -> str:
 def brief_path(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> Path:
     """Where ``digest new`` writes the brief of a day: ``briefs/<date>-<topic>-<round>.yml``."""
     return Path(data_dir) / "briefs" / f"{date.isoformat()}-{topic}-{round_}.yml"
+
+
+def next_round(data_dir: Path, topic: str, date: dt.date) -> str:
+    """The round a new brief of that night gets: E1 on a night with none, else the one after the
+    night's last (an E2 deep read already in: E3), so ``digest new`` never writes an earlier round
+    after a later one."""
+    rounds = [
+        int(m[1])
+        for p in (Path(data_dir) / "briefs").glob(f"{date.isoformat()}-{topic}-E*.yml")
+        if (m := re.fullmatch(rf"{re.escape(date.isoformat())}-{re.escape(topic)}-E(\d+)", p.stem))
+    ]
+    return f"E{max(rounds) + 1}" if rounds else "E1"
 
 
 def new_brief(data_dir: Path, topic: str, date: dt.date, round_: str = "E1") -> Path:

@@ -80,3 +80,36 @@ def test_every_command_explains_itself_and_the_version_is_the_installed_one(caps
         assert opening.lower().startswith(said.split()[0].lower()), (name, opening, said)
     code, out, _ = run_cli("--version", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
     assert (code, out.strip()) == (0, f"digest {version('digest-plugin')}")
+
+
+def test_the_data_folder_is_given_the_same_way_to_every_command(tmp_path, capsys, monkeypatch):
+    """``--data`` works for check and diff too (the positional folder stays); without either, the
+    folder is the digest plugin's ``data_dir`` in ``--config`` (issue 34, point 8)."""
+    import shutil
+
+    shutil.copytree(ROOT / "data", tmp_path / "notes")
+    (tmp_path / "site.yml").write_text("plugins:\n  - digest:\n      data_dir: notes\n", encoding="utf-8")
+    assert run_cli("check", "--data", "notes", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)[0] == 0
+    assert run_cli("check", "notes", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)[0] == 0
+    code, out, err = run_cli("check", "--config", "site.yml", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0, err
+    code, out, err = run_cli(
+        "new", "--topic", "inference", "--date", "2026-10-23", "--config", "site.yml",
+        cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert code == 0 and out.strip() == "notes/briefs/2026-10-23-inference-E1.yml", (out, err)
+
+
+def test_digest_new_takes_the_nights_next_round(data_copy, capsys, monkeypatch):
+    """A night that has an E2 gets E3, not a second E1 written before it (issue 34, point 8)."""
+    (data_copy / "briefs" / "2026-10-22-inference-E2.yml").write_text("", encoding="utf-8")
+    code, out, _ = run_cli(
+        "new", "--topic", "inference", "--date", "2026-10-22", "--data", "data",
+        cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert code == 0 and out.strip().endswith("2026-10-22-inference-E3.yml")
+    code, out, _ = run_cli(
+        "new", "--topic", "inference", "--date", "2026-10-24", "--data", "data",
+        cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert code == 0 and out.strip().endswith("2026-10-24-inference-E1.yml")

@@ -70,6 +70,20 @@ def test_diff_of_an_edit_and_of_no_change(tmp_path, digest_diff):
     assert code == 0
     assert "**Entries updated**\n- §1.1 Kapitsa" in text
     assert "Entries added" not in text and "Contradictions opened" not in text
+    # what changed, before → after, as the entry's history says it (issue 34, point 7)
+    updated = text.split("**Entries updated**")[1].split("**")[0]
+    assert "155 → 156" in updated, updated
+
+
+def test_diff_shows_an_updated_entrys_title_and_level_before_and_after(tmp_path, digest_diff):
+    repo = committed_data(tmp_path)
+    replace_in(repo / "data" / BRIEF, 'title: "llm-d 1.0 发布', 'title: "llm-d 1.0 正式发布')
+    replace_in(repo / "data" / BRIEF, "level: partially_verified", "level: verified")
+    code, text, _ = digest_diff(repo, "HEAD")
+    assert code == 0
+    line = next(x for x in text.splitlines() if x.startswith("- §5.1 llm-d 1.0"))
+    assert "「llm-d 1.0 发布" in line and "→「llm-d 1.0 正式发布" in line, line
+    assert "部分核查 → 已核查" in line, line
 
 
 def test_diff_refuses_broken_data_and_unknown_refs(tmp_path, digest_diff):

@@ -208,7 +208,8 @@ def test_an_edit_killed_at_any_point_leaves_the_old_or_the_new_brief_and_nothing
 def test_a_new_brief_killed_while_written_is_whole_or_absent_and_nothing_is_left(data_copy, tmp_path, command, point):
     project, tmpdir = data_copy.parent, tmp_path / "tmp"
     if command == "new":
-        args, target = ["new", "--topic", "inference", "--date", "2026-10-22"], project / NEW
+        # the round given: without it a second run writes the night's next round (E2), not "exists"
+        args, target = ["new", "--topic", "inference", "--date", "2026-10-22", "--round", "E1"], project / NEW
     else:
         (data_copy / BRIEF).unlink()  # the shipped brief is the one the Markdown fixture imports
         args, target = ["import", str(MARKDOWN)], data_copy / BRIEF

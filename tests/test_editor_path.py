@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,56 @@ def test_a_hand_written_evidence_update_that_lowers_an_entry_updated_in_place_is
     (warning,) = [f for f in result.findings if "updated in place by 条目 1" in f.message]
     assert "lowers the entry to 未核实" in warning.message and warning.severity == "warning"
     assert "remove this evidence update" in (warning.hint or "")
+
+
+def test_every_page_digest_pages_writes_is_git_ignored(tmp_path, capsys, monkeypatch):
+    """The README says the generated pages are git-ignored: a Zensical build left docs/inference/legend.md
+    untracked (issue 34, point 10)."""
+    import shutil
+    import subprocess
+
+    root = copy_project(tmp_path / "project")
+    shutil.copy(ROOT / ".gitignore", root / ".gitignore")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    code, _, err = run_cli("pages", cwd=root, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 0, err
+    written = (root / "docs" / ".digest-pages").read_text(encoding="utf-8").split()
+    assert len(written) >= 10 and any(w.endswith("legend.md") for w in written)
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all", "docs"], cwd=root, capture_output=True, text=True
+    )
+    untracked = [line for line in status.stdout.splitlines() if line.startswith("??")]
+    hand_written = {f"?? docs/{p.relative_to(ROOT / 'docs')}" for p in (ROOT / "docs").rglob("*.md")}
+    assert set(untracked) == hand_written  # only the pages a person wrote (none of them committed here)
+
+
+def test_pages_a_zensical_preview_left_in_docs_are_generated_again_by_mkdocs(tmp_path, capsys, monkeypatch):
+    """After `digest serve --host zensical` (which writes the generated pages into docs/), MkDocs took
+    them for hand-written pages: 「preview converts 0 of 0 generated pages」, none of them rendered
+    ahead or planned by the preview (issue 34, point 10)."""
+    import subprocess
+    import sys
+
+    root = copy_project(tmp_path / "project")
+    assert run_cli("pages", cwd=root, capsys=capsys, monkeypatch=monkeypatch)[0] == 0
+    imported(root)  # tonight's brief arrives after the Zensical preview wrote the pages
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-v", "-d", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert re.search(r"digest: \d+ of 7 generated pages", done.stderr), done.stderr[-2000:]  # 6 + tonight's
+    site = root / "site"
+    changes = article(site, f"inference/briefs/{NIGHT}").one("ul", class_="digest-changes")
+    assert changes.one("li", data_change="follow_ups_carried").attrs["data-count"] == "2"
+
+
+def test_the_home_tables_sections_are_named_as_the_navigation_names_them(site):
+    """The overview said 「§1」 where the navigation says 「§1 推理引擎格局」 (issue 34, point 11): a
+    section the outline gives no title takes its page's heading."""
+    heading = (ROOT / "docs" / "inference" / "1.md").read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+    row = article(site, "inference").one("tr", data_section="1")
+    assert row.all("td")[0].text() == heading  # 「§1 推理引擎格局」

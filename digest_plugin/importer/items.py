@@ -121,8 +121,28 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     blocks: list[tuple[_Line, re.Match[str], list[_Line]]] = []
     leading: list[_Line] = []
     heading_of = _item_heading(part)
+    labels = _labels(_label_spellings(draft))
+    by_shape = (
+        _headings_by_shape(part, labels)
+        if not any(heading_of.match(_bare(x.text)) for x in part.lines if not x.text[:1].isspace())
+        else {}
+    )
+    if by_shape:
+        draft.warn(
+            min(by_shape),
+            "section 一: no item heading this importer knows (条目 N, 第一条, （一）, #1 …); each line right above an "
+            "item's first field (来源, 要点 …) was read as an item's heading; check the items",
+            ("items",),
+        )
     for line in part.lines:
-        if (m := heading_of.match(_bare(line.text))) and not line.text[:1].isspace() and not BULLET.match(line.text):
+        if line.number in by_shape:
+            blocks.append((line, by_shape[line.number], []))
+        elif (
+            (m := heading_of.match(_bare(line.text)))
+            and not by_shape
+            and not line.text[:1].isspace()
+            and not BULLET.match(line.text)
+        ):
             blocks.append((line, m, []))
         elif blocks:
             blocks[-1][2].append(line)
@@ -133,7 +153,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     items: list[dict[str, Any]] = []
     seen: Counter[int] = Counter()
     for index, (heading, m, body) in enumerate(blocks):
-        number = _item_number(m["number"])
+        number = _item_number(m["number"] or str(index + 1))
         seen[number] += 1
         item_id = f"{stem}-item-{number}" + ("" if seen[number] == 1 else f"-{seen[number]}")
         at = ("items", index)
@@ -145,6 +165,45 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
         [i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft
     )
     return items
+
+
+ANY_HEADING = re.compile(
+    r"^[^\w「]*(?:第\s*)?(?P<number>\d{1,2}(?![\d.])|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
+    r"(?P<title>[\w「（(].*?)[*\s]*$"
+)
+"""An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」): marks, an optional number, the title."""
+
+
+def _headings_by_shape(part: _Part, labels: _Labels) -> dict[int, re.Match[str]]:
+    """Item headings found by the brief's structure, not by their spelling: an item is the block that
+    carries labelled fields, and its heading is the line right above its first field.  Used only when
+    no known way of heading items heads any line."""
+    found: dict[int, re.Match[str]] = {}
+    previous: _Line | None = None
+    in_fields = False
+    for line in part.lines:
+        text = line.text
+        if not text.strip() or TABLE_FRAME.match(text):
+            continue
+        is_field = bool(labels.field.match(text) or labels.heading.match(text) or labels.table.match(text))
+        heading = previous is not None and not BULLET.match(previous.text) and is_field and not in_fields
+        if heading and previous is not None and (m := ANY_HEADING.match(_bare(previous.text))):
+            found[previous.number] = m
+        in_fields = is_field or (in_fields and (text[:1].isspace() or bool(BULLET.match(text)) or text.startswith(":")))
+        previous = line
+    if len(found) < 1:
+        return {}
+    numbered = [m for m in found.values() if m["number"]]
+    if len(numbered) < len(found):  # no number on some: number them by position
+        return {n: _numbered(m, k) for k, (n, m) in enumerate(sorted(found.items()), 1)}
+    return found
+
+
+def _numbered(m: re.Match[str], position: int) -> re.Match[str]:
+    """The heading read again with its position as its number (「◆ Kapitsa …」 is the second item)."""
+    again = ANY_HEADING.match(f"{position} {m['title']}")
+    assert again is not None
+    return again
 
 
 def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:

@@ -1,0 +1,132 @@
+"""The skeleton of a brief read the same way in any hand (issue 29, part 4): parts, items and their
+fields, and the follow-up list, each written the ways the team's writers write them.  One small
+night, written here in each shape; every shape must give the same items, fields and follow-ups."""
+
+from __future__ import annotations
+
+import pytest
+from ruamel.yaml import YAML
+
+from digest_plugin.importer import import_full
+
+HEAD = """inference · E1 预消化简报（2026-10-22）
+
+作者：Ana · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+"""
+
+FIELDS = {
+    "来源": "https://docs.vllm.ai/en/latest/",
+    "要点": "分块预填充默认开启",
+    "证据边界": "已核查发布说明；未复现。",
+    "与活文档脉络的关系": "§3.1 尚无此项。",
+    "建议归入": "§3.1 新增子条目。",
+}
+SHORT = {"与活文档脉络的关系": "关系", "建议归入": "归入"}
+TITLES = ["vLLM 分块预填充默认开启（高价值）", "SGLang 分块默认值（中等价值）"]
+
+
+def _fields(style: str) -> str:
+    if style == "lines":
+        return "\n\n".join(f"{k}：{v}" for k, v in FIELDS.items())
+    if style == "bullets":
+        return "\n".join(f"- **{k}**：{v}" for k, v in FIELDS.items())
+    if style == "brackets":
+        return "\n".join(f"【{k}】{v}" for k, v in FIELDS.items())
+    if style == "dashes":
+        return "\n".join(f"{k} —— {v}" for k, v in FIELDS.items())
+    if style == "table":
+        rows = "\n".join(f"| {SHORT.get(k, k)} | {v} |" for k, v in FIELDS.items())
+        return "| 字段 | 内容 |\n|---|---|\n" + rows
+    raise AssertionError(style)
+
+
+def night(parts: list[str], item_heading: str, fields: str, follow_ups: str) -> str:
+    items = "\n\n".join(
+        f"{item_heading.format(n=n, cn='一二'[n - 1], t=t)}\n\n{_fields(fields)}" for n, t in enumerate(TITLES, 1)
+    )
+    return (
+        HEAD
+        + f"{parts[0]}\n\n{items}\n\n"
+        + f"{parts[1]}\n\n  1. 「默认开启后 ITL 无损」：没有测量，在修正前不要把「默认开启后 ITL 无损」写进活文档。\n\n"
+        + f"{parts[2]}\n\n无。\n\n"
+        + f"{parts[3]}\n\n- 两条都在 §3.1。\n\n{follow_ups}\n"
+    )
+
+
+PARTS = {
+    "plain": [
+        "一、今日增量（2 条）",
+        "二、值得警惕的矛盾与待核实说法",
+        "三、可引用的 arXiv 号",
+        "四、本轮结论与建议动作",
+    ],
+    "lenticular": ["【一】今日增量（2 条）", "【二】矛盾与待核实", "【三】arXiv 引用", "【四】结论与动作"],
+    "markdown": ["## 一 / 增量（2）", "## 二 / 矛盾 & 待核", "## 三 / arXiv", "## 四 / 结论 & next"],
+    "full-width space": ["一　今日增量（2 条）", "二　矛盾", "三　arXiv", "四　结论"],
+}
+ITEMS = {
+    "条目 N": "条目 {n}：{t}",
+    "bold （一）": "**（{cn}）{t}**",
+    "#N heading": "### #{n} {t}",
+    "第一条": "第{cn}条｜{t}",
+    "▍条目 N": "▍条目 {n} {t}",
+}
+FOLLOW_UPS = {
+    "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",
+    "task list": "### TODO（→ 周一）\n- [ ] 1. 复现 ITL\n- [ ] 2. 问维护者默认值",
+    "stems": "- 接下来：（甲）复现 ITL；（乙）问维护者默认值。",
+}
+
+
+def imported(markdown: str) -> tuple[dict, list[str]]:
+    done = import_full(markdown)
+    return YAML(typ="safe").load(done.text), [n.message for n in done.notes]
+
+
+def read_back(brief: dict) -> tuple:
+    items = [
+        (
+            i["number"],
+            i["title"].replace("**", ""),
+            i["sources"].get("urls"),
+            i["points"],
+            i["relation"],
+            i["placement"]["section"],
+        )
+        for i in brief["items"]
+    ]
+    follow_ups = [(f["number"], f["text"]) for f in brief.get("follow_ups", [])]
+    withheld = [w["text"] for c in brief["contradictions"] for w in c.get("withheld", [])]
+    return items, follow_ups, withheld
+
+
+EXPECTED = (
+    [
+        (n, t, ["https://docs.vllm.ai/en/latest/"], ["分块预填充默认开启"], "§3.1 尚无此项。", "3.1")
+        for n, t in enumerate(TITLES, 1)
+    ],
+    [(1, "复现 ITL"), (2, "问维护者默认值")],
+    ["默认开启后 ITL 无损"],
+)
+
+
+@pytest.mark.parametrize("parts", PARTS)
+@pytest.mark.parametrize("heading", ITEMS)
+@pytest.mark.parametrize("fields", ["lines", "bullets", "brackets", "dashes", "table"])
+def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, heading, fields):
+    brief, notes = imported(night(PARTS[parts], ITEMS[heading], fields, FOLLOW_UPS["task list"]))
+    assert read_back(brief) == EXPECTED
+    assert not any("no item heading" in n for n in notes)  # found by a way the importer knows
+
+
+@pytest.mark.parametrize("follow_ups", FOLLOW_UPS)
+def test_a_follow_up_list_written_any_known_way_reads_the_same(follow_ups):
+    brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS[follow_ups]))
+    assert read_back(brief)[1] == EXPECTED[1]
+
+
+def test_items_headed_in_an_unknown_way_are_found_by_their_fields_and_the_editor_is_told():
+    brief, notes = imported(night(PARTS["plain"], "◆ {t}", "bullets", FOLLOW_UPS["task list"]))
+    assert [(i["number"], i["title"]) for i in brief["items"]] == list(enumerate(TITLES, 1))
+    assert any("no item heading this importer knows" in n for n in notes)
