@@ -177,6 +177,8 @@ def search(tab, query: str) -> tuple[list[str], str, int]:
 
     tab.on("response", count)
     box = tab.locator(".md-search__input")
+    if not box.is_visible():  # a theme where the box is a dialog (Zensical's, or a phone): open it first
+        tab.locator("label.digest-search__open").click()
     box.click()
     box.press_sequentially(query, delay=20)
     box.press("End")
@@ -262,6 +264,26 @@ def test_one_command_builds_the_site_on_zensical_with_pagefinds_search_and_the_l
         finally:
             page.base = mkdocs_base
     assert links and links[0].endswith("#entry-kapitsa"), links[:3]
+    # …and is laid out: a dialog over the page, icons in one row, results in body-size type (issue 34:
+    # on Zensical the icons stacked and the results were heading-size).
+    looks = page.evaluate(
+        """() => {
+          const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+          const size = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+          const icons = [...document.querySelectorAll('.md-search__form .md-search__icon svg')]
+            .filter((svg) => svg.getBoundingClientRect().height > 0).map((svg) => svg.getBoundingClientRect());
+          return {
+            position: getComputedStyle(document.querySelector('.digest-search')).position,
+            input: size('.md-search__input'), title: size('.md-search-result__article h1'),
+            text: size('.md-search-result__article p'), body: size('article.md-content__inner') || size('body'),
+            icons: icons.map((r) => [Math.round(r.top), Math.round(r.height)]), form: box('.md-search__form').height,
+          };
+        }"""
+    )
+    assert looks["position"] == "fixed", looks
+    assert looks["title"] <= 1.25 * looks["body"] and looks["text"] <= looks["body"], looks
+    assert len(looks["icons"]) == 2 and all(h <= 32 for _, h in looks["icons"]), looks
+    assert abs(looks["icons"][0][0] - looks["icons"][1][0]) <= 4 and looks["form"] <= 64, looks  # one row
     # A withheld claim written into a hand-made page is found, and the command fails.
     withheld = next(w["text"] for c in brief()["contradictions"] for w in c.get("withheld", []))
     (root / "docs" / "inference" / "note.md").write_text(f"# 笔记\n\n据称 {withheld}。\n", encoding="utf-8")

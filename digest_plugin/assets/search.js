@@ -33,7 +33,7 @@
     svg.appendChild(path);
     return svg;
   }
-  var button = el("label", { "class": "md-header__button md-icon", "for": "__search", "title": words.open || "" }, [icon("magnify")]);
+  var button = el("label", { "class": "md-header__button md-icon digest-search__open", "for": "__search", "title": words.open || "" }, [icon("magnify")]);
   var input = el("input", {
     "type": "text", "class": "md-search__input", "name": "query", "aria-label": words.placeholder || "",
     "placeholder": words.placeholder || "", "autocapitalize": "off", "autocomplete": "off",
@@ -62,6 +62,15 @@
   var before = header.querySelector(".md-header__source");
   header.insertBefore(button, before);
   header.insertBefore(dialog, before);
+  /* Material's CSS lays the box out (its search form is position: relative).  A theme without it
+     (Zensical's) gets the box's own layout from digest.css, opened by a class this script keeps in
+     step with the toggle, since that CSS cannot reach the toggle from the header. */
+  var standalone = window.getComputedStyle(form).position !== "relative";
+  function sync() { dialog.classList.toggle("digest-search--open", toggle.checked); }
+  if (standalone) {
+    dialog.classList.add("digest-search--standalone");
+    button.classList.add("digest-search__open--shown");  /* the theme may hide a header button it does not know */
+  }
 
   var pagefind = null;
   function load() {
@@ -171,6 +180,7 @@
   input.addEventListener("input", function () { search(input.value); });
   input.addEventListener("focus", function () {
     toggle.checked = true;  /* Material's CSS opens the box (and its results) on this toggle */
+    sync();
     load();
   });
   form.addEventListener("submit", function (event) {
@@ -180,17 +190,20 @@
   });
   form.addEventListener("reset", function () { window.setTimeout(function () { search(""); input.focus(); }, 0); });
   toggle.addEventListener("change", function () {
+    sync();
     if (toggle.checked) window.setTimeout(function () { input.focus(); }, 0);
   });
-  list.addEventListener("click", function () { toggle.checked = false; });
+  list.addEventListener("click", function () { toggle.checked = false; sync(); });
   document.addEventListener("keydown", function (event) {
     var typing = /^(INPUT|TEXTAREA|SELECT)$/.test((event.target || {}).tagName || "");
     if (event.key === "Escape" && toggle.checked) {
       toggle.checked = false;
+      sync();
       input.blur();
     } else if (!typing && (event.key === "/" || event.key === "s" || event.key === "f") && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       toggle.checked = true;
+      sync();
       input.focus();
     }
   });
