@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import files, review, searchindex, siteconfig, zensical_host
-from .diff import diff_docs
+from .diff import diff_docs, diff_json
 from .edit import Checks, EditError, add_citation, add_words, close_follow_up, resolve_contradiction, set_evidence
 from .export import export
 from .files import FileError, create
@@ -300,7 +300,10 @@ def _diff(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         base_dir = _data_at(args.base_ref, args.data_dir, Path(tmp))
         before = analyse(base_dir, rules=after.rules).docs if base_dir and base_dir.is_dir() else None
-    print(diff_docs(before or {}, after.docs), end="")
+    if args.format == "json":
+        print(json.dumps(diff_json(before or {}, after.docs), ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        print(diff_docs(before or {}, after.docs), end="")
     return 0
 
 
@@ -561,6 +564,9 @@ def main(argv: list[str] | None = None) -> int:
         "--data", dest="data_opt", type=Path, help="the data folder (default: the digest plugin's data_dir)"
     )
     diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
+    diff.add_argument(
+        "--format", choices=["markdown", "json"], default="markdown", help="json: the same changes, for scripts"
+    )
     verify = sub.add_parser("verify", help="read a built site for withheld claims (any host; exit 1 if found)")
     verify.add_argument("site_dir", nargs="?", default="site", type=Path)
     verify.add_argument("--data", dest="data_dir", default=Path("data"), type=Path)

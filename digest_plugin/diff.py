@@ -44,6 +44,18 @@ def diff_docs(before: Mapping[str, LivingDoc], after: Mapping[str, LivingDoc]) -
     return "\n".join(out).rstrip() + "\n"
 
 
+def diff_json(before: Mapping[str, LivingDoc], after: Mapping[str, LivingDoc]) -> dict[str, object]:
+    """The same changes as :func:`diff_docs`, for scripts: per topic, each kind of change and its rows
+    (the rows the Markdown lists, Markdown-inert text), and the open questions' rows."""
+    topics = {}
+    for topic in sorted(set(before) | set(after)):
+        changes = _topic_changes(before.get(topic), after.get(topic))
+        if changes:
+            topics[topic] = {label: [row.removeprefix("- ") for row in rows] for label, rows in changes}
+    questions = [row.removeprefix("- ") for row in _questions(after) if row.startswith("- ")]
+    return {"changed": bool(topics), "topics": topics, "questions": questions}
+
+
 def _questions(after: Mapping[str, LivingDoc]) -> list[str]:
     """Every open question of the importer in the data as the change leaves it: the site publishes
     each one's safe reading until an editor answers it (``digest review``)."""
@@ -104,8 +116,16 @@ def _settled_by(c: ContradictionView) -> str:
 
 
 def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
+    lines: list[str] = []
+    for label, rows in _topic_changes(old, new):
+        lines += [f"**{label}**", *rows, ""]
+    return lines
+
+
+def _topic_changes(old: LivingDoc | None, new: LivingDoc | None) -> list[tuple[str, list[str]]]:
+    """(heading, rows) of every kind of change with rows; a row is one Markdown list line."""
     if new is None:
-        return ["- topic removed"]
+        return [("Topic removed", ["- topic removed"])]
     sections: list[tuple[str, list[str]]] = []
     was_sections = old.sections if old else {}
     sections.append(
@@ -327,8 +347,4 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     sections.append(("Follow-ups closed", [follow_up_line(f) for f in closed_f]))
     sections.append(("Follow-ups carried over", [follow_up_line(f) for f in carried_f]))
 
-    lines: list[str] = []
-    for label, rows in sections:
-        if rows:
-            lines += [f"**{label}**", *rows, ""]
-    return lines
+    return [(label, rows) for label, rows in sections if rows]

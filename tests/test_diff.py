@@ -192,3 +192,24 @@ def test_what_a_change_removes_is_shown_too(tmp_path, digest_diff):
     assert follow_up["text"][:10] in section(text, "⚠ Follow-ups removed")
     assert f"arXiv:{citation['arxiv']}" in section(text, "⚠ Citations removed")
     assert contradiction["title"][:6] in section(text, "⚠ Contradictions removed")
+
+
+def test_diff_as_json_for_scripts_holds_what_the_markdown_says(tmp_path, capsys, monkeypatch):
+    """``digest diff --format json``: the same rows, by topic and kind of change (issue 34, point 8)."""
+    import json
+
+    from conftest import run_cli
+
+    repo = committed_data(tmp_path)
+    replace_in(repo / "data" / BRIEF, "value: 155", "value: 156")
+    code, text, _ = run_cli("diff", "HEAD", cwd=repo, capsys=capsys, monkeypatch=monkeypatch)
+    code_json, out, err = run_cli("diff", "HEAD", "--format", "json", cwd=repo, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == code_json == 0, err
+    found = json.loads(out)
+    assert found["changed"] is True
+    (row,) = found["topics"]["inference"]["Entries updated"]
+    assert row.startswith("§1.1 Kapitsa") and "155 → 156" in row
+    assert f"- {row}" in text  # the Markdown lists the same row
+    unchanged = committed_data(tmp_path / "again")
+    _, out, _ = run_cli("diff", "HEAD", "--format", "json", cwd=unchanged, capsys=capsys, monkeypatch=monkeypatch)
+    assert json.loads(out) == {"changed": False, "topics": {}, "questions": []}
