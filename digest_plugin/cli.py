@@ -183,6 +183,42 @@ def _ask(found: list[review.OpenQuestion]) -> list[tuple[str, str]]:
     return answers
 
 
+ARGUMENT_HELP = {
+    "--format": "text (compiler-style lines) or json (for scripts)",
+    "base_ref": "the git ref to compare with (origin/main in a pull request)",
+    "site_dir": "the built site to read (default: site)",
+    "--data": "the data folder (default: data)",
+    "--config": "mkdocs.yml whose digest `rules` apply",
+    "markdown": "the brief in the team's Markdown pattern",
+    "--docs": "the docs folder to write the generated pages into",
+    "--host": "mkdocs (the plugin) or zensical (generated pages + the extension)",
+    "--topic": "the topic's slug (inference)",
+    "brief": "the brief YAML to edit (tonight's)",
+    "contradiction": "the id of the earlier contradiction",
+    "follow_up": "the id of the earlier follow-up",
+    "--status": "done, dropped or carried_over",
+    "--note": "what the brief says about it, in its words",
+    "item": "the id of the item (this brief's or an earlier one's)",
+    "arxiv": "the arXiv id (2309.06180, v2 allowed)",
+    "--title": "the paper's title",
+    "--s2": "cited-by count on Semantic Scholar",
+    "--openalex": "cited-by count on OpenAlex",
+    "--use-note": "what the brief cites it for",
+    "what": "brief, outline or vocabulary",
+}
+"""The help of arguments that repeat across commands (a command's own wording, where it has one, wins)."""
+
+
+def _explain(parser: argparse.ArgumentParser) -> None:
+    """Every argument of every command says what it is in ``digest SUB --help``."""
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        for sub in getattr(action, "choices", {}).values():
+            for argument in sub._actions:
+                key = argument.option_strings[-1] if argument.option_strings else argument.dest
+                if argument.help is None and key in ARGUMENT_HELP:
+                    argument.help = ARGUMENT_HELP[key]
+
+
 def _data_folder(args: argparse.Namespace) -> None:
     """One data folder, however given: ``--data``, the positional folder of ``check`` and ``diff``, or
     the ``data_dir`` of the digest plugin in ``--config`` (``mkdocs.yml``), else ``data``."""
@@ -690,6 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     schema.add_argument(
         "--data", default=Path("data"), type=Path, help="the data folder whose vocabulary.yml the schema lists"
     )
+    _explain(parser)
     args = parser.parse_args(argv)
     _data_folder(args)
 

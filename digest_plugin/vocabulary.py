@@ -107,9 +107,15 @@ class Vocabulary:
 
     def level_from(self, *texts: str) -> str | None:
         """The evidence level the first row of ``levels_from_boundary`` with a word in ``texts`` sets."""
+        found = self.level_reading(*texts)
+        return found[0] if found else None
+
+    def level_reading(self, *texts: str) -> tuple[str, str] | None:
+        """(level, the word that set it) for the first row of ``levels_from_boundary`` with a word in ``texts``."""
         for level, words in self._levels:
-            if any(words.search(text) for text in texts):
-                return level
+            for text in texts:
+                if m := words.search(text):
+                    return level, m.group(0)
         return None
 
     def source_kind_of(self, host: str, path: str) -> str | None:

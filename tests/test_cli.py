@@ -66,6 +66,21 @@ def test_cli_bad_usage_and_a_broken_config_exit_2(data_copy, capsys, monkeypatch
     assert "Traceback" not in err
 
 
+def _arguments_without_help(usage: str) -> list[str]:
+    """The arguments ``--help`` lists with no words after them, on their line or the next."""
+    start = min(i for i in (usage.find("positional arguments:"), usage.find("options:")) if i >= 0)
+    lines = usage[start:].splitlines()
+    bare = []
+    for k, line in enumerate(lines):
+        m = re.match(r"^  (-{0,2}[a-z][\w-]*)(?:, --[\w-]+)?(?: [A-Z_]+(?: \[[A-Z_ .]+\])?)?(\s*)(.*)$", line)
+        if not m or m[1] == "-h":
+            continue
+        follows = lines[k + 1] if k + 1 < len(lines) else ""
+        if not m[3].strip() and not re.match(r"^\s{8,}\S", follows):
+            bare.append(m[1])
+    return bare
+
+
 def test_every_command_explains_itself_and_the_version_is_the_installed_one(capsys, monkeypatch, tmp_path):
     from importlib.metadata import version
 
@@ -78,6 +93,7 @@ def test_every_command_explains_itself_and_the_version_is_the_installed_one(caps
         assert code == 0
         opening = " ".join(out.split("\n\n")[1].split())  # the paragraph after the usage lines
         assert opening.lower().startswith(said.split()[0].lower()), (name, opening, said)
+        assert _arguments_without_help(out) == [], name  # every argument says what it is (issue 34)
     code, out, _ = run_cli("--version", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
     assert (code, out.strip()) == (0, f"digest {version('digest-plugin')}")
 

@@ -113,8 +113,11 @@ def test_the_level_a_boundary_implies_is_the_vocabularys(tmp_path):
     replace_in(
         vocabulary, "levels_from_boundary:\n", "levels_from_boundary:\n  - {level: verified, words: [全文已读]}\n"
     )
-    item = next(i for i in load(imported(root))["items"] if i["number"] == 1)
+    written = imported(root)
+    item = next(i for i in load(written)["items"] if i["number"] == 1)
     assert item["evidence"]["level"] == "verified"
+    # a level set by words that name no level is the rule's reading, not the writer's: the editor is asked
+    assert "level read as «已核查» from «全文已读»" in written.read_text(encoding="utf-8")
 
 
 def test_a_boundary_rule_naming_no_level_is_refused_with_its_line(tmp_path, capsys, monkeypatch):

@@ -40,6 +40,7 @@ NORMALISED = {
     "the guards of items 2, 4, 5, 6 and 7; guards are compared without a final 。",
 }
 SEED_WARNINGS = [
+    "条目 6: level read as «部分核查» from «核实目录» (levels_from_boundary in the vocabulary file); check",
     "矛盾 1: touches items matched by shared names (条目 5 by experimental, kapitsa, stars); check",
     "矛盾 2: touches items matched by shared names (条目 3 by 0.23.0, load-format, modelexpress); check",
     "矛盾 3: touches items matched by shared names (条目 4 by lfm2.5-24b-a2b); check",
@@ -52,7 +53,8 @@ SEED_WARNINGS = [
     "follow-up 2: items matched by shared names (条目 6 by recsys, vol.178); check",
     "follow-up 3: items matched by shared names (条目 3 by 0.23.0, modelexpress); check",
 ]
-"""Every warning on the seed is a link the text only suggests; each is right, and each is marked."""
+"""Every warning on the seed is a link the text only suggests, or a level a rule of the vocabulary read
+from words that name no level; each is right, and each is marked."""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -217,8 +219,9 @@ def test_seed_warnings_are_the_suggested_links_and_each_is_marked_in_the_yaml(se
     assert messages(warnings) == SEED_WARNINGS
     comments = [line.strip() for line in text.splitlines() if line.strip().startswith(f"# {MARK}:")]
     assert comments == [f"# {MARK}: {m}" for m in SEED_WARNINGS]
-    assert [w.line for w in warnings][:6] == [line_of(SEED, f"  {n}. ") for n in (1, 2, 3, 3, 4, 5)]
-    assert {w.line for w in warnings[8:]} == {line_of(SEED, "需 E2 跟进的三件事")}
+    assert warnings[0].line == line_of(SEED, "本次仅核实目录结构")  # 条目 6's boundary
+    assert [w.line for w in warnings][1:7] == [line_of(SEED, f"  {n}. ") for n in (1, 2, 3, 3, 4, 5)]
+    assert {w.line for w in warnings[9:]} == {line_of(SEED, "需 E2 跟进的三件事")}
 
 
 def test_each_comment_sits_on_the_line_above_its_field(seed):

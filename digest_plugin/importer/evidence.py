@@ -99,7 +99,15 @@ def _read_evidence(
     if not boundary:
         draft.warn(f.line if f else line, f"条目 {number}: no 证据边界; boundary left empty", at + ("boundary",))
     points_text = "\n".join(item["points"] + [item.get("points_note", "")])
-    level = draft.words.level_from(boundary, points_text)
+    reading = draft.words.level_reading(boundary, points_text)
+    level = reading[0] if reading else None
+    if reading and _implied(reading, draft):
+        draft.warn(
+            f.line if f else line,
+            f"条目 {number}: level read as «{draft.words.label('evidence_levels', reading[0])}» from «{reading[1]}» "
+            "(levels_from_boundary in the vocabulary file); check",
+            at + ("level",),
+        )
     if level is None:
         level = "unverified"
         draft.warn(
@@ -126,6 +134,15 @@ def _read_evidence(
         evidence["gaps"] = gaps
     evidence["boundary"] = boundary
     return evidence
+
+
+def _implied(reading: tuple[str, str], draft: _Draft) -> bool:
+    """A level above 未核实 set by words that are no level's name (全文已读, 已核对): the team's rule
+    decided it, not the writer's word, so the editor is asked to look (a writer may mean 已核查)."""
+    level, word = reading
+    if draft.words.rank(level) >= draft.words.rank("unverified"):
+        return False
+    return not any(draft.words.find("evidence_levels", word.removeprefix(p)) for p in ("", "已", "属"))
 
 
 def _merged(*lists: list[str]) -> list[str]:
