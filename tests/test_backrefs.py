@@ -364,3 +364,24 @@ def test_spans_are_the_text_as_written(brief_date: str) -> None:
             assert text[ref.start : ref.end] == ref.text
             assert ref.kind in ("item", "contradiction", "follow_up", "entry", "section", "citation")
             assert (ref.id is None) == bool(ref.problem)
+
+
+def test_a_follow_up_named_by_its_lists_heading_and_dates_written_other_ways() -> None:
+    """A later night names a follow-up by the heading its night gave the list (「接棒事项（3）」, 「TODO 1」),
+    after a writer's name (「岚的」), and writes dates as 11/9, 14 号 or 上上周X (issue 29)."""
+    first = first_brief()
+    follow_ups = [f.model_copy(update={"number": n}) for n, f in enumerate(first.follow_ups, 1)]
+    named = first.model_copy(update={"follow_ups_heading": "接棒事项（交给明天的 Kai）", "follow_ups": follow_ups})
+    history = History([named])
+    tuesday = dt.date(2026, 10, 27)  # 上周三 is 10-21
+    refs = find_references("上周三岚的接棒事项（3）没合，续跟", tuesday, history)
+    assert resolved(refs) == [("follow_up", first.id, follow_ups[2].id)]
+    assert resolved(find_references("21 号矛盾 2", tuesday, history)) == [
+        ("contradiction", first.id, first.contradictions[1].id)
+    ]
+    assert resolved(find_references("10/21 C2", tuesday, history)) == [
+        ("contradiction", first.id, first.contradictions[1].id)
+    ]
+    assert resolved(find_references("上上周三条目 1", dt.date(2026, 11, 4), history)) == [
+        ("item", first.id, first.items[0].id)
+    ]

@@ -126,6 +126,8 @@ class History:
         self._citations: dict[str, list[tuple[str, str]]] = {}
         self._outline_names: set[str] = set()
         self._outline_sections: set[str] = set()
+        self.list_names: set[str] = set()
+        """What earlier nights called their follow-up lists (「接棒事项」, 「TODO」)."""
         if outline is not None:
             self._outline_names = {_norm(entry.title) for entry in outline.entries}
             self._outline_sections = {section.number for section in outline.sections}
@@ -151,6 +153,8 @@ class History:
                 self._entries.append(_Entry(brief.id, item.id, placement.section, tuple(n for n in names if n)))
             if placement.action is PlacementAction.new_section and placement.section and placement.section_title:
                 self._sections.append(_Section(brief.id, placement.section, placement.section_title))
+        if brief.follow_ups_heading and (name := _list_name(brief.follow_ups_heading)):
+            self.list_names.add(name)
         for contradiction in brief.contradictions:
             index.contradictions[contradiction.number] = contradiction.id
             index.texts["contradiction", contradiction.id] = f"{contradiction.title} {contradiction.text}"
@@ -229,7 +233,15 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
     )
 
 
-_LIST = re.compile(
+@functools.cache
+def _list_pattern(names: tuple[str, ...] = ()) -> re.Pattern[str]:
+    """The numbered references of a brief; ``names`` are the headings earlier nights gave their
+    follow-up lists (「接棒事项」, 「TODO」): a later night names a follow-up by its list's name."""
+    listed = "|".join(["跟进", "待办", "清单", *(re.escape(n) for n in sorted(names, key=len, reverse=True))])
+    return re.compile(_LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})"))
+
+
+_LIST_SOURCE = (
     rf"矛盾清单其余各条\s*\(\s*(?P<c_rest>{_NL})\s*\)"
     rf"|矛盾(?:清单)?\s*第\s*(?P<c_nth>{_NL})\s*条"
     rf"|第\s*(?P<nth_c>{_NL})\s*条矛盾"
@@ -241,6 +253,7 @@ _LIST = re.compile(
     rf"|第\s*(?P<nth>{_NL})\s*条(?!矛盾)"
     r"|(?P<circled>[①-⑳](?:\s*(?:、|/|和|及|与)\s*[①-⑳])*)"
 )
+_LIST = re.compile(_LIST_SOURCE)
 _GROUP_KIND = {
     "c_rest": "contradiction",
     "c_nth": "contradiction",
@@ -255,7 +268,8 @@ _GROUP_KIND = {
     "circled": "follow_up",
 }
 _FILLER = re.compile(
-    r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的)*\Z"
+    r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
+    r"|(?:[A-Za-z]{1,10}|[\u4e00-\u9fff]{1,2})\s*(?:列|留|写)?的)*\Z"
 )
 _TODAY = re.compile(r"(?:今日|今天|本轮|本日|本条|本次|当日)[\s的]*\Z")
 _LIST_CONTINUES = re.compile(r"(?:与|和|及|、)\s*\Z")
@@ -284,6 +298,15 @@ _HINTS: tuple[tuple[str, str], ...] = (
 _STATUS_AFTER = re.compile(r"\A(?:\([^()]*\))?\s*(?:——|:)\s*(?:完成|顺延|放弃|仍|今天|已)")
 _STOP = {"完成", "顺延", "放弃", "维持", "证实", "更正", "已经", "今天", "一天", "由此", "仍然"}
 _AS_OF = re.compile(r"(?:截至|截止|于|自|从|起|到|为)\s*\Z")
+
+
+def _list_name(heading: str) -> str | None:
+    """The name a follow-up list's heading gives it: its first words (「接棒事项（交给明天的 Kai）」 →
+    接棒事项); none for a heading of numbers or a generic word."""
+    name = re.split(r"[（(\s：:，,]", heading.strip(" ▍#*"), maxsplit=1)[0]
+    if len(name) < 2 or re.search(r"\d", name) or name in ("跟进", "待办", "清单"):
+        return None
+    return name
 
 
 def _norm(text: str) -> str:
@@ -436,7 +459,7 @@ def find_references(
     date_iter = iter(dates)
     pending = next(date_iter, None)
 
-    for match in _LIST.finditer(scan):
+    for match in _list_pattern(tuple(sorted(history.list_names))).finditer(scan):
         while pending is not None and pending.end <= match.start():
             last_when = pending
             pending = next(date_iter, None)
