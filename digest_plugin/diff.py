@@ -90,7 +90,8 @@ def _what_changed(before: EntryView, after: EntryView, words: Vocabulary) -> str
     if was_title != now_title:
         changes.append(f"「{md(was_title)}」→「{md(now_title)}」")
     if before.evidence is not None and after.evidence is not None and before.evidence.level != after.evidence.level:
-        was_level, now_level = (words.label("evidence_levels", e.evidence.level) for e in (before, after) if e.evidence)
+        was_level = words.label("evidence_levels", before.evidence.level)
+        now_level = words.label("evidence_levels", after.evidence.level)
         changes.append(f"{md(was_level)} → {md(now_level)}")
     old_figures = {f.key: f for f in before.figures}
     for figure in after.figures:

@@ -404,12 +404,16 @@ def validate(tree: Any, model: type[BaseModel], display: str) -> tuple[Any, list
             for parent, name in extras
             if (under := _belongs_under(model, parent, name, _known_fields(model, parent))) is not None
         }
+        moved_out = {(*parent, under, name) for (parent, name), under in misplaced.items()}
+        misspelt = [(parent, name) for parent, name in extras if (parent, name) not in misplaced]
         for error in errors:
-            if error["type"] == "missing" and any(
-                (parent == error["loc"][:-1] and difflib.get_close_matches(str(error["loc"][-1]), [name], n=1))
-                or (parent + (under, str(error["loc"][-1])) == tuple(error["loc"]) and name == error["loc"][-1])
-                for (parent, name), under in [*((x, None) for x in extras), *misplaced.items()]
-                if under is not None or (parent, name) not in misplaced
+            loc = tuple(error["loc"])
+            if error["type"] == "missing" and (
+                loc in moved_out
+                or any(
+                    parent == loc[:-1] and difflib.get_close_matches(str(loc[-1]), [name], n=1)
+                    for parent, name in misspelt
+                )
             ):
                 continue  # the key's own finding already says "did you mean …" or "move it under …"
             line, col = locate(tree, error["loc"])

@@ -105,11 +105,6 @@ class Vocabulary:
         更新」 say the opposite); longest phrases first, so 「不再跟进」 is found before 「跟进」."""
         return _wording_pattern(self.phrases(act))
 
-    def level_from(self, *texts: str) -> str | None:
-        """The evidence level the first row of ``levels_from_boundary`` with a word in ``texts`` sets."""
-        found = self.level_reading(*texts)
-        return found[0] if found else None
-
     def level_reading(self, *texts: str) -> tuple[str, str] | None:
         """(level, the word that set it) for the first row of ``levels_from_boundary`` with a word in ``texts``."""
         for level, words in self._levels:

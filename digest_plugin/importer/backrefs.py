@@ -300,6 +300,10 @@ _STOP = {"完成", "顺延", "放弃", "维持", "证实", "更正", "已经", "
 _AS_OF = re.compile(r"(?:截至|截止|于|自|从|起|到|为)\s*\Z")
 
 
+UNDATED = "no date says whose list it is"
+"""The problem of a 「矛盾 N」 written with no date: whose list it is, only the brief's own could say."""
+
+
 def _list_name(heading: str) -> str | None:
     """The name a follow-up list's heading gives it: its first words (「接棒事项（交给明天的 Kai）」 →
     接棒事项); none for a heading of numbers or a generic word."""
@@ -505,7 +509,7 @@ def find_references(
                 briefs, _, ambiguous_round = last_dated
             else:
                 briefs = tuple(history._before(today))
-                undated_problem = "no date says whose list it is"
+                undated_problem = UNDATED
         assert kind is not None and briefs is not None
         end = match.end()
         used.append((start, end))

@@ -14,6 +14,7 @@ from . import lists
 from .backrefs import History
 from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
 from .markdown import _entries
+from .numbers import small_number
 from .updates import last_status
 from .words import _conclusion_ratings
 
@@ -44,9 +45,6 @@ NEW_MARK = re.compile(r"^新增\s*[：:]\s*")
 
 
 FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
-
-
-CHINESE_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
 def _read_conclusions(
@@ -194,7 +192,7 @@ def _read_follow_ups(
         pieces = [(0, _strip_end(body))]  # 0: no number written
     pieces = [(n, t) for n, t in pieces if t]
     count = m["count"] or m["count2"]
-    said = CHINESE_COUNT.get(count.strip()[:1]) if count else None
+    said = small_number(count.strip()[:1]) if count else None
     if said is not None and said != len(pieces):
         draft.warn(line, f"follow-ups: the heading counts {said}, the list has {len(pieces)}", ("follow_ups_heading",))
     follow_ups: list[dict[str, Any]] = []

@@ -16,6 +16,7 @@ from .common import BULLET, _At, _bare, _Code, _Draft, _Field, _join, _Line, _Pa
 from .evidence import _read_evidence, _read_points, _read_sources
 from .markdown import _paragraphs
 from .numbering import _check_numbering
+from .numbers import small_number
 from .placement import _guards, _read_placement, _repo_card_figures
 from .words import _title_rating
 
@@ -29,29 +30,19 @@ ITEM_HEADINGS = [
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
-CHINESE_NUMBER = {c: i for i, c in enumerate("一二三四五六七八九十", 1)}
 
 
-def _item_number(text: str) -> int:
-    """「3」, 「三」, 「十二」 as a number."""
-    if text.isdigit():
-        return int(text)
-    if len(text) == 1:
-        return CHINESE_NUMBER[text]
-    tens, _, units = text.partition("十")
-    return (CHINESE_NUMBER.get(tens, 1) if tens else 1) * 10 + (CHINESE_NUMBER.get(units, 0) if units else 0)
-
-
-def _item_heading(part: _Part) -> re.Pattern[str]:
-    """The way this brief heads its items (see :data:`ITEM_HEADINGS`)."""
+def _item_heading(part: _Part) -> re.Pattern[str] | None:
+    """The way this brief heads its items (see :data:`ITEM_HEADINGS`); None when it heads them in
+    no way these know."""
     for line in part.lines:
-        bare = _bare(line.text)
         if line.text[:1].isspace() or BULLET.match(line.text):
             continue  # an indented or bulleted line is inside an item
+        bare = _bare(line.text)
         for pattern in ITEM_HEADINGS:
             if pattern.match(bare):
                 return pattern
-    return ITEM_HEADING
+    return None
 
 
 ITEM_LABELS = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入", "顺带")
@@ -75,9 +66,6 @@ class _Labels:
     heading: re.Pattern[str]
     inline: re.Pattern[str]
     table: re.Pattern[str]
-
-    def label(self, m: re.Match[str]) -> str:
-        return self.canonical[m["label"]]
 
 
 @functools.cache
@@ -122,11 +110,10 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     leading: list[_Line] = []
     heading_of = _item_heading(part)
     labels = _labels(_label_spellings(draft))
-    by_shape = (
-        _headings_by_shape(part, labels)
-        if not any(heading_of.match(_bare(x.text)) for x in part.lines if not x.text[:1].isspace())
-        else {}
-    )
+    unknown = heading_of is None and not any(
+        ITEM_HEADING.match(_bare(x.text)) for x in part.lines if not x.text[:1].isspace()
+    )  # (a bulleted 「- 条目 1」 still counts as a known way: its brief is not read by shape)
+    by_shape = _headings_by_shape(part, labels) if unknown else {}
     if by_shape:
         draft.warn(
             min(by_shape),
@@ -138,10 +125,10 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
         if line.number in by_shape:
             blocks.append((line, by_shape[line.number], []))
         elif (
-            (m := heading_of.match(_bare(line.text)))
-            and not by_shape
+            heading_of is not None
             and not line.text[:1].isspace()
             and not BULLET.match(line.text)
+            and (m := heading_of.match(_bare(line.text)))
         ):
             blocks.append((line, m, []))
         elif blocks:
@@ -153,7 +140,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     items: list[dict[str, Any]] = []
     seen: Counter[int] = Counter()
     for index, (heading, m, body) in enumerate(blocks):
-        number = _item_number(m["number"] or str(index + 1))
+        number = (small_number(m["number"]) if m["number"] else None) or index + 1  # unnumbered: its place
         seen[number] += 1
         item_id = f"{stem}-item-{number}" + ("" if seen[number] == 1 else f"-{seen[number]}")
         at = ("items", index)

@@ -23,27 +23,34 @@ from .common import MARKDOWN_MARKS, _Line, _strip_end
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
-ENTRY = re.compile(
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern of this module, ``{STEMS}`` standing for the stems in a character class."""
+    return re.compile(pattern.replace("{STEMS}", STEMS))
+
+
+ENTRY = _compiled(
     r"^\s*(?:[-•*·・]\s+)?(?:\[[ xX✓]?\]\s*)?"
-    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])[）)])"
+    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)])"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
 list), 「（甲）…」."""
-HEADING = re.compile(
-    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d甲乙丙丁]|\s*[①-⑩])"
+HEADING = _compiled(
+    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
 )
 """A line that heads what follows: a Markdown heading, a 「▍…」 bar, or a line ending in a colon."""
-INLINE_START = re.compile(
-    r"(?:^[▍▎▌]\s*(?P<bar>[^（(①-⑩：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[甲乙丙丁])[）)]|[①-⑩]))"
-    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[甲乙丙丁])[）)]|1\s+\S))"
+INLINE_START = _compiled(
+    r"(?:^[▍▎▌]\s*(?P<bar>[^（(①-⑩：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[①-⑩]))"
+    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
 )
 """Inside a paragraph, the words that head a numbered list: before a colon (「接下来盯：① …」), or a
 「▍」 heading the entries follow directly (「▍接棒事项（交给明天的 Kai）（1）…」)."""
-INLINE_MARK = re.compile(
+INLINE_MARK = _compiled(
     r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+\S)"
-    r"|[（(](?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])[）)])"
+    r"|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)])"
 )
 """An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference);
 「1 自算成本——…；2 M4 Max——…」 counts only as a run numbered 1, 2, 3 …"""

@@ -15,6 +15,22 @@ _PLAIN = re.compile(r"^(?P<sign>[+-]?)(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<frac
 _SCALES = {"": 1, "万": 10_000, "亿": 100_000_000}
 
 
+CHINESE_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)} | {"两": 2}
+
+
+def small_number(text: str) -> int | None:
+    """A count or list number as briefs write it: 「3」, 「三」, 「两」, 「十二」; None for anything else."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    tens, ten, units = text.partition("十")
+    if not ten:
+        return CHINESE_DIGITS.get(text) if len(text) == 1 else None
+    high = CHINESE_DIGITS.get(tens, 0 if tens else 1)
+    low = CHINESE_DIGITS.get(units, 0 if not units else -100)
+    return high * 10 + low if high and low >= 0 else None
+
+
 def read_number(text: str) -> int | float | None:
     """``text`` as a number, or None when it is not one written whole.
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
 from ..vocabulary import Vocabulary, fold
-from .backrefs import History, Reference, find_references
+from .backrefs import UNDATED, History, Reference, find_references
 from .common import _Code, _Draft
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
@@ -387,7 +387,7 @@ class _State:
         updated = {str(e) for e in (placement.get("entry"), *placement.get("entries", [])) if e}
         for old in follow_up.items:
             action = placement.get("action")
-            if getattr(action, "value", action) == "update_in_place" and self.entry_of(old) in updated:
+            if getattr(action, "value", action) == "update_in_place" and (self.history.entry_of(old) or old) in updated:
                 continue  # the item updates that entry in place: its evidence is the update's, once (issue 34)
             self.evidence.setdefault(
                 old,
@@ -398,14 +398,6 @@ class _State:
                     "evidence": source["evidence"],
                 },
             )
-
-    def entry_of(self, item_id: str) -> str:
-        """The entry an earlier item shows on: its own, or the one it updated in place."""
-        for b in self.draft.earlier:
-            for item in b.items:
-                if item.id == item_id and item.placement.entry and not item.placement.action.creates_entry:
-                    return item.placement.entry
-        return item_id
 
     def retraction(self, item_id: str, piece: _Piece) -> None:
         if item_id in self.retractions:
@@ -474,7 +466,7 @@ class _State:
 def _undated_own(ref: Reference, own: set[int]) -> bool:
     """An undated 「矛盾 N」 that tonight's own list has (the writer's own contradiction)."""
     numbers = [int(n) for n in re.findall(r"\d+", ref.text)]
-    return bool(ref.problem and "no date" in ref.problem and len(numbers) == 1 and numbers[0] in own)
+    return bool(ref.problem and ref.problem.startswith(UNDATED)) and len(numbers) == 1 and numbers[0] in own
 
 
 def _trim(text: str) -> str:
