@@ -347,7 +347,9 @@ class Layout:
             entry_id, item = placed.entry_id, placed.item
             if entry_id not in doc.entries:
                 continue
-            text = " ".join([item.title, *item.points, item.evidence.boundary, item.relation, item.placement.text])
+            text = " ".join(
+                [item.title, *item.points, item.evidence.boundary, item.relation or "", item.placement.text or ""]
+            )
             if "arXiv:" not in text:  # most items cite nothing: skip the regex
                 continue
             for key in sorted(k for k in set(MENTION.findall(text)) if k in citations):
@@ -363,7 +365,7 @@ class Layout:
         listed = set(self.doc.citations)
         for placed in self.doc.items.values():
             item = placed.item
-            text = " ".join([item.title, item.relation, *item.points, *item.notes, item.placement.text])
+            text = " ".join([item.title, item.relation or "", *item.points, *item.notes, item.placement.text or ""])
             keys = {m.group(1) for m in MENTION.finditer(text)} & listed
             if keys:
                 found[item.id] = keys

@@ -886,7 +886,7 @@ def _amended(item: Item, erratum: Erratum) -> Item:
         update={
             "title": item.title.replace(erratum.old, erratum.new),
             "points": [p.replace(erratum.old, erratum.new) for p in item.points],
-            "relation": item.relation.replace(erratum.old, erratum.new),
+            "relation": item.relation and item.relation.replace(erratum.old, erratum.new),
         }
     )
 

@@ -460,7 +460,9 @@ class Placement(Model):
     """The earlier item this one repeats (``action: duplicate``)."""
     entries: list[Slug] = Field(default_factory=list)
     """Further entries the same in-place update changes (「一次发布碰到三个已有条目」): each shows it."""
-    text: Text
+    text: Text | None = None
+    """The 建议归入 as written; left out when the brief has none (the item is then kept out of the doc
+    until the editor places it)."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -508,7 +510,8 @@ class Item(Model):
     points_note: str | None = None
     points: list[Text] = Field(min_length=1)
     evidence: Evidence
-    relation: Text
+    relation: Text | None = None
+    """与活文档脉络的关系 as written; left out when the brief has none (never made up)."""
     placement: Placement
     figures: list[Figure] = Field(default_factory=list)
     guards: list[Text] = Field(default_factory=list)

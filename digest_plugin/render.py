@@ -623,8 +623,10 @@ class Renderer:
             out.append(f'<p class="digest-points-note">{note}</p>')
         out.append('<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>")
         out.append(f'<p class="digest-sources"><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>')
-        out.append(f'<p class="digest-relation"><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>')
-        placement = f"<strong>{labels.PLACEMENT}</strong>：{here(self.text(without_guards(p.text, item.guards)))}"
+        if item.relation:  # a brief may leave it out: nothing is shown rather than an empty label
+            out.append(f'<p class="digest-relation"><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>')
+        said = here(self.text(without_guards(p.text, item.guards))) if p.text else labels.PLACEMENT_NOT_GIVEN
+        placement = f"<strong>{labels.PLACEMENT}</strong>：{said}"
         if p.alternatives:
             links = labels.LIST_SEP.join(self.section_link(a.section) for a in p.alternatives)
             placement += labels.ALTERNATIVES.format(links=links)

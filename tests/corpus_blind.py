@@ -44,9 +44,12 @@ MARK = "# digest-import:"
 SECOND = ROOT / "tests" / "corpus" / "blind2"
 """Four later nights (11-14 … 11-17) by three more writers.  Written as a holdout, scored once
 untuned (0 correct, 8 asked, 65 wrong of 73; 4 withheld claims published), then tuned on."""
-FRESH = ROOT / "tests" / "corpus" / "blind3"
-"""Three later nights (11-18 … 11-20), written after blind2 was tuned on: held out, never tuned on."""
-CORPORA = (BLIND, SECOND, FRESH)
+THIRD = ROOT / "tests" / "corpus" / "blind3"
+"""Three later nights (11-18 … 11-20), written after blind2 was tuned on.  Held out and scored once
+untuned (5 correct, 18 asked, 25 wrong of 48; nothing published), then tuned on (2026-12-04, late)."""
+FRESH = ROOT / "tests" / "corpus" / "blind4"
+"""Four later nights (11-21 … 11-24), written after blind3 was tuned on: held out, never tuned on."""
+CORPORA = (BLIND, SECOND, THIRD, FRESH)
 
 
 def holdout() -> set[str]:
@@ -60,8 +63,8 @@ def holdout() -> set[str]:
 
 
 def nights(which: str = "all") -> list[Path]:
-    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind3/ only), or one
-    corpus folder's name (blind, blind2, blind3)."""
+    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind4/ only), or one
+    corpus folder's name (blind, blind2, blind3, blind4)."""
     held = holdout()
     found = sorted((p for folder in CORPORA for p in folder.glob("2026-*.md")), key=lambda p: p.name)
     if which == "tune":
@@ -581,7 +584,7 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--only", choices=("all", "tune", "holdout", "fresh", "blind", "blind2", "blind3"), default="all"
+        "--only", choices=("all", "tune", "holdout", "fresh", *(c.name for c in CORPORA)), default="all"
     )
     parser.add_argument("--wrong", action="store_true", help="list every decision not scored correct")
     parser.add_argument("--keep", type=Path, help="work in this (new) folder and leave it there, to look at")

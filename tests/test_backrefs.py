@@ -385,3 +385,21 @@ def test_a_follow_up_named_by_its_lists_heading_and_dates_written_other_ways() -
     assert resolved(find_references("上上周三条目 1", dt.date(2026, 11, 4), history)) == [
         ("item", first.id, first.items[0].id)
     ]
+
+
+def test_dates_and_numbers_written_yet_other_ways() -> None:
+    """「10.21」, 「21 日」, 「Oct 21」, an English weekday, 「第三条」 and 「（丙）」 name the same objects as
+    「10-21 条目 3」 and 「10-21 跟进 3」 (issue 29); the same spellings that are no night stay no reference."""
+    first = first_brief()
+    history = History([first])
+    tuesday = dt.date(2026, 10, 27)  # the Wednesday before is 10-21
+    item_3, c_2, f_3 = first.items[2].id, first.contradictions[1].id, first.follow_ups[2].id
+    assert resolved(find_references("勾销：10.21 第三条", tuesday, history)) == [("item", first.id, item_3)]
+    assert resolved(find_references("21 日矛盾 2", tuesday, history)) == [("contradiction", first.id, c_2)]
+    assert resolved(find_references("see Oct 21 C2", tuesday, history)) == [("contradiction", first.id, c_2)]
+    assert resolved(find_references("Wed's C2", tuesday, history)) == [("contradiction", first.id, c_2)]
+    assert resolved(find_references("接 10.21（丙）", tuesday, history)) == [("follow_up", first.id, f_3)]
+    assert resolved(find_references("乔的第三条", dt.date(2026, 10, 22), History([first]))) == []  # no date
+    # A version, a span of days and a weekday with no brief are no dates: nothing is named.
+    for text in ("Llama 3.1 条目 2", "单仓库 7 日窗口条目 2", "Mon C1", "v1.1 条目 2"):
+        assert find_references(text, tuesday, history) == [], text

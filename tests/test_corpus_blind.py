@@ -55,18 +55,32 @@ def _of(scores, corpus: str) -> list:
 
 def test_the_nights_tuned_on_stay_where_they_are(scores):
     tuned = totals([s for s in _of(scores, "blind") if s.night not in holdout()])
-    assert tuned["correct"] >= 73 and tuned["wrong"] <= 3, table(scores)
+    assert tuned["correct"] >= 74 and tuned["wrong"] <= 3, table(scores)
 
 
 def test_the_first_holdout_stays_where_it_is(scores):
     held = totals([s for s in _of(scores, "blind") if s.night in holdout()])
-    assert held["correct"] >= 25 and held["correct"] + held["asked"] >= 39, table(scores)
+    assert held["correct"] >= 24 and held["correct"] + held["asked"] >= 39, table(scores)  # (25 of 17+17+18 when
+    # 仅单次测量 was first proposed on 11-12; since it is proposed on 11-05, 11-12 has one decision less)
 
 
 def test_the_second_corpus_stays_where_it_is(scores):
     """blind2/ scored 0 correct, 8 asked, 65 wrong of 73 before it was tuned on (2026-12-04)."""
     second = totals(_of(scores, "blind2"))
-    assert second["correct"] >= 44 and second["correct"] + second["asked"] >= 57, table(scores)
+    assert second["correct"] >= 50 and second["correct"] + second["asked"] >= 66, table(scores)
+
+
+def test_the_third_corpus_stays_where_it_is(scores):
+    """blind3/ scored 5 correct, 18 asked, 25 wrong of 48 before it was tuned on (2026-12-04, late)."""
+    third = totals(_of(scores, "blind3"))
+    assert third["correct"] >= 13 and third["correct"] + third["asked"] >= 42, table(scores)
+
+
+def test_the_fourth_corpus_stays_where_it_is(scores):
+    """blind4/ scored 6 correct, 16 asked, 47 wrong of 69 and published 2 withheld claims before it was
+    tuned on (2026-12-04, late)."""
+    fourth = totals(_of(scores, "blind4"))
+    assert fourth["correct"] >= 11 and fourth["correct"] + fourth["asked"] >= 38, table(scores)
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,14 @@ def _fields(style: str) -> str:
         return "\n".join(f"【{k}】{v}" for k, v in FIELDS.items())
     if style == "dashes":
         return "\n".join(f"{k} —— {v}" for k, v in FIELDS.items())
+    if style == "definition list":  # Python-Markdown's def_list: the label, then 「: …」
+        return "\n\n".join(f"{k}\n: {v}" for k, v in FIELDS.items())
+    if style == "emoji, full-width space":
+        marks = "📎📌🧱🔗📥"
+        return "\n\n".join(f"{m} {k}\u3000{v}" for m, (k, v) in zip(marks, FIELDS.items(), strict=True))
+    if style == "numbered, English":
+        english = ["Source", "Points", "Evidence", "Relation", "Placement"]
+        return "\n".join(f"{n}. {e} — {v}" for n, (e, v) in enumerate(zip(english, FIELDS.values(), strict=True), 1))
     if style == "table":
         rows = "\n".join(f"| {SHORT.get(k, k)} | {v} |" for k, v in FIELDS.items())
         return "| 字段 | 内容 |\n|---|---|\n" + rows
@@ -64,6 +72,13 @@ PARTS = {
     "lenticular": ["【一】今日增量（2 条）", "【二】矛盾与待核实", "【三】arXiv 引用", "【四】结论与动作"],
     "markdown": ["## 一 / 增量（2）", "## 二 / 矛盾 & 待核", "## 三 / arXiv", "## 四 / 结论 & next"],
     "full-width space": ["一　今日增量（2 条）", "二　矛盾", "三　arXiv", "四　结论"],
+    "financial numerals, setext": [
+        "壹 · 新进展（2 条）\n==========",
+        "贰 · 矛盾与待核\n==========",
+        "叁 · arXiv\n==========",
+        "肆 · 结论\n==========",
+    ],
+    "by position": ["## 1 ▸ Delta — 增量（2）", "## 2 ▸ Disputes", "## 3 ▸ Papers", "## 4 ▸ Wrap-up"],
 }
 ITEMS = {
     "条目 N": "条目 {n}：{t}",
@@ -71,11 +86,14 @@ ITEMS = {
     "#N heading": "### #{n} {t}",
     "第一条": "第{cn}条｜{t}",
     "▍条目 N": "▍条目 {n} {t}",
+    "N of M": "#### {n}/2\u3000{t}",
+    "letter and number": "**D{n} · {t}**",
 }
 FOLLOW_UPS = {
     "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",
     "task list": "### TODO（→ 周一）\n- [ ] 1. 复现 ITL\n- [ ] 2. 问维护者默认值",
     "stems": "- 接下来：（甲）复现 ITL；（乙）问维护者默认值。",
+    "task list with owners": "#### 看板（交周五）\n- [ ] 1 · @洛 · 复现 ITL\n- [ ] 2 · @Jay · 问维护者默认值",
 }
 
 
@@ -113,7 +131,19 @@ EXPECTED = (
 
 @pytest.mark.parametrize("parts", PARTS)
 @pytest.mark.parametrize("heading", ITEMS)
-@pytest.mark.parametrize("fields", ["lines", "bullets", "brackets", "dashes", "table"])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        "lines",
+        "bullets",
+        "brackets",
+        "dashes",
+        "table",
+        "definition list",
+        "emoji, full-width space",
+        "numbered, English",
+    ],
+)
 def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, heading, fields):
     brief, notes = imported(night(PARTS[parts], ITEMS[heading], fields, FOLLOW_UPS["task list"]))
     assert read_back(brief) == EXPECTED
@@ -123,7 +153,8 @@ def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, headi
 @pytest.mark.parametrize("follow_ups", FOLLOW_UPS)
 def test_a_follow_up_list_written_any_known_way_reads_the_same(follow_ups):
     brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS[follow_ups]))
-    assert read_back(brief)[1] == EXPECTED[1]
+    owners = {"task list with owners": ["@洛 · ", "@Jay · "]}.get(follow_ups, ["", ""])  # kept as written
+    assert read_back(brief)[1] == [(n, owners[n - 1] + t) for n, t in EXPECTED[1]]
 
 
 def test_items_headed_in_an_unknown_way_are_found_by_their_fields_and_the_editor_is_told():

@@ -49,6 +49,7 @@ from .markdown import _split_parts, normalized
 from .numbering import _check_counts, _validate
 from .reshape import read_reshape
 from .safe import settle
+from .unread import mark_unread
 from .updates import read_updates
 
 
@@ -129,6 +130,7 @@ def import_full(
     read_updates(brief, draft, history)
     read_reshape(brief, outline, history, draft)
     settle(brief, outline, history, draft)
+    mark_unread(brief, history, draft)
     _questions(brief, stem, draft)
     _check_counts(brief, parts, draft)
     _validate(brief, draft)

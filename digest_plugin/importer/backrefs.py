@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..model import Brief, Outline, PlacementAction
+from .numbers import small_number
 
 __all__ = ["History", "Reference", "find_references"]
 
@@ -143,7 +144,7 @@ class History:
                 self._entry_of[item.id] = item.id
             elif item.placement.action is PlacementAction.update_in_place and item.placement.entry:
                 self._entry_of[item.id] = item.placement.entry
-            index.texts["item", item.id] = " ".join([item.title, *item.points, item.relation])
+            index.texts["item", item.id] = " ".join([item.title, *item.points, item.relation or ""])
             placement = item.placement
             if placement.action.creates_entry and placement.section is not None:
                 names = [placement.entry_title] if placement.entry_title else []
@@ -204,6 +205,9 @@ class History:
 # --------------------------------------------------------------------------- text patterns
 
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "0123456789:()")
+_STEMS = "甲乙丙丁戊己庚辛壬癸"
+_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+_EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
@@ -227,6 +231,10 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
         r"|(?P<slash>(?<![\d/.v])\d{1,2}/\d{1,2}(?![\d/]))"
         r"|(?P<hao>(?<![\d月/])\d{1,2}\s*号(?![\d]))"
+        r"|(?P<dot>(?<![\w.§\-$])\d{1,2}\.\d{1,2}(?![\d.%]|\s*(?:万|倍|×|x|ms|s\b|GB|B\b|美元)))"
+        r"|(?P<ri>(?<![\d月/.])\d{1,2}\s*日(?![\d内前后窗均]))"
+        r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?!\d))"
+        r"|(?P<enwk>(?<![A-Za-z])(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?(?:'s)?(?![A-Za-z]))"
         rf"|(?P<rel>{words})"
         r"|(?<![下每上])(?P<wk>(?:上上|上|本)?周[一二三四五六日天](?!末))"
         r"|(?P<lastweek>上周)"
@@ -250,8 +258,9 @@ _LIST_SOURCE = (
     r"|(?<![\w#])C\s*(?P<cc>\d{1,2})(?!\d)"
     r"|(?<![\w#])#(?P<ih>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
-    rf"|第\s*(?P<nth>{_NL})\s*条(?!矛盾)"
+    rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
     r"|(?P<circled>[①-⑳](?:\s*(?:、|/|和|及|与)\s*[①-⑳])*)"
+    r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
 )
 _LIST = re.compile(_LIST_SOURCE)
 _GROUP_KIND = {
@@ -266,11 +275,15 @@ _GROUP_KIND = {
     "f": "follow_up",
     "nth": None,
     "circled": "follow_up",
+    "paren": "follow_up",
 }
 _FILLER = re.compile(
     r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
     r"|(?:[A-Za-z]{1,10}|[\u4e00-\u9fff]{1,2})\s*(?:列|留|写)?的)*\Z"
 )
+_ITEM_NTH = re.compile(r"[\u4e00-\u9fff]{0,2}[A-Za-z\u4e00-\u9fff]\s*\Z")
+"""Right before 「第 3 条」, a name or a night (「乔第 3 条」, 「昨晚第三条」): the night's items, as is a
+dated 「第三条」 in Chinese numerals (「11.18 第三条」); a dated 「10-21 第 3 条」 names no list."""
 _TODAY = re.compile(r"(?:今日|今天|本轮|本日|本条|本次|当日)[\s的]*\Z")
 _LIST_CONTINUES = re.compile(r"(?:与|和|及|、)\s*\Z")
 _CLAUSE_START = re.compile(r"(?:\A|[；;，,、:。\n])\s*\Z")
@@ -326,6 +339,12 @@ def _numbers(spelled: str) -> list[int] | None:
     parts = re.split(r"\s*(?:、|/|和|及|与)\s*", spelled.strip())
     out: list[int] = []
     for part in parts:
+        if (chinese := small_number(part)) is not None:
+            out.append(chinese)
+            continue
+        if (stem := part.strip("() ")) and stem in _STEMS:
+            out.append(_STEMS.index(stem) + 1)  # 「（丙）」: the third
+            continue
         bounds = [
             _CIRCLED.get(b.strip()) or int(b.strip("() "))
             for b in re.split(r"\s*(?:–|—|~|至|到)\s*", part)
@@ -393,6 +412,21 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             day = _calendar(today.year, m, d)
             if day is not None and day > today:
                 day = _calendar(today.year - 1, m, d)
+        elif kind == "en":  # 「Nov 22」
+            month = _MONTHS.index(spelled[:3].title()) + 1
+            d = int(re.findall(r"\d+", spelled)[0])
+            day = _calendar(today.year, month, d)
+            if day is not None and day > today:
+                day = _calendar(today.year - 1, month, d)
+        elif kind == "enwk":  # 「Sat」, 「Thu's」: the last such day before tonight
+            back = (today.weekday() - _EN_WEEKDAYS.index(spelled[:3].title())) % 7 or 7
+            day = today - dt.timedelta(days=back)
+            if not history._on(day):
+                continue  # a weekday named as a day to come, or a night nobody wrote
+        elif kind in ("dot", "ri"):  # 「11.17」, 「15 日」: only a day some recent brief is dated
+            day = _day_written(spelled, kind, today)
+            if day is None or not history._on(day):
+                continue
         elif kind == "hao":  # 「14 号」: that day of this month, else of the month before
             d = int(re.findall(r"\d+", spelled)[0])
             day = _calendar(today.year, today.month, d)
@@ -423,6 +457,25 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         briefs = tuple(history._on(day))
         out.append(_When(match.start(), match.end(), briefs, None if briefs else f"no brief dated {day}"))
     return out
+
+
+RECENT = dt.timedelta(days=62)
+"""How far back a date written as 「11.17」 or 「15 日」 may point: the same spellings are version numbers
+(Llama 3.1) and spans (7 日窗口) too, so only a day a brief of the last two months is dated counts."""
+
+
+def _day_written(spelled: str, kind: str, today: dt.date) -> dt.date | None:
+    numbers = [int(x) for x in re.findall(r"\d+", spelled)]
+    if kind == "dot":
+        day = _calendar(today.year, numbers[0], numbers[1])
+        if day is not None and day > today:
+            day = _calendar(today.year - 1, numbers[0], numbers[1])
+    else:  # that day of this month, else of the month before
+        day = _calendar(today.year, today.month, numbers[0])
+        if day is None or day > today:
+            last = today.replace(day=1) - dt.timedelta(days=1)
+            day = _calendar(last.year, last.month, numbers[0])
+    return day if day is not None and today - RECENT <= day <= today else None
 
 
 def _previous_round(match: re.Match[str], earlier: list[_Indexed], round_: str | None) -> _When:
@@ -480,6 +533,8 @@ def find_references(
         undated_problem: str | None = None
         if when is not None:
             start, briefs, ambiguous_round = when.start, when.briefs, when.relative_round
+            if kind is None and (_ITEM_NTH.search(before[-8:]) or not match.group(group)[:1].isdigit()):
+                kind = "item"  # 「昨晚乔第三条」: a writer's own way to number items
             if kind is None:
                 continue  # 「10-21 第 3 条」 with no list word: too loose to read
             if not briefs:
@@ -494,7 +549,7 @@ def find_references(
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):
                 continue  # 「见条目 3」: the brief's own item
             briefs, kind, ambiguous_round = last_dated
-        elif group in ("nth", "circled", "f", "f_nth"):
+        elif group in ("nth", "circled", "paren", "f", "f_nth"):
             if last_dated is None:
                 continue
             if group == "nth" and not _CLAUSE_START.search(before):

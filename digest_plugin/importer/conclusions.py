@@ -107,6 +107,8 @@ def _numbered_list(
         new = bool(NEW_MARK.match(entry.text))
         targets = [] if new else lists.earlier_follow_ups(numbered, entry, today, history, round_)
         status = last_status(entry.text, draft.words)
+        if status is None and entry.ticked and numbered.earlier:
+            status = FollowUpStatus.done  # 「- [x] （甲）…」 in the list of what became of an earlier night's
         if targets:
             if status is None and not numbered.earlier:
                 status = FollowUpStatus.carried_over  # restated in tonight's list: carried on

@@ -15,7 +15,20 @@ from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Part
 from .markdown import _entries, _label_colon
 from .numbering import _check_numbering, _dedupe_ids
 
-NUMBERED = re.compile(r"^\s*(?:(?P<n1>\d+)\s*[.、．)）]|[（(](?P<n2>\d+)[）)])\s*(?P<text>.*?)\s*$")
+NUMBERED = re.compile(
+    r"^\s*(?:>\s*)?(?:\*\*)?(?:(?P<n1>\d+)\s*[.、．)）]|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])|(?P<circled>[①-⑩])"
+    r"|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、])\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
+)
+"""A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, in a
+quote block (「> ❶ …」) or bold too."""
+
+
+def _number(m: re.Match[str]) -> int:
+    if m["dark"]:
+        return ord(m["dark"]) - ord("❶") + 1
+    if m["circled"]:
+        return ord(m["circled"]) - ord("①") + 1
+    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"])
 
 
 # --- contradictions
@@ -30,6 +43,8 @@ DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
 """First rule that matches wins; otherwise ``pending_check`` (待确认), the safest reading."""
 
 
+OTHER_QUOTES = re.compile(r"[“『](?P<text>[^”』\n]{2,120})[”』]|(?<![\w])\"(?P<plain>[^\"\n]{2,120})\"")
+"""A claim quoted the other ways writers quote: “…”, 『…』, "…"."""
 STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
 
 
@@ -73,7 +88,7 @@ def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> dict[str, Any
     for index, (line, text) in enumerate(entries):
         m = NUMBERED.match(text)
         assert m is not None, "_entries only starts an entry at a line NUMBERED matches"
-        number = int(m["n1"] or m["n2"])
+        number = _number(m)
         at = ("contradictions", index)
         draft.origins[at] = line
         contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at))
@@ -107,7 +122,9 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
         c["materials"] = materials
     claims = [(m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)]
     claims += [m["claim"].strip() for m in _withheld_after(draft.words.phrases("withheld")).finditer(text)]
-    quoted = list(dict.fromkeys(QUOTED.findall(whole)))
+    quoted = list(
+        dict.fromkeys([*QUOTED.findall(whole), *(m["text"] or m["plain"] for m in OTHER_QUOTES.finditer(whole))])
+    )
     if not claims and not quoted and draft.words.wording("withheld").search(text):
         draft.warn(  # a ban with no claim it names: never publish silently, never guess
             line, f"矛盾 {number}: keeps something out of the doc, but names no claim; write withheld: by hand", at
@@ -115,8 +132,8 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     claims = list(dict.fromkeys(claims))
     label = REQUIRED_LABEL.search(text)
     unread = [q for q in quoted if not (label and q == label["label"]) and not _named_not_claimed(q, whole)]
-    said = any(words.search(whole) for _, words in DISPOSITION_RULES) or STILL_TO_CHECK.search(whole)
-    if not claims and unread and not said:  # quotes a claim, and says nothing the rules read of it
+    said = any(words.search(whole) for d, words in DISPOSITION_RULES if d != "blocked") or STILL_TO_CHECK.search(whole)
+    if not claims and unread and not said:  # quotes a claim, bans what the rules cannot find, or says nothing
         _withhold_until_answered(c, number, unread, whole, line, draft, at)
         claims = unread
     if claims:

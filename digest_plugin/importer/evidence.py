@@ -37,13 +37,17 @@ COLLECTED = re.compile(
 # link is, its ``source_kinds_by_host`` (the team edits both).
 
 
+BULLET_MARK = re.compile(r"^[-•*・]\s+")
+
+
 def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _At, notes: list[str]) -> dict[str, Any]:
     """``path 第 2 条 与 path2 保留来源 · https://…``: materials (with anchors or collection dates) and URLs."""
     sources: dict[str, Any] = {"materials": [], "urls": []}
     if f is None:
         draft.warn(line, f"条目 {number}: no 来源; sources left empty", at)
         return sources
-    for piece in (p.strip() for p in _split_outside(f.text, "·")):
+    bullets = f.text.split("\n- ")  # one source a bullet (or a definition list's 「: …」 lines)
+    for piece in (BULLET_MARK.sub("", p.strip()) for bullet in bullets for p in _split_outside(bullet, "·")):
         if not piece:
             continue
         sources["urls"] += [u.rstrip(".,;:)") for u in URL.findall(piece)]
@@ -166,9 +170,12 @@ def named_words(text: str, kind: str, draft: _Draft) -> list[str]:
 LEVEL_WORDS = re.compile(r"未验证|未经[^，。；]{0,6}验证|待核查|未披露|核实|核查|核对")
 """What was or was not checked says the level (仅核实目录结构, 未经独立验证), not a gap."""
 BOUNDARY_CLAUSES = re.compile(r"[；;。]|——|\n")
-GAP_SHAPE = re.compile(r"(?:未|仅|缺)[\u4e00-\u9fff]{2,6}")
+GAP_SHAPE = re.compile(r"(?:[\u4e00-\u9fff]{1,3}(?=未公开|未给|未附))?(?:未|仅|缺|无)[\u4e00-\u9fff]{2,6}")
 """A gap as the team words one, a whole phrase of the boundary: 「；未附测试脚本；」, 「，未复现——」
-(not the end of a sentence about something else, 「…均未取到」; not a level, 「未经独立验证」)."""
+(not the end of a sentence about something else, 「…均未取到」; not a level, 「未经独立验证」); a thing
+and what it lacks (「配置未公开」), what there is none of (「无回放」), and a 「仅…」 that ends a phrase
+(「TTFT 那句仅单次测量」)."""
+TRAILING_ONLY = re.compile(r"(?<=[\u4e00-\u9fffA-Za-z\s])仅[\u4e00-\u9fff]{3,6}$")
 
 
 def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
@@ -177,7 +184,7 @@ def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
     found = []
     for clause in BOUNDARY_CLAUSES.split(re.sub(r"[（(][^）)]*[）)]", "", boundary)):
         for phrase in (p.strip() for p in re.split(r"[，,、]", clause)):
-            m = GAP_SHAPE.fullmatch(phrase)
+            m = GAP_SHAPE.fullmatch(phrase) or TRAILING_ONLY.search(phrase)
             if m and not LEVEL_WORDS.search(phrase) and not _any_word(m.group(0), draft):
                 found.append(draft.code("gaps", m.group(0), line))
     return found

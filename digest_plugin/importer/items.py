@@ -25,8 +25,11 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*条\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[A-Z](?P<number>\d{1,2})\s*[：:.、．·・|｜—–]\s*(?P<title>\S.*?)\s*$"),
 ]
-"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」), 「第一条｜…」, 「（一）…」, 「#1 …」.  One
+"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」), 「第一条｜…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
+M), 「D1 · …」 (a letter and the number).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -68,6 +71,11 @@ class _Labels:
     table: re.Pattern[str]
 
 
+LEAD = r"(?:\d{1,2}\s*[.、)）]\s+)?(?:[^\w\s*#【|\-•·:：（(「\[]{1,2}\uFE0F?\s*)?"
+"""What may stand before a field's label: its number in a numbered list of fields (「3. 来源 —— …」),
+a symbol or emoji the writer marks labels with (「📎 来源：」, 「▸ 要点」)."""
+
+
 @functools.cache
 def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
     canonical = dict(spellings)
@@ -76,15 +84,15 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
     note2 = note.replace("?P<note>", "?P<note2>")
     return _Labels(
         canonical,
-        # 「来源：…」, 「- **来源**：…」, 「【来源】…」, 「来源 —— …」
+        # 「来源：…」, 「- **来源**：…」, 「【来源】…」, 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
-            rf"^\s*(?:[-•*·]\s+)?(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—)\**"
+            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S))\**"
             rf"|【(?P<label2>{alternation})】\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
         # a label alone on its line, as a Markdown heading or in bold: the text is the lines below
         re.compile(
-            rf"^\s*(?:#{{1,6}}\s+|\*\*)?(?:(?P<label>{alternation})|【(?P<label2>{alternation})】)\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
+            rf"^\s*(?:#{{1,6}}\s+|\*\*)?{LEAD}(?:(?P<label>{alternation})|【(?P<label2>{alternation})】)\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
         ),
         # a label inside another field's paragraph: "… - 建议归入：…"
         re.compile(rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{alternation})\s*(?:[（(][^）)]*[）)])?\s*[：:])"),
@@ -227,6 +235,9 @@ def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:
             current = _Field(None, text, line.number)
             fields.append(current)
         previous_blank = False
+    for f in fields:
+        if f.text.startswith("\n- ") and f.text.count("\n- ") == 1:
+            f.text = f.text.removeprefix("\n- ")  # one bullet (or 「: …」 line) under its label: the text itself
     return [piece for f in fields for piece in _inline_fields(f, labels)]
 
 
@@ -287,14 +298,11 @@ def _read_item(
     item["points"] = _read_points(points, number, line, draft, at + ("points",))
     relation = by_label.get("与活文档脉络的关系")
     item["evidence"] = _read_evidence(by_label.get("证据边界"), item, number, line, draft, at + ("evidence",))
-    item["relation"] = relation.text if relation else ""
-    if not relation or not relation.text:
+    if relation and relation.text:
+        item["relation"] = relation.text
+    else:  # left out, not made up: the site shows none (the model allows it)
         where = relation.line if relation else by_label.get("建议归入", _Field(None, "", line)).line
-        draft.warn(
-            where,
-            f"条目 {number}: no 与活文档脉络的关系; relation left empty (write it or ask the author)",
-            at + ("relation",),
-        )
+        draft.warn(where, f"条目 {number}: no 与活文档脉络的关系; relation left out (write it or ask the author)", at)
     placement_field = by_label.get("建议归入")
     item["placement"] = _read_placement(
         placement_field, item, relation.text if relation else "", line, outline, draft, at + ("placement",)

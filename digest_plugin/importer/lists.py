@@ -31,12 +31,12 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 ENTRY = _compiled(
-    r"^\s*(?:[-•*·・]\s+)?(?:\[[ xX✓]?\]\s*)?"
-    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})\s*[.、．)）](?!\d)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)])"
+    r"^\s*(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓]?)\]\s*)?"
+    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)])"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
-list), 「（甲）…」."""
+list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
@@ -66,6 +66,8 @@ class Entry:
     number: int
     text: str
     line: int
+    ticked: bool | None = None
+    """A task list's box: ``True`` for 「[x]」, ``False`` for 「[ ]」, ``None`` when the entry has none."""
 
 
 @dataclass
@@ -107,7 +109,8 @@ def block_lists(lines: list[_Line]) -> list[NumberedList]:
         while j < len(lines):
             text = lines[j].text
             if m := ENTRY.match(text):
-                current.entries.append(Entry(_number(m), m["text"].strip(), lines[j].number))
+                box = None if m["box"] is None else bool(m["box"].strip())
+                current.entries.append(Entry(_number(m), m["text"].strip(), lines[j].number, box))
                 current.lines.add(lines[j].number)
             elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):
                 current.entries[-1].text += text.strip()  # a continuation line

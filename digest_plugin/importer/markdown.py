@@ -16,17 +16,22 @@ def normalized(text: str) -> str:
     looks for on the first line too) must see the same characters, so the file imports byte for
     byte like the plain one."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    return "\n".join(line.rstrip() for line in text.split("\n"))
+    return "\n".join(DEFINITION.sub("- ", line.rstrip()) for line in text.split("\n"))
+
+
+DEFINITION = re.compile(r"^:[ \t]+(?=\S)")
+"""A definition list's entry (「要点」 on a line, then 「: …」 one point a line; Python-Markdown's
+``def_list``): read as the bullet it means, one source or point each."""
 
 
 # --- layout
 SECTION_HEADING = re.compile(
     r"^\s*(?:(?:Part|PART|part)\s*\d+\s*[/／|｜·:：-]\s*)?(?:第)?(?P<open>[【\[〔])?\s*"
-    r"(?P<numeral>[一二三四五六七八九十]+)\s*(?:部分)?\s*(?(open)[】\]〕])\s*"
+    r"(?P<numeral>[一二三四五六七八九十]+|[壹贰叁肆])\s*(?:部分)?\s*(?(open)[】\]〕])\s*"
     r"(?:[、.．/／|｜:：·]|(?<=[】\]〕])|\s)\s*(?P<title>(?!\d)\S.*?)\s*$"
 )
 """A part's heading, however the writer numbers it: 「一、…」, 「【一】…」, 「## 一 / …」, 「一　…」 (a
-full-width space), 「第一部分：…」, 「Part 2 / 二 …」 (not 「（一）…」: that numbers items)."""
+full-width space), 「第一部分：…」, 「Part 2 / 二 …」, 「贰 …」 (not 「（一）…」: that numbers items)."""
 
 
 STANDARD_HEADINGS = {
@@ -45,6 +50,57 @@ SECTION_KINDS: list[tuple[str, re.Pattern[str]]] = [
 
 
 NUMERAL_KINDS = {"一": "items", "二": "contradictions", "三": "citations", "四": "conclusions"}
+NUMERAL_KINDS |= dict(zip("壹贰叁肆", NUMERAL_KINDS.values(), strict=True))
+PART_ORDER = list(NUMERAL_KINDS.values())[:4]
+
+ATX = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>\S.*?)\s*#*\s*$")
+SETEXT = re.compile(r"^(?:=+|-+)\s*$")
+BOLD_LINE = re.compile(r"^\s*\*\*(?P<title>[^*]+)\*\*\s*$")
+
+
+def _headings_by_level(lines: list[_Line]) -> dict[str, list[tuple[int, str]]]:
+    """Every heading of the brief by its kind and level: ``#``…``######``, a line underlined with
+    ``===`` or ``---`` (setext), a line that is all bold; (index in ``lines``, title) each."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for i, line in enumerate(lines):
+        if m := ATX.match(line.text):
+            found.setdefault(m["level"], []).append((i, m["title"]))
+        elif m := BOLD_LINE.match(line.text):
+            found.setdefault("bold", []).append((i, m["title"].strip()))
+        elif (
+            i + 1 < len(lines)
+            and line.text.strip()
+            and SETEXT.match(lines[i + 1].text)
+            and lines[i + 1].text.strip()[:1] == "="
+        ):
+            found.setdefault("setext", []).append((i, line.text.strip()))
+    return found
+
+
+def _parts_by_position(lines: list[_Line], draft: _Draft) -> list[_Part] | None:
+    """The four parts when no heading is numbered the team's way: the one heading level used exactly
+    four times after the first heading, in order (whatever numbers them: 「### 2 ▸ …」); each heading's
+    words decide its kind when they can, else its place.  None when no level fits (never a guess
+    among several)."""
+    fits = [(level, heads) for level, heads in _headings_by_level(lines).items() if len(heads) == 4]
+    if len(fits) != 1:
+        return None
+    level, heads = fits[0]
+    parts = [_Part("header", None, 1, lines[: heads[0][0]])]
+    for k, (index, title) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
+        kind = next((kind for kind, words in SECTION_KINDS if words.search(title)), PART_ORDER[k])
+        body = [x for x in lines[index + 1 : end] if not (SETEXT.match(x.text) and x is lines[index + 1])]
+        parts.append(_Part(kind, title, lines[index].number, body))
+    if len({p.kind for p in parts}) != 5:
+        return None
+    draft.warn(
+        lines[heads[0][0]].number,
+        f"no part heading is numbered 一–四; the four {level} headings (lines "
+        + ", ".join(str(lines[i].number) for i, _ in heads)
+        + ") are read as parts 一–四; check",
+    )
+    return parts
 
 
 def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
@@ -72,6 +128,11 @@ def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
         else:
             parts[-1].lines.append(line)
     parts = [p for i, p in enumerate(parts) if all(p is not q for q in parts[:i])]  # a repeated section once
+    if len(parts) == 1 and (by_position := _parts_by_position(lines, draft)) is not None:
+        return by_position
+    for part in parts[1:]:
+        if part.lines and SETEXT.match(part.lines[0].text) and part.lines[0].number == part.line + 1:
+            part.lines = part.lines[1:]  # the 「====」 under a heading: the heading's, not the part's
     for part in parts:
         if part.kind == "unknown":
             for number, text in _paragraphs(part.lines):

@@ -21,7 +21,7 @@ CHINESE_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)} 
 def small_number(text: str) -> int | None:
     """A count or list number as briefs write it: 「3」, 「三」, 「两」, 「十二」; None for anything else."""
     text = text.strip()
-    if text.isdigit():
+    if text.isdecimal():  # not 「①」, which isdigit() lets through
         return int(text)
     tens, ten, units = text.partition("十")
     if not ten:

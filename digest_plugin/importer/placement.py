@@ -96,9 +96,9 @@ def _read_placement(
 ) -> dict[str, Any]:
     """建议归入: the section (first §), the action (by the words), the entry, alternatives."""
     number = item["number"]
-    if f is None or not f.text:
-        draft.warn(f.line if f else line, f"条目 {number}: no 建议归入; placement left empty", at + ("section",))
-        return {"section": "", "action": PlacementAction.mount_lead, "text": f.text if f else ""}
+    if f is None or not f.text:  # kept out of the doc until the editor places it (safe.settle asks where)
+        draft.warn(f.line if f else line, f"条目 {number}: no 建议归入; kept out of the doc until placed", at)
+        return {"section": "", "action": PlacementAction.mount_lead}
     text = f.text
     sections = [m["section"] for m in SECTION_REF.finditer(text)]
     placement: dict[str, Any] = {"section": sections[0] if sections else "", "text": text}

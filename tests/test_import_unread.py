@@ -1,0 +1,139 @@
+"""What a new writer's brief points at, read or not (issue 29, "safe when unsure").
+
+A second night is written on top of the shipped 10-21 brief in words the vocabulary does not have:
+a status sub-list in 二 whose verb is unknown, a change in 四 under a head the importer has never
+seen, a new contradiction numbered ❶ that quotes its claim with “…” and bans it in new words, and
+nothing at all about two of the follow-ups 10-21 handed over.  Nothing of it may pass silently:
+every pointer that led to no decision is marked for the editor, by the name a reader uses, and the
+new contradiction's claim is withheld until the editor answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from digest_plugin.importer import MARK, import_full
+from digest_plugin.model import Brief
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST = Brief.model_validate(
+    YAML(typ="safe").load((ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8"))
+)
+
+NIGHT = """inference · E1 预消化简报（2026-10-22）
+
+作者：新人 · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+一、今日增量（1 条）
+
+条目 1：Kapitsa 周四卡（中等价值）
+
+来源：https://github.com/nace-ai/kapitsa
+要点：Stars 188
+证据边界：自动采集；未复现。
+与活文档脉络的关系：§1.1 Kapitsa 换数。
+建议归入：§1.1 Kapitsa 原地更新。
+
+二、值得警惕的矛盾与待核实说法
+
+❶ 新基准的比值：博客说 “v6e 每美元快 1.3 倍”，配置没贴，这句先关在门外。
+
+旧案：
+- 10-21 矛盾 2（vLLM 版本口径）：维护者回帖了，口径两边都对，挂起。
+
+三、可引用的 arXiv 号
+
+无。
+
+四、本轮结论与建议动作
+
+- 改写：10-21 条目 3 的「NIXL/RDMA」→「NIXL over RDMA」。
+- 10-21 跟进 ② 读完了，见条目 1。
+"""
+
+
+def _imported() -> tuple[str, dict, list[str]]:
+    done = import_full(NIGHT, known_briefs=[FIRST])
+    return done.text, YAML(typ="safe").load(done.text), [n.message for n in done.notes]
+
+
+def _marks(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if MARK in line]
+
+
+def test_an_earlier_contradiction_named_with_an_unknown_verb_is_asked_about_by_its_name():
+    text, brief, _ = _imported()
+    assert not brief.get("contradiction_updates")  # the safe reading: nothing changes
+    asked = [m for m in _marks(text) if "10-21 矛盾 2" in m]
+    assert len(asked) == 1 and "vllm-version-basis" in asked[0] and "no change of it was read" in asked[0]
+
+
+def test_a_change_under_an_unknown_head_is_asked_about_by_the_item_it_names():
+    text, brief, _ = _imported()
+    assert not brief.get("errata") and not brief.get("retractions")
+    asked = [m for m in _marks(text) if "modelexpress-weight-transfer" in m]
+    assert len(asked) == 1 and "10-21 条目 3" in asked[0] and "改写" in asked[0]
+
+
+def test_every_follow_up_handed_over_and_not_read_is_asked_about():
+    text, brief, _ = _imported()
+    marks = _marks(text)
+    for number, ident in ((1, "vllm-long-prefill-issue"), (3, "modelexpress-dynamo-relation")):
+        assert any(f"10-21 跟进 {number}" in m and ident in m for m in marks), (number, marks)
+    read = {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
+    # ② is named in 四 with words that say no status the vocabulary knows: asked, not read as done
+    assert read.get("recsys-vol178-anchors") is None
+    assert any("10-21 跟进 2" in m and "recsys-vol178-anchors" in m for m in marks)
+
+
+def test_a_contradiction_numbered_and_quoted_another_way_withholds_its_claim_until_answered():
+    _text, brief, notes = _imported()
+    [new] = brief["contradictions"]
+    assert new["number"] == 1 and new["title"] == "新基准的比值"
+    assert [w["text"] for w in new["withheld"]] == ["v6e 每美元快 1.3 倍"]
+    assert [q["at"] for q in brief["questions"]] == ["contradictions[0]"]
+    assert any("question: 矛盾 1 在修正前不许写进活文档的是哪句？" in n for n in notes)
+
+
+def test_a_night_that_reads_everything_gets_no_such_mark():
+    """The same night with the team's own words: each pointer leads to a decision, nothing is asked."""
+    night = (
+        NIGHT.replace("维护者回帖了，口径两边都对，挂起", "维持，没有新材料")
+        .replace("- 改写：10-21 条目 3 的「NIXL/RDMA」→「NIXL over RDMA」。\n", "")
+        .replace("- 10-21 跟进 ② 读完了，见条目 1。", "- 10-21 跟进：① 顺延；② 已完成；③ 顺延。")
+    )
+    done = import_full(night, known_briefs=[FIRST])
+    assert not [m for m in _marks(done.text) if "no change of it was read" in m or "was handed" in m]
+
+
+def test_an_item_with_no_relation_and_no_placement_builds_and_shows_what_the_brief_said(tmp_path):
+    """A new writer leaves out 与活文档脉络的关系 and 建议归入: the import checks clean with no edit, the
+    strict build passes, and the brief's page shows the item without a made-up relation and says the
+    placement is the editor's to decide (the item is kept out of §1–§6 until then)."""
+    import contextlib
+    import io
+
+    from conftest import built, copy_project
+    from html_dom import parse
+
+    from digest_plugin.cli import main
+
+    root = copy_project(tmp_path / "project")
+    night = tmp_path / "2026-10-22-inference-E1.md"
+    night.write_text(
+        NIGHT.replace("与活文档脉络的关系：§1.1 Kapitsa 换数。\n", "").replace(
+            "建议归入：§1.1 Kapitsa 原地更新。\n", ""
+        ),
+        encoding="utf-8",
+    )
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["import", str(night), "--data", str(root / "data")]) == 0
+        assert main(["check", str(root / "data"), "--config", str(root / "mkdocs.yml")]) == 0
+    site = built(root)
+    html = (site / "inference" / "briefs" / "2026-10-22-inference-E1" / "index.html").read_text(encoding="utf-8")
+    [item] = [n for n in parse(html).all("article") if "digest-item" in n.classes and "Kapitsa 周四卡" in n.text()]
+    assert "与活文档脉络的关系" not in item.text()
+    assert "简报未写建议归入，待编辑确认" in item.text()
+    assert "Kapitsa 周四卡" not in (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")
