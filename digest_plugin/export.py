@@ -84,7 +84,7 @@ class Exporter:
                 "level_label": self.doc.vocabulary.label("evidence_levels", evidence.level),
                 "gaps": list(evidence.gaps),
                 "source_kinds": list(evidence.source_kinds),
-                "boundary": plain(evidence.boundary),
+                "boundary": plain(evidence.boundary) if evidence.boundary else None,
             },
             "provenance": None
             if first is None or first.brief is None

@@ -348,7 +348,7 @@ class Layout:
             if entry_id not in doc.entries:
                 continue
             text = " ".join(
-                [item.title, *item.points, item.evidence.boundary, item.relation or "", item.placement.text or ""]
+                [item.title, *item.points, item.evidence.boundary or "", item.relation or "", item.placement.text or ""]
             )
             if "arXiv:" not in text:  # most items cite nothing: skip the regex
                 continue

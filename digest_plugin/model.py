@@ -412,7 +412,8 @@ class Evidence(Model):
     level: EvidenceLevel
     source_kinds: list[SourceKind] = Field(default_factory=list)
     gaps: list[Gap] = Field(default_factory=list)
-    boundary: Text
+    boundary: Text | None = None
+    """The 证据边界 as written; left out when the brief has none (the level is then 未核实, never a guess)."""
 
 
 class Figure(Model):
@@ -508,7 +509,8 @@ class Item(Model):
     """The brief's value rating(s); briefs do omit it (none: the site shows 未评级, never a guess)."""
     sources: Sources
     points_note: str | None = None
-    points: list[Text] = Field(min_length=1)
+    points: list[Text] = Field(default_factory=list)
+    """The 要点; a brief may give none the importer can read (its text then stays in ``notes``)."""
     evidence: Evidence
     relation: Text | None = None
     """与活文档脉络的关系 as written; left out when the brief has none (never made up)."""

@@ -597,7 +597,7 @@ class Renderer:
                 f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
                 f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
-                f"{self.text(ev.boundary)}</p>",
+                f"{self.text(ev.boundary) if ev.boundary else labels.BOUNDARY_NOT_GIVEN}</p>",
             ]
         )
 
@@ -621,7 +621,10 @@ class Renderer:
         if item.points_note:
             note = labels.POINTS_NOTE.format(note=self.text(item.points_note))
             out.append(f'<p class="digest-points-note">{note}</p>')
-        out.append('<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>")
+        if item.points:  # a brief may give none (its text is then in the item's notes)
+            out.append(
+                '<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>"
+            )
         out.append(f'<p class="digest-sources"><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>')
         if item.relation:  # a brief may leave it out: nothing is shown rather than an empty label
             out.append(f'<p class="digest-relation"><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>')
@@ -712,7 +715,8 @@ class Renderer:
             if u.kind == "evidence" and u.evidence is not None:
                 now = self.word("evidence_levels", u.evidence.level)
                 change = f"{self.word('evidence_levels', level)} → {now}" if level else now
-                text = f"{change}：{self.text(u.evidence.boundary)}" + (f"（{text}）" if text else "")
+                said = self.text(u.evidence.boundary) if u.evidence.boundary else labels.BOUNDARY_NOT_GIVEN
+                text = f"{change}：{said}" + (f"（{text}）" if text else "")
             if u.kind == "corrected" and u.correction is not None:
                 c = u.correction
                 unit = f" {c.unit}" if c.unit else ""

@@ -47,9 +47,12 @@ untuned (0 correct, 8 asked, 65 wrong of 73; 4 withheld claims published), then 
 THIRD = ROOT / "tests" / "corpus" / "blind3"
 """Three later nights (11-18 … 11-20), written after blind2 was tuned on.  Held out and scored once
 untuned (5 correct, 18 asked, 25 wrong of 48; nothing published), then tuned on (2026-12-04, late)."""
-FRESH = ROOT / "tests" / "corpus" / "blind4"
-"""Four later nights (11-21 … 11-24), written after blind3 was tuned on: held out, never tuned on."""
-CORPORA = (BLIND, SECOND, THIRD, FRESH)
+FOURTH = ROOT / "tests" / "corpus" / "blind4"
+"""Four later nights (11-21 … 11-24), written after blind3 was tuned on.  Held out and scored once
+untuned (6 correct, 16 asked, 47 wrong of 69; 2 withheld claims published), then tuned on."""
+FRESH = ROOT / "tests" / "corpus" / "blind5"
+"""Four later nights (11-25 … 11-28), written after blind4 was tuned on: held out, never tuned on."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FRESH)
 
 
 def holdout() -> set[str]:
@@ -63,8 +66,8 @@ def holdout() -> set[str]:
 
 
 def nights(which: str = "all") -> list[Path]:
-    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind4/ only), or one
-    corpus folder's name (blind, blind2, blind3, blind4)."""
+    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind5/ only), or one
+    corpus folder's name (blind, blind2, blind3, blind4, blind5)."""
     held = holdout()
     found = sorted((p for folder in CORPORA for p in folder.glob("2026-*.md")), key=lambda p: p.name)
     if which == "tune":

@@ -127,3 +127,14 @@ def test_no_withheld_claim_is_published_outside_its_callout(site):
         quoted |= {claim for _, claim in claims if norm(claim) in whole}
     assert found == []
     assert len(quoted) >= len(claims) // 2  # the reading sees them where they belong: in their callouts
+
+
+def test_the_fresh_holdout_stays_where_it_is(scores):
+    """blind5/, never tuned on (its text and its wrong decisions unread).  First run: the importer
+    crashed on 11-26 (an inline list numbered out of sequence); with that bug fixed, 5 correct, 29
+    asked, 38 wrong of 72, three withheld claims published and two nights failing the check.  After
+    safety fixes made without reading it (part 二 read by position, a field left out rather than
+    empty, a citation line in another shape, a correction the contradiction cannot take): 5, 32, 35,
+    nothing published, every night check clean."""
+    fresh = totals(_of(scores, "blind5"))
+    assert fresh["correct"] >= 5 and fresh["correct"] + fresh["asked"] >= 37, table(scores)

@@ -109,7 +109,8 @@ def test_a_night_that_reads_everything_gets_no_such_mark():
 
 
 def test_an_item_with_no_relation_and_no_placement_builds_and_shows_what_the_brief_said(tmp_path):
-    """A new writer leaves out 与活文档脉络的关系 and 建议归入: the import checks clean with no edit, the
+    """A new writer leaves out 与活文档脉络的关系, 建议归入, 证据边界 and 要点 (the points sit under a label
+    the importer does not know): the import checks clean with no edit, the
     strict build passes, and the brief's page shows the item without a made-up relation and says the
     placement is the editor's to decide (the item is kept out of §1–§6 until then)."""
     import contextlib
@@ -123,9 +124,10 @@ def test_an_item_with_no_relation_and_no_placement_builds_and_shows_what_the_bri
     root = copy_project(tmp_path / "project")
     night = tmp_path / "2026-10-22-inference-E1.md"
     night.write_text(
-        NIGHT.replace("与活文档脉络的关系：§1.1 Kapitsa 换数。\n", "").replace(
-            "建议归入：§1.1 Kapitsa 原地更新。\n", ""
-        ),
+        NIGHT.replace("与活文档脉络的关系：§1.1 Kapitsa 换数。\n", "")
+        .replace("建议归入：§1.1 Kapitsa 原地更新。\n", "")
+        .replace("证据边界：自动采集；未复现。\n", "")
+        .replace("要点：Stars 188\n", "另：Stars 188\n"),
         encoding="utf-8",
     )
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -136,4 +138,8 @@ def test_an_item_with_no_relation_and_no_placement_builds_and_shows_what_the_bri
     [item] = [n for n in parse(html).all("article") if "digest-item" in n.classes and "Kapitsa 周四卡" in n.text()]
     assert "与活文档脉络的关系" not in item.text()
     assert "简报未写建议归入，待编辑确认" in item.text()
+    assert (
+        "简报未写证据边界，按未核实处理" in item.text() and "未核实" in item.one("span", class_="digest-badge").text()
+    )
+    assert not item.all("ul", class_="digest-points") and "Stars 188" in item.text()  # kept, as a note
     assert "Kapitsa 周四卡" not in (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")

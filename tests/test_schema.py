@@ -173,7 +173,7 @@ VARIANTS = [
     ("brief id with full-width digits", BRIEF_FILE, ("id",), "２０２６-10-21-inference-E1", ...),
     ("unknown evidence level", BRIEF_FILE, ("items", 0, "evidence", "level"), "rumour", ...),
     ("empty title", BRIEF_FILE, ("items", 0, "title"), "", ...),
-    ("empty list of points", BRIEF_FILE, ("items", 0, "points"), [], ...),
+    ("empty relation", BRIEF_FILE, ("items", 0, "relation"), "", ...),
     ("Windows material path", BRIEF_FILE, ("materials", 0, "path"), "inbox\\jay\\brief.md", ...),
     ("drive letter", BRIEF_FILE, ("materials", 0, "path"), "C:/inbox/brief.md", ...),
     ("path climbing out", BRIEF_FILE, ("materials", 0, "path"), "../../etc/passwd", ...),

@@ -119,7 +119,8 @@ def import_full(
             brief["items_heading"] = part.heading
             items = _read_items(part, stem, outline, draft)
         elif part.kind == "contradictions":
-            brief.update(_read_contradictions(part, stem, draft))
+            today = brief.get("date") if isinstance(brief.get("date"), dt.date) else None
+            brief.update(_read_contradictions(part, stem, draft, today, history))
         elif part.kind == "citations":
             brief.update(_read_citations(part, draft))
         elif part.kind == "conclusions":

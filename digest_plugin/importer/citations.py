@@ -30,6 +30,8 @@ CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+ANY_ID = re.compile(r"(?:arXiv\s*[:：]?\s*)?(?<![\d.])(?P<id>\d{4}\.\d{4,5}(?:v\d+)?)(?![\d])", re.I)
+SEPARATORS = re.compile(r"\s*(?:[|｜·—–]+|\s-\s|^\s*[:：]|\s+)\s*")
 VERSION_IN_BRACKETS = re.compile(r"(?P<id>arXiv\s*[:：]\s*[\w./-]+?)\s*[（(](?P<version>v\d+)[）)]")
 VERIFIED_NOTE = re.compile(r"(?<!未)(?:经核实|已核实)")
 
@@ -56,22 +58,34 @@ def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
             for n, t in paragraphs:
                 draft.unplaced(n, t, f"section 三: {len(paragraphs)} paragraphs joined into {key}", (key,))
     verified = bool(VERIFIED_NOTE.search(out.get("citations_note", "")))
-    out["citations"] = [
-        _read_citation(line, text, verified, draft, ("citations", i)) for i, (line, text) in enumerate(entries)
-    ]
+    read = [_read_citation(line, text, verified, draft, ("citations", i)) for i, (line, text) in enumerate(entries)]
+    out["citations"] = [c for c in read if c is not None]
+    if len(out["citations"]) < len(read):  # an entry with no id left the list: its marks follow the rest
+        draft.renumbered("citations", [i for i, c in enumerate(read) if c is not None])
     return out
 
 
-def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At) -> dict[str, Any]:
-    """``arXiv:ID — Title（卡片来源 …；被引 N / S2，…）——use note``."""
+def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At) -> dict[str, Any] | None:
+    """``arXiv:ID — Title（卡片来源 …；被引 N / S2，…）——use note``; a line in another shape that names one
+    arXiv id is that id with the rest of the line as its title (marked); one that names none is no
+    citation (quoted for the editor, never an empty id that fails the check)."""
     draft.origins[at] = line
     text = BULLET.sub(r"\g<text>", text, count=1)
     text = VERSION_IN_BRACKETS.sub(r"\g<id>\g<version>", text, count=1)  # arXiv:1605.08803（v3）
     m = CITATION_HEAD.match(text)
-    citation: dict[str, Any] = {"arxiv": m["id"] if m else "", "title": ""}
     if not m:
-        draft.warn(line, f"cannot read «{_one_line(text)}» as 'arXiv:ID — title'", at + ("arxiv",))
-        return citation
+        ids = list(dict.fromkeys(x["id"] for x in ANY_ID.finditer(text)))
+        if len(ids) != 1:
+            draft.unplaced(line, text, "section 三: no single arXiv id to cite here")
+            return None
+        title = SEPARATORS.sub(" ", ANY_ID.sub(" ", text)).strip()
+        draft.warn(
+            line,
+            f"«{_one_line(text)[:60]}» is not 'arXiv:ID — title': read as {ids[0]}, the rest as its title; check",
+            at,
+        )
+        return {"arxiv": ids[0], "title": title or ids[0]}
+    citation: dict[str, Any] = {"arxiv": m["id"], "title": ""}
     rest = m["rest"]
     open_at = min((i for i in (rest.find("（"), rest.find("(")) if i >= 0), default=-1)
     if open_at < 0:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 from typing import Any
@@ -11,6 +12,7 @@ from ..model import (
     Disposition,
     Status,
 )
+from .backrefs import History, find_references
 from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Part
 from .markdown import _entries, _label_colon
 from .numbering import _check_numbering, _dedupe_ids
@@ -75,12 +77,19 @@ MATERIAL_MENTION = re.compile(r"(?P<path>[\w./-]+\.md)\s*(?P<anchor>第\s*\d+\s*
 ARXIV_MENTION = re.compile(arxiv.MENTION_LOOSE)
 
 
-def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> dict[str, Any]:
+def _read_contradictions(
+    part: _Part, stem: str, draft: _Draft, today: dt.date | None = None, history: History | None = None
+) -> dict[str, Any]:
     """``N. title：text`` per contradiction; the disposition and withheld claims come from the words.
 
     What part 二 says outside its numbered list (「延续：…」 about earlier contradictions, 「今日无矛盾。」)
-    is kept as ``contradictions_note``; later nights' updates are read from it."""
+    is kept as ``contradictions_note``; later nights' updates are read from it.  When nothing in the
+    part is numbered a way these patterns know, each paragraph that quotes something and names no
+    earlier contradiction is read as a new one, in order, and marked: its claims are then withheld
+    until the editor answers, never published because the numbering was new."""
     entries, others = _entries(part.lines, NUMBERED)
+    if not entries and today is not None and history is not None:
+        entries, others = _by_position(others, today, history, draft)
     out: dict[str, Any] = {}
     if others:
         out["contradictions_note"] = "\n".join(text.strip() for _, text in others)
@@ -102,6 +111,26 @@ def _read_contradictions(part: _Part, stem: str, draft: _Draft) -> dict[str, Any
     )
     out["contradictions"] = contradictions
     return out
+
+
+def _by_position(
+    paragraphs: list[tuple[int, str]], today: dt.date, history: History, draft: _Draft
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(entries numbered by their place, the other paragraphs): see :func:`_read_contradictions`."""
+    entries: list[tuple[int, str]] = []
+    others: list[tuple[int, str]] = []
+    for line, text in paragraphs:
+        quotes = QUOTED.search(text) or OTHER_QUOTES.search(text)
+        earlier = [r for r in find_references(text, today, history, part="contradictions") if r.kind == "contradiction"]
+        if quotes and not earlier:
+            body = re.sub(r"^\s*(?:>\s*)?(?:[-*•]\s+)?", "", text)
+            entries.append((line, f"{len(entries) + 1}. {body}"))
+            draft.warn(
+                line, f"section 二: «{body[:30]}…» is numbered no way this importer knows; read as 矛盾 {len(entries)}"
+            )
+        else:
+            others.append((line, text))
+    return entries, others
 
 
 def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Draft, at: _At) -> dict[str, Any]:

@@ -101,7 +101,7 @@ def _read_evidence(
     """Level, gaps and source kinds, read from the 证据边界 (and the points for the level)."""
     boundary = f.text if f else ""
     if not boundary:
-        draft.warn(f.line if f else line, f"条目 {number}: no 证据边界; boundary left empty", at + ("boundary",))
+        draft.warn(f.line if f else line, f"条目 {number}: no 证据边界; boundary left out", at + ("boundary",))
     points_text = "\n".join(item["points"] + [item.get("points_note", "")])
     reading = draft.words.level_reading(boundary, points_text)
     level = reading[0] if reading else None
@@ -136,7 +136,8 @@ def _read_evidence(
         evidence["source_kinds"] = kinds
     if gaps:
         evidence["gaps"] = gaps
-    evidence["boundary"] = boundary
+    if boundary:  # none written: left out (the site says so), never an empty string that fails the check
+        evidence["boundary"] = boundary
     return evidence
 
 

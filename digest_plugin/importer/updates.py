@@ -327,8 +327,8 @@ class _State:
         elif len({key for key, _ in stated}) == 1:  # the one figure an earlier item gave that value
             correction["key"] = _Code(stated[-1][0])
             correction["item"] = _Code(stated[-1][1])
-        elif isinstance(old, str) and old:  # no single figure or claim to name: the wrong words as written
-            correction["claim"] = old
+        elif isinstance(old, str) and old and (earlier is None or not claims or old in claims):
+            correction["claim"] = old  # no single figure or claim to name: the wrong words as written
         else:  # nothing to name what was wrong: left open (its claim stays withheld), for the editor
             self.draft.warn(
                 self.line,
