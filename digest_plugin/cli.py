@@ -301,7 +301,15 @@ def _import(args: argparse.Namespace) -> int:
     except DataError as exc:
         print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
         return 1
-    done = import_full(markdown, outline=outlines.get(name) if name else None, known_briefs=known, vocabulary=words)
+    try:
+        done = import_full(markdown, outline=outlines.get(name) if name else None, known_briefs=known, vocabulary=words)
+    except Exception as exc:  # noqa: BLE001 - a brief no one foresaw is the importer's bug, never a traceback
+        print(
+            f"{args.markdown}:1: error: the importer failed on this brief ({type(exc).__name__}: {exc}); nothing was "
+            "written (write the brief's YAML by hand this time, and report the brief so the importer learns it)",
+            file=sys.stderr,
+        )
+        return 1
     text, notes = done.text, done.notes
     for note in notes:
         print(f"{args.markdown}:{note.line}: warning: {note.message}", file=sys.stderr)

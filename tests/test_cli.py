@@ -129,3 +129,24 @@ def test_digest_new_takes_the_nights_next_round(data_copy, capsys, monkeypatch):
         cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch,
     )  # fmt: skip
     assert code == 0 and out.strip().endswith("2026-10-24-inference-E1.yml")
+
+
+def test_an_importer_failure_is_a_located_error_not_a_traceback(data_copy, capsys, monkeypatch, tmp_path):
+    """A brief no one foresaw may still trip the importer (blind5's first night did, 2026-12-04): the
+    editor gets one file:line error that says nothing was written and what to do, and no traceback."""
+    import digest_plugin.cli as cli
+
+    def broken(*args, **kwargs):
+        raise ValueError("zip() argument 2 is longer than argument 1")
+
+    monkeypatch.setattr(cli, "import_full", broken)
+    brief = tmp_path / "night.md"
+    brief.write_text("inference · E1 预消化简报（2026-10-22）\n", encoding="utf-8")
+    before = sorted(p.name for p in (data_copy / "briefs").iterdir())
+    code, out, err = run_cli(
+        "import", str(brief), "--data", str(data_copy), cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert code == 1 and out == ""
+    assert err.startswith(f"{brief}:1: error: the importer failed on this brief (ValueError: zip()")
+    assert "nothing was written" in err and "Traceback" not in err
+    assert sorted(p.name for p in (data_copy / "briefs").iterdir()) == before

@@ -140,7 +140,7 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
             continue
         marks = _in_sequence(marks)
         if not marks:
-            continue  # numbers that run 1, 2, 3 nowhere: no list (「跑 2 轮」)
+            continue  # numbers that run 1, 2, 3 nowhere: no list (「3（含昨天的两件）件」)
         current = NumberedList((start["heading"] or start["bar"] or "").strip(" ，,。；;"), line)
         for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
             piece = _strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
