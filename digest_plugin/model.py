@@ -181,11 +181,14 @@ NETLOC_LOOKALIKES = (
 )
 """The characters NFKC turns into one of ``/?#@:`` (``／`` ``：`` …): ``urlsplit`` refuses them in a
 host, since a browser would read them as the ASCII ones (a test recomputes the list)."""
-_URL_HOST = rf"""(?:\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]|[^\s<>"'`/?#@\[\]\\:{NETLOC_LOOKALIKES}]+)"""
+_URL_HOST = rf"""(?:\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]|[^\s<>"'`/?#@\[\]\\:%{NETLOC_LOOKALIKES}]+)"""
 _URL_PORT = r"(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?)?"
-HTTP_URL = re.compile(rf"""^https?://(?![^/?#]*@){_URL_HOST}{_URL_PORT}(?:[/?#][^\s<>"'`]*)?$""")
+HTTP_URL = re.compile(
+    rf"""^(?!.*%(?:[01][0-9A-Fa-f]|7[Ff]))https?://(?![^/?#]*@){_URL_HOST}{_URL_PORT}(?:[/?#][^\s<>"'`]*)?$"""
+)
 """An absolute http(s) URL the renderer can read: a host (a name or a bracketed IPv6 address, no
-credentials, no backslash), a port up to 65535, then anything but spaces, quotes and ``<>``."""
+credentials, no backslash, nothing percent-encoded), a port up to 65535, then anything but spaces,
+quotes and ``<>``; no control character percent-encoded anywhere (``%0D%0A``)."""
 
 MATERIAL_PATH = re.compile(r"^(?![A-Za-z]:)(?![/\\])(?!(?:.*/)?\.\.(?:/|$))[^\\\x00-\x1f]+$")
 """A relative path in the team's store, written with ``/``: no leading ``/``, no ``..`` segment, no
@@ -216,6 +219,10 @@ def _schema(pattern: re.Pattern[str], **more: Any) -> Any:
     return Field(json_schema_extra={"pattern": pattern.pattern, **more})
 
 
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+ENCODED_CONTROL = re.compile(r"%(?:[01][0-9a-fA-F]|7[fF])")
+
+
 def _http_url(value: str) -> str:
     """Only absolute http(s) links that the renderer can read reach the page.
 
@@ -235,6 +242,15 @@ def _http_url(value: str) -> str:
         _ = parts.port
     except ValueError as exc:
         raise refuse(f"{value!r} cannot be read as a URL ({exc})", "check the brackets and the port") from None
+    if CONTROL.search(value) or ENCODED_CONTROL.search(value):
+        raise refuse(
+            f"{value!r} holds a control character (or one percent-encoded: %00–%1F, %7F)",
+            "link the page itself; a line break or NUL in a link is never meant",
+        )
+    if "%" in parts.netloc:
+        raise refuse(
+            f"{value!r} has a percent-encoded character in its host", "write the host plainly: https://host/path"
+        )
     if "@" in parts.netloc:
         raise refuse(f"{value!r} carries credentials (user:password@)", "remove them: link the public page")
     if not host:
@@ -343,6 +359,11 @@ ArxivId = Annotated[
     _schema(ARXIV),
 ]
 HttpUrl = Annotated[str, AfterValidator(_http_url), _schema(HTTP_URL, maxLength=MAX_URL)]
+
+DOI = re.compile(r"^10\.\d{4,9}/[-._;()/:A-Za-z0-9<>\[\]+]+$")
+"""A DOI as Crossref hands them out: ``10.`` a registrant of four to nine digits, ``/`` and a suffix
+without spaces, quotes, ``%``, ``#`` or ``?`` (it goes into ``https://doi.org/<doi>`` as it is)."""
+Doi = Annotated[str, AfterValidator(_matches(DOI, "DOI", "10.48550/arXiv.1605.08803")), _schema(DOI)]
 MaterialPath = Annotated[str, AfterValidator(_material_path), _schema(MATERIAL_PATH)]
 Date = Annotated[dt.date, BeforeValidator(_iso_date), _schema(DATE)]
 # Numbers and booleans are strict (StrictInt, StrictBool): YAML 1.2 reads ``"155"`` and ``yes`` as
@@ -574,7 +595,7 @@ class Citation(Model):
     card_topic: str | None = None
     cited_by: list[CitedBy] = Field(default_factory=list)
     openalex_id: str | None = None
-    doi: str | None = None
+    doi: Doi | None = None
     oa_status: str | None = None
     verified: StrictBool = False
     """Only ``true`` or ``false``: YAML 1.2 reads ``yes``/``no`` as text, and a lax bool would turn

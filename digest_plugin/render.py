@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote as url_quote
 from urllib.parse import urlsplit, urlunsplit
 
 from markupsafe import Markup
@@ -1399,7 +1400,7 @@ class Renderer:
         if c.openalex_id:
             meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
         if c.doi:
-            link = f'<a href="https://doi.org/{esc(c.doi)}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
+            link = f'<a href="https://doi.org/{esc(url_quote(c.doi, safe="/:;()+"))}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
             meta.append(labels.REFERENCE_DOI.format(link=link))
         if view.withdrawn_in is not None:
             meta.insert(

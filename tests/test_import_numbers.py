@@ -66,3 +66,21 @@ def test_a_count_that_is_not_a_number_is_a_question_not_a_guess():
     assert [(c["source"], c["count"]) for c in counts] == [("OpenAlex", 2066)]
     assert any("cannot read «47,91» as a count" in n for n in notes), notes
     assert "47,91" in text  # kept for the editor, not dropped
+
+
+@pytest.mark.parametrize(
+    ("written", "doi"),
+    [
+        ("DOI 10.48550/arXiv.1605.08803", "10.48550/arXiv.1605.08803"),
+        ("DOI 10.12/x", None),  # a registrant has four to nine digits
+        ('DOI 10.48550/arxiv.1605.08803"><script>', None),
+    ],
+)
+def test_a_doi_is_taken_only_when_it_is_one(written, doi):
+    """A DOI goes into https://doi.org/<doi> as written (issue 33, 5): one that is not 10.NNNN/… is kept
+    for the editor, never linked."""
+    text, notes = import_brief(SEED.replace("DOI 10.48550/arxiv.1605.08803", written))
+    (citation,) = YAML(typ="safe").load(text)["citations"]
+    assert citation.get("doi") == doi
+    if doi is None:
+        assert any("not a DOI" in n.message for n in notes)

@@ -514,6 +514,8 @@ def test_bibliography_has_the_paper_with_its_metadata_and_working_backlinks(site
     assert candidates, "bibliography does not show 1605.08803 with its metadata"
     entry = min(candidates, key=lambda n: sum(1 for _ in n.iter()))
     assert "Density Estimation Using Real NVP" in entry.text()
+    doi = [a for a in entry.find_all(lambda n: n.tag == "a") if "doi.org" in a.attrs.get("href", "")]
+    assert [a.attrs["href"] for a in doi] == ["https://doi.org/10.48550/arxiv.1605.08803"]
 
     backlinks = []
     for a in entry.find_all(lambda n: n.tag == "a"):

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from .. import arxiv
+from ..model import DOI
 from .common import BULLET, _At, _Code, _Draft, _one_line, _Part
 from .markdown import _entries
 from .numbers import NUMBER, read_number
@@ -160,6 +161,8 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draf
                     draft.unplaced(line, piece, f"citation {citation['arxiv']}: count not read", at + ("title",))
                     return
                 citation.setdefault("cited_by", []).append({"source": m["source"], "count": count})
+            elif key == "doi" and not DOI.fullmatch(m["value"]):
+                draft.unplaced(line, piece, f"citation {citation['arxiv']}: not a DOI (10.NNNN/…)", at + ("title",))
             else:
                 citation[key] = m["value"]
             return
