@@ -11,9 +11,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from pydantic import BaseModel
 
+from . import spelling
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
@@ -93,6 +95,7 @@ def check_references(dataset: Dataset) -> list[Finding]:
         findings += _check_brief(dataset, brief, known[brief.topic])
     findings += _check_lifecycle(dataset)
     findings += _check_corrections(dataset)
+    findings += _claims_in_links(dataset)
     findings += check_words(dataset)
     findings += check_vocabulary_rules(dataset)
     return findings
@@ -659,6 +662,43 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
     for i, f in enumerate(brief.follow_ups):
         for j, x in enumerate(f.items):
             ref(("follow_ups", i, "items", j), x, items, "item")
+    return found
+
+
+def _claims_in_links(dataset: Dataset) -> list[Finding]:
+    """A source URL that holds a withheld claim once decoded (``?q=%E5%91%A8%E5%A2%9E%20%2B175``): the
+    link would carry the claim into ``href`` and every copy of it, where no mark can stand in for it
+    (issue 33).  Claims a later brief confirmed are free; a claim corrected stays withheld."""
+    confirmed = {
+        u.contradiction
+        for b in dataset.briefs
+        for u in b.contradiction_updates
+        if u.outcome is not None and u.outcome.value == "confirmed"
+    }
+    claims: dict[str, dict[str, str]] = {}
+    for b in dataset.briefs:
+        for c in b.contradictions:
+            if c.id not in confirmed:
+                for w in c.withheld:
+                    for p in w.patterns:
+                        if form := spelling.canonical(p):
+                            claims.setdefault(b.topic, {}).setdefault(form, p)
+    found: list[Finding] = []
+    for b in dataset.briefs:
+        for i, item in enumerate(b.items):
+            for j, url in enumerate(item.sources.urls):
+                said = spelling.canonical(unquote(url))
+                for form, written in claims.get(b.topic, {}).items():
+                    if form in said:
+                        found.append(
+                            _at(
+                                dataset,
+                                b.id,
+                                ("items", i, "sources", "urls", j),
+                                f"the link holds the withheld claim '{written}' once decoded",
+                                hint="link the page without the claim in its address (drop the query or fragment)",
+                            )
+                        )
     return found
 
 

@@ -26,6 +26,7 @@ from dataclasses import astuple, dataclass
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 from .merge import LivingDoc
 from .workers import Worker
@@ -46,25 +47,81 @@ OWN_ATTRIBUTES = frozenset({"data-withheld-quote", "data-digest-contradiction", 
 
 
 def _norm(text: str) -> str:
-    """Text as a reader perceives it: compatibility forms folded (NFKC: full-width, ligatures),
-    invisible format characters dropped (a zero-width space inside a word, the separators jieba
-    writes into the search index), white space collapsed.
+    """Text in its canonical form, as a reader perceives it (issue 33): character references and
+    percent-encoding decoded (「&#43;175」 shown literally, 「%2B175」 in a link), compatibility forms
+    folded (NFKC: full-width, small forms, ligatures), case folded, invisible format characters
+    dropped (a zero-width space inside a word, the separators jieba writes into the search index),
+    and every white space removed (Chinese needs none between words, so 「周增+175」 and 「周增 +175」
+    are one claim).
 
-    Speed matters (every page is read twice): one pass finds whether anything but the white space
-    needs work, and ``split``/``join`` collapses white space 4x faster than a regex (the same
-    characters: ``str.isspace`` is what ``\\s`` matches)."""
-    if not text.isascii() and _unusual().search(text):
-        # the zero-width space Pagefind writes between the words it cut (and jieba, in Material's
-        # index) is nearly all there is to drop: gone first with a plain replace, 20x a regex
-        text = text.replace("\u200b", "")
+    Written apart from the renderer's matcher (:mod:`.spelling`) on purpose: the checker must not
+    share the code whose mistakes it is there to catch.  Speed matters (every page is read twice):
+    each step runs only when the text has what it undoes."""
+    if "&" in text and REFERENCE.search(text):
+        text = unescape(text)
+    if "%" in text and PERCENT.search(text):
+        text = unquote(text, errors="ignore")
+    if not text.isascii():
         if _unusual().search(text):
-            if FULL_WIDTH.search(text):  # full-width digits and letters (not the punctuation Chinese uses)
-                text = unicodedata.normalize("NFKC", text)
+            # the zero-width space Pagefind writes between the words it cut (and jieba, in Material's
+            # index) is nearly all there is to drop: gone first with a plain replace, 20x a regex
+            text = text.replace("\u200b", "")
             basic, astral = _format_characters()
             text = basic.sub("", text)
             if ASTRAL.search(text):
                 text = astral.sub("", text)
-    return " ".join(text.split())
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return "".join(text.casefold().split())
+
+
+REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+QUOTE_GAP = "\ue000"
+"""What stands for a claim's allowed quote, and for the edge of a block, in the text read around it:
+a character no canonical form drops, so the words before and after never join into a claim (the
+canonical form drops white space, and two paragraphs are not one sentence)."""
+BLOCKS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "option",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "td",
+        "th",
+        "title",
+        "tr",
+        "ul",
+    ]
+)
+"""Elements a reader sees as apart from what is around them (an inline <strong> or <a> is not)."""
 
 
 @functools.cache
@@ -131,13 +188,19 @@ class _Page(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._attributes(attrs)
+        if tag in BLOCKS:
+            self.text.append(QUOTE_GAP)
         if tag not in self.VOID:
             self.stack.append((tag, dict(attrs)))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._attributes(attrs)
+        if tag in BLOCKS:
+            self.text.append(QUOTE_GAP)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in BLOCKS:
+            self.text.append(QUOTE_GAP)
         for i in range(len(self.stack) - 1, -1, -1):  # tolerate unclosed inner elements
             if self.stack[i][0] == tag:
                 del self.stack[i:]
@@ -145,7 +208,7 @@ class _Page(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         # an allowed quote still separates the text around it
-        self.text.append(" " if self._allowed() else data)
+        self.text.append(QUOTE_GAP if self._allowed() else data)
 
 
 class LeakCheck:
@@ -153,16 +216,34 @@ class LeakCheck:
 
     def __init__(self, docs: Mapping[str, LivingDoc]):
         self.spellings: dict[str, str] = {}
+        """The contradiction that withholds each spelling, by its canonical form."""
+        self.written: dict[str, str] = {}
+        """Each canonical form as the brief wrote it (what a finding quotes)."""
         for doc in docs.values():
             for pattern, view in doc.withheld.items():
-                if _norm(pattern):
-                    self.spellings.setdefault(_norm(pattern), view.id)
+                if form := _norm(pattern):
+                    self.spellings.setdefault(form, view.id)
+                    self.written.setdefault(form, pattern)
+        self._figures = {
+            s: re.compile(
+                ("(?<![0-9])" if s[0].isdigit() else "") + re.escape(s) + ("(?![0-9])" if s[-1].isdigit() else "")
+            )
+            for s in self.spellings
+            if s[0].isdigit() or s[-1].isdigit()
+        }
+        """Spellings that start or end with a digit: found only as a whole number (+175, not +1750)."""
+
+    def _in(self, spelling: str, haystack: str) -> bool:
+        if spelling not in haystack:
+            return False
+        figure = self._figures.get(spelling)
+        return figure is None or figure.search(haystack) is not None
 
     def _find(self, file: str, where: str, text: str) -> Iterator[Leak]:
         haystack = _norm(text)
         for spelling, contradiction in self.spellings.items():
-            if spelling in haystack:
-                yield Leak(file, spelling, contradiction, where)
+            if self._in(spelling, haystack):
+                yield Leak(file, self.written[spelling], contradiction, where)
 
     def _may_hold(self, page: str) -> bool:
         """Whether any spelling could be in the page at all, in two cheap passes — the text with
@@ -170,7 +251,7 @@ class LeakCheck:
         that the full parse runs only for the few pages that mention a withheld claim (in its
         callout, mostly)."""
         for haystack in (_norm(unescape(TAG.sub("", page))), _norm(unescape(page))):
-            if any(spelling in haystack for spelling in self.spellings):
+            if any(self._in(spelling, haystack) for spelling in self.spellings):
                 return True
         return False
 

@@ -27,7 +27,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import NamedTuple, TypeVar
 
-from . import arxiv
+from . import arxiv, spelling
 from .arxiv import key as arxiv_key
 from .model import (
     DISCARD,
@@ -427,20 +427,25 @@ class LivingDoc:
     def withheld_pattern(self) -> re.Pattern[str] | None:
         """One alternation of every withheld spelling, longest first, over plain (unescaped) text.
 
-        Spaces in a spelling match any run of white space (two spaces, a no-break space), so a
-        claim typed a little differently is withheld all the same; :meth:`withheld_by` finds
-        who withholds what was matched."""
-        if not self.withheld:
-            return None
-        return re.compile("|".join(r"\s+".join(map(re.escape, p.split())) for p in self.withheld))
+        Each matches the claim however it is spelled (:mod:`.spelling`: spaces anywhere or none,
+        full-width or small forms, a character reference, another case), so a claim typed a little
+        differently is withheld all the same; :meth:`withheld_by` finds who withholds the match."""
+        patterns = [p for p in (spelling.pattern(s) for s in self._withheld_by_canonical) if p]
+        return re.compile("|".join(patterns)) if patterns else None
 
     @cached_property
-    def _withheld_by_words(self) -> dict[str, ContradictionView]:
-        return {" ".join(p.split()): view for p, view in reversed(self.withheld.items())}
+    def _withheld_by_canonical(self) -> dict[str, ContradictionView]:
+        """The withheld spellings by canonical form (one pattern each), longest first; a form two
+        contradictions withhold belongs to the earlier one."""
+        found: dict[str, ContradictionView] = {}
+        for p, view in self.withheld.items():
+            found.setdefault(spelling.canonical(p), view)
+        found.pop("", None)
+        return dict(sorted(found.items(), key=lambda cv: (-len(cv[0]), cv[0])))
 
     def withheld_by(self, matched: str) -> ContradictionView:
         """The contradiction that withholds a spelling :attr:`withheld_pattern` matched."""
-        return self._withheld_by_words[" ".join(matched.split())]
+        return self._withheld_by_canonical[spelling.canonical(matched)]
 
     def open_follow_ups(self) -> list[FollowUpView]:
         return [f for f in self.follow_ups if f.pending]

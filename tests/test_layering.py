@@ -14,7 +14,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
 
 LAYERS: list[set[str]] = [
-    {"arxiv", "labels", "findings"},  # 0: plain data and patterns
+    {"arxiv", "labels", "findings", "spelling"},  # 0: plain data and patterns; a claim however spelled
     {"model"},  # 1: the shapes of a brief, an outline and a vocabulary file
     # 2: reading YAML fast; a pure function in a fork; safe file writing; the team's words looked up;
     # the site's mkdocs.yml as data (for the hosts that read it themselves)

@@ -1,0 +1,91 @@
+"""A withheld claim however it is spelled: what the renderer masks (issue 33).
+
+A contradiction withholds 「+175 周增」; a writer types 「周增+175」, 「＋１７５周增」, 「+175 周增」 with two
+spaces, 「﹢175」 (U+FE62), 「&#43;175」 (a character reference, shown literally), 「TTFT」 or 「ttft」.  A
+reader takes them all for the same claim, so the renderer must mask them all.  Their *canonical form*
+is the same: character references decoded, Unicode NFKC (full-width and small forms fold to ASCII),
+case folded, every white-space and invisible format character removed (Chinese needs no space
+between words).
+
+The renderer works on the original text (it must replace the characters it masks), so each
+withheld spelling becomes a pattern over original characters: every character of its canonical form
+matches any character whose canonical form it is (``+`` matches ``+``, ``＋``, ``﹢``, ``⁺`` …) or a
+character reference to it, with any white space or format characters between two of them.  A figure
+never runs into a longer number: ``+175`` does not match inside ``+1750``.
+
+The checker (:mod:`.leaks`) reads the finished site with its own canonical form, written apart from
+this one on purpose: the two are independent, and each test holds both to the same examples.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from html import unescape
+from html.entities import html5
+
+GAP = r"(?:\s|[\u00ad\u200b-\u200f\u2060\ufeff])*"
+"""What may stand between two characters of a claim: white space, a soft hyphen, zero-width and
+direction marks (Chinese writes no space between words, so a space is never part of the claim)."""
+_DROPPED = re.compile(GAP.removesuffix("*") + "+")
+_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def canonical(text: str) -> str:
+    """``text`` as the claim a reader perceives: references decoded, NFKC, case folded, no spaces."""
+    if "&" in text and _REFERENCE.search(text):
+        text = unescape(text)
+    return _DROPPED.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+@functools.cache
+def _spelled_as() -> dict[str, str]:
+    """Every character of the Basic Multilingual Plane whose canonical form is one character, by
+    that character: ``"+" → "+＋﹢⁺₊"`` (made once, some 60 ms)."""
+    found: dict[str, list[str]] = {}
+    for code in range(0x10000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        folded = unicodedata.normalize("NFKC", char).casefold()
+        if len(folded) == 1 and not _DROPPED.fullmatch(folded):
+            found.setdefault(folded, []).append(char)
+    return {c: "".join(chars) for c, chars in found.items()}
+
+
+@functools.cache
+def _named() -> dict[str, list[str]]:
+    """HTML's named character references, by the character they stand for (``+`` → ``&plus;``)."""
+    found: dict[str, list[str]] = {}
+    for name, value in html5.items():
+        if name.endswith(";") and len(value) == 1:
+            found.setdefault(unicodedata.normalize("NFKC", value).casefold(), []).append(name)
+    return found
+
+
+@functools.cache
+def _character(char: str) -> str:
+    """A pattern for one character of a canonical form: any character spelling it, or a reference."""
+    spellings = _spelled_as().get(char, char)
+    alternatives = ["[" + "".join(re.escape(c) for c in spellings) + "]"]
+    referred = sorted({char, *(c for c in spellings if c.isascii())})  # 「&#77;」 is an M, and an m
+    alternatives.append("&#0*(?:" + "|".join(str(ord(c)) for c in referred) + ");")
+    hexadecimal = "|".join("".join(f"[{h}{h.upper()}]" if h.isalpha() else h for h in f"{ord(c):x}") for c in referred)
+    alternatives.append(f"&#[xX]0*(?:{hexadecimal});")
+    alternatives += ["&" + re.escape(name) for name in _named().get(char, [])]
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+def pattern(spelling: str) -> str | None:
+    """The regular expression (over original text) that matches every spelling of ``spelling``;
+    None for a spelling with nothing to match (only spaces)."""
+    chars = canonical(spelling)
+    if not chars:
+        return None
+    body = GAP.join(_character(c) for c in chars)
+    if chars[0].isdigit():
+        body = r"(?<!\d)" + body
+    if chars[-1].isdigit():
+        body += rf"(?!{GAP}(?:\d|&#))"  # not the start of a longer number (+175 in +1750)
+    return body
