@@ -19,7 +19,7 @@ from . import spelling
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .model import VOCABULARIES, Brief, Evidence, Outline, PlacementAction
+from .model import VOCABULARIES, Brief, Evidence, Item, Outline, PlacementAction
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, fold  # fold: 175 and "175" are one value
 
@@ -96,6 +96,7 @@ def check_references(dataset: Dataset) -> list[Finding]:
     findings += _check_lifecycle(dataset)
     findings += _check_corrections(dataset)
     findings += _claims_in_links(dataset)
+    findings += _bans_that_miss(dataset)
     findings += check_words(dataset)
     findings += check_vocabulary_rules(dataset)
     return findings
@@ -662,6 +663,50 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
     for i, f in enumerate(brief.follow_ups):
         for j, x in enumerate(f.items):
             ref(("follow_ups", i, "items", j), x, items, "item")
+    return found
+
+
+def _item_texts(item: Item) -> Iterator[tuple[_Loc, str]]:
+    """Where an item states things, and what: title, points, boundary, relation, placement, notes."""
+    yield ("title",), item.title
+    for k, point in enumerate(item.points):
+        yield ("points", k), point
+    if item.evidence.boundary:
+        yield ("evidence", "boundary"), item.evidence.boundary
+    if item.relation:
+        yield ("relation",), item.relation
+    if item.placement.text:
+        yield ("placement", "text"), item.placement.text
+    for k, note in enumerate(item.notes):
+        yield ("notes", k), note
+
+
+def _bans_that_miss(dataset: Dataset) -> list[Finding]:
+    """A ban whose spelling misses how the brief's own items state the claim (issue 33, 2): the
+    contradiction withholds 「HiCache 使 TTFT 降 6×」, an item says 「官方博客称多轮对话场景 TTFT 降 6×」,
+    and nothing masks it.  A warning names the sentence and the pattern that would mask it; a ban on
+    a wording no item uses stays silent."""
+    found: list[Finding] = []
+    for b in dataset.briefs:
+        for c in b.contradictions:
+            for w in c.withheld:
+                spelled = [spelling.canonical(p) for p in w.patterns]
+                for i, item in enumerate(b.items):
+                    for loc, text in _item_texts(item):
+                        for span in spelling.near_misses(w.text, text):
+                            if any(p and p in spelling.canonical(span) for p in spelled):
+                                continue
+                            found.append(
+                                _at(
+                                    dataset,
+                                    b.id,
+                                    ("items", i, *loc),
+                                    f"条目 {item.number} states «{span}», the figure of 「{w.text}」 that 矛盾 "
+                                    f"{c.number} withholds, in words its patterns do not match",
+                                    hint=f'add it to that claim\'s patterns: - "{span}"',
+                                    severity="warning",
+                                )
+                            )
     return found
 
 

@@ -89,3 +89,43 @@ def pattern(spelling: str) -> str | None:
     if chars[-1].isdigit():
         body += rf"(?!{GAP}(?:\d|&#))"  # not the start of a longer number (+175 in +1750)
     return body
+
+
+FIGURE = re.compile(
+    r"(?<![A-Za-z0-9.])[+\-−±~≈]?\$?\d+(?:[.,]\d+)*(?:\s*(?:×|倍|%|％|ms|tok/s|万|[kKxX](?![A-Za-z])))?(?![A-Za-z0-9])"
+)
+"""A figure as claims state one: 「6×」, 「+175」, 「$1.26」, 「10%」, 「50 ms」."""
+QUANTITY = re.compile(r"^[+\-−±~≈$]|[×倍%％万kKxX]$|ms$|tok/s$")
+"""A figure that measures something (a sign, a currency, a unit), not a version (「llm-d 1.0」)."""
+METRIC = re.compile(r"[A-Za-z][A-Za-z0-9/.\-]*[A-Za-z0-9]|[A-Za-z]")
+SENTENCE = re.compile(r"[^。；;！？!?\n]+")
+
+
+def near_misses(claim: str, text: str) -> list[str]:
+    """The sentences of ``text`` that state the claim's figures with one of its metrics (「TTFT 降 6×」
+    for the claim 「HiCache 使 TTFT 降 6×」) without its withheld spelling: each as the span a pattern
+    would need, from the first word of the claim the sentence has to its last figure.  None when the
+    claim states no figure, or no sentence says it another way (a ban on a wording no item uses yet)."""
+    figures = [canonical(f.group()) for f in FIGURE.finditer(claim) if QUANTITY.search(f.group())]
+    if not figures:
+        return []
+    rest = FIGURE.sub(" ", claim)
+    words = [w for w in METRIC.findall(rest) if len(w) >= 2] or [
+        rest[i : i + 2] for i in range(len(rest) - 1) if all("\u4e00" <= c <= "\u9fff" for c in rest[i : i + 2])
+    ]
+    found: list[str] = []
+    whole = canonical(claim)
+    for m in SENTENCE.finditer(text):
+        sentence = m.group()
+        said = canonical(sentence)
+        if whole in said or not all(f in said for f in figures):
+            continue
+        named = [w for w in words if canonical(w) in said]
+        if not named:
+            continue
+        starts = [sentence.casefold().find(w.casefold()) for w in named]
+        ends = [f.end() for f in FIGURE.finditer(sentence) if canonical(f.group()) in figures]  # (measured ones)
+        start, end = min(s for s in starts if s >= 0), max(ends, default=0)
+        if end > start:
+            found.append(sentence[start:end].strip())
+    return list(dict.fromkeys(found))

@@ -55,7 +55,9 @@ def _of(scores, corpus: str) -> list:
 
 def test_the_nights_tuned_on_stay_where_they_are(scores):
     tuned = totals([s for s in _of(scores, "blind") if s.night not in holdout()])
-    assert tuned["correct"] >= 74 and tuned["wrong"] <= 3, table(scores)
+    # 74 correct until the import proposed patterns for a ban its items state in other words (issue 33,
+    # 2): 11-05's two new contradictions are now asked about («ITL regression under 5%», «goodput 1.4×»)
+    assert tuned["correct"] >= 72 and tuned["correct"] + tuned["asked"] >= 85 and tuned["wrong"] <= 3, table(scores)
 
 
 def test_the_first_holdout_stays_where_it_is(scores):

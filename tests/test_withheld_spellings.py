@@ -192,3 +192,84 @@ def test_a_link_that_holds_a_claim_once_decoded_is_a_located_error(data_copy):
         assert found[0].startswith("data/briefs/2026-10-21-inference-E1.yml:"), found
         replace_in(brief, link, url)
     assert run_check(data_copy) == []
+
+
+HICACHE = "HiCache 使 TTFT 降 6×"
+STATED = "官方博客称多轮对话场景 TTFT 降 6×"
+
+
+def _ban_and_state(data: Path, stated: str | None) -> None:
+    """The seed brief with a ban on 「HiCache 使 TTFT 降 6×」 and, in item 1's points, ``stated``."""
+    from conftest import replace_in
+
+    brief = data / "briefs" / "2026-10-21-inference-E1.yml"
+    tree = YAML(typ="safe").load(brief.read_text(encoding="utf-8"))
+    first_point = tree["items"][0]["points"][0]
+    if stated is not None:
+        replace_in(brief, f'"{first_point}"', f'"{first_point}"\n      - "{stated}"')
+    claim = tree["contradictions"][0]["withheld"][0]["text"]
+    replace_in(
+        brief, f'- text: "{claim}"', f'- text: "{HICACHE}"\n        patterns: ["{HICACHE}"]\n      - text: "{claim}"'
+    )
+
+
+def test_a_ban_that_misses_how_an_item_states_the_claim_is_a_warning(data_copy):
+    """The item holds the claim's figure and metric (6×, TTFT) but not the withheld spelling: `digest
+    check` names the sentence, with file:line, and proposes the pattern that masks it (issue 33, 2)."""
+    from test_corpus import run_check
+
+    _ban_and_state(data_copy, STATED)
+    found = run_check(data_copy)
+    assert len(found) == 1, found
+    assert (
+        ": warning: 条目 1 states «TTFT 降 6×», the figure of 「HiCache 使 TTFT 降 6×」 that 矛盾 1 withholds"
+        in found[0]
+    )
+    assert found[0].endswith("""(add it to that claim's patterns: - "TTFT 降 6×")""")
+    assert found[0].startswith("data/briefs/2026-10-21-inference-E1.yml:")
+
+
+def test_a_ban_on_a_wording_no_item_uses_stays_silent(data_copy):
+    from test_corpus import run_check
+
+    _ban_and_state(data_copy, None)
+    assert run_check(data_copy) == []
+
+
+def test_the_importer_proposes_the_pattern_itself():
+    """A new editor's brief bans 「HiCache 使 TTFT 降 6×」 while its item says 「…TTFT 降 6×」: the import
+    adds 「TTFT 降 6×」 to the claim's patterns (marked), and the item's sentence is masked."""
+    from digest_plugin.importer import import_full
+
+    night = f"""inference · E1 预消化简报（2026-10-21）
+
+作者：新人 · E1 日间预消化轮（inference）· 2026-10-21 22:00
+
+一、今日增量（1 条）
+
+条目 1：SGLang HiCache 多轮对话（中等价值）
+
+来源：https://lmsys.org/blog/
+要点：{STATED}
+证据边界：官方博客；未复现。
+与活文档脉络的关系：§2.6 尚无此项。
+建议归入：§2.6 新增子条目。
+
+二、值得警惕的矛盾与待核实说法
+
+1. HiCache 的倍数：只有官方博客一句，在修正前不要把「{HICACHE}」写进活文档。
+
+三、可引用的 arXiv 号
+
+无。
+
+四、本轮结论与建议动作
+
+- 一条。
+"""
+    done = import_full(night)
+    brief = YAML(typ="safe").load(done.text)
+    [claim] = brief["contradictions"][0]["withheld"]
+    assert claim["patterns"] == [HICACHE, "TTFT 降 6×"]
+    assert any("an item states «TTFT 降 6×»" in n.message for n in done.notes)
+    assert re.search(spelling.pattern("TTFT 降 6×"), STATED)

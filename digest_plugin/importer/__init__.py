@@ -39,7 +39,7 @@ from .backrefs import History
 from .citations import _read_citations
 from .common import MARK, SCHEMA_LINE, ImportNote, _Code, _Draft, _Line
 from .conclusions import _read_conclusions
-from .contradictions import _read_contradictions
+from .contradictions import _read_contradictions, propose_patterns
 from .earlier import _with_brief_entries
 from .emit import _emit, _reorder
 from .header import _id_stem, _read_header
@@ -127,6 +127,7 @@ def import_full(
             today = brief.get("date") if isinstance(brief.get("date"), dt.date) else None
             brief.update(_read_conclusions(part, stem, brief.get("round"), draft, today, history))
     brief["items"] = items
+    propose_patterns(brief, draft)
     _link(brief, outline, draft)
     read_updates(brief, draft, history)
     read_reshape(brief, outline, history, draft)

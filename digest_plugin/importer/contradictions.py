@@ -7,7 +7,7 @@ import functools
 import re
 from typing import Any
 
-from .. import arxiv
+from .. import arxiv, spelling
 from ..model import (
     Disposition,
     Status,
@@ -225,3 +225,37 @@ def _spellings(claim: str, text: str) -> list[str]:
     words = sorted(claim.split())
     found = [q for q in QUOTED.findall(text) if sorted(q.split()) == words]
     return list(dict.fromkeys(found + [claim]))
+
+
+def propose_patterns(brief: dict[str, Any], draft: _Draft) -> None:
+    """Where an item of the brief states a withheld claim's figure in other words (「TTFT 降 6×」 for
+    「HiCache 使 TTFT 降 6×」), the ban would miss it: the words go into the claim's ``patterns``, marked
+    for the editor, so the item's sentence is masked rather than published (issue 33, 2)."""
+    texts = [
+        text
+        for item in brief.get("items") or []
+        for text in [
+            item.get("title", ""),
+            *(item.get("points") or []),
+            (item.get("evidence") or {}).get("boundary") or "",
+            item.get("relation") or "",
+            (item.get("placement") or {}).get("text") or "",
+            *(item.get("notes") or []),
+        ]
+        if text
+    ]
+    for index, c in enumerate(brief.get("contradictions") or []):
+        for n, claim in enumerate(c.get("withheld") or []):
+            spelled = [spelling.canonical(p) for p in claim["patterns"]]
+            for text in texts:
+                for span in spelling.near_misses(claim["text"], text):
+                    if any(p and p in spelling.canonical(span) for p in spelled):
+                        continue
+                    claim["patterns"].append(span)
+                    spelled.append(spelling.canonical(span))
+                    draft.warn(
+                        c.get("_line", 1),
+                        f"矛盾 {c['number']}: an item states «{span}», the figure of 「{claim['text']}」 in other words; "
+                        "added to the claim's patterns so it is masked too; check",
+                        ("contradictions", index, "withheld", n),
+                    )
