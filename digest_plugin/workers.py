@@ -3,7 +3,9 @@
 The build machine has two cores and a build has two big independent jobs at a time (parsing
 two halves of the briefs; checking while merging; rendering the generated pages from both ends;
 reading two halves of the built site for withheld claims).  A forked worker sees this process's data
-without copying it; its result comes back through a private temporary file, written with
+without copying it; its result comes back through a private temporary file that has no name (Linux's
+``O_TMPFILE``, through :func:`tempfile.TemporaryFile`; elsewhere it is unlinked as it is made), so a
+build killed at any moment leaves nothing in the temporary folder; the result is written with
 :mod:`marshal` (plain data only: nothing read back can run code, unlike pickle).  Anything going
 wrong in the worker (or no ``fork``, other threads running, or one core only) is not an error:
 :meth:`Worker.result` then runs the function here, so a worker can only make things faster.
@@ -18,7 +20,7 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar, TypeVarTuple
+from typing import IO, Any, Generic, TypeVar, TypeVarTuple
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -41,42 +43,39 @@ class Worker(Generic[T]):
         self.fn: Callable[..., T] = fn
         self.args: tuple[object, ...] = args
         self.pid: int | None = None
-        self.path: str | None = None
+        self.file: IO[bytes] | None = None
+        """The result's file, open in both processes; it has no name to leave behind."""
         if not hasattr(os, "fork") or threading.active_count() > 1 or cores() < 2:
             # forking a threaded process (``mkdocs serve``'s server) can hang the child; on one
             # core a worker only takes turns with this process: run here
             return
-        fd = None
         try:
-            fd, self.path = tempfile.mkstemp(prefix="digest-worker-")
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - open across the fork; close() ends it
             self.pid = os.fork()
         except OSError:  # no file or no process to be had: run here
-            if fd is not None:
-                os.close(fd)
             self.close()
             return
         if self.pid == 0:  # the worker: never returns into the caller's code
             code = 1
             try:
-                with os.fdopen(fd, "wb") as out:
-                    result: Any = fn(*args)  # plain data, or marshal raises and this worker fails
-                    marshal.dump(result, out)
+                result: Any = fn(*args)  # plain data, or marshal raises and this worker fails
+                marshal.dump(result, self.file)
+                self.file.flush()
                 code = 0
             finally:
                 os._exit(code)
-        os.close(fd)
 
     def result(self) -> T:
         """The worker's result, or the function's result computed here if the worker failed."""
         try:
             if self.pid is not None:
-                assert self.path is not None, "a worker was forked, so its file was made first"
+                assert self.file is not None, "a worker was forked, so its file was made first"
                 _, status = os.waitpid(self.pid, 0)
                 self.pid = None
                 if os.waitstatus_to_exitcode(status) == 0:
-                    with open(self.path, "rb") as f:
-                        sent: T = marshal.load(f)  # what the worker dumped: fn's result
-                        return sent
+                    self.file.seek(0)  # the worker wrote through the same open file
+                    sent: T = marshal.load(self.file)  # what the worker dumped: fn's result
+                    return sent
         except (OSError, EOFError, ValueError, TypeError):
             pass
         finally:
@@ -84,14 +83,14 @@ class Worker(Generic[T]):
         return self.fn(*self.args)
 
     def close(self) -> None:
-        """Stop a worker whose result was not taken and remove its file (a caller that stops early,
-        or is interrupted, leaves nothing behind)."""
+        """Stop a worker whose result was not taken and close its file (a caller that stops early,
+        or is interrupted, leaves nothing behind; one that is killed has nothing named to leave)."""
         if self.pid is not None:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)
             self.pid = None
-        if self.path is not None:
+        if self.file is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self.path)
-            self.path = None
+                self.file.close()
+            self.file = None

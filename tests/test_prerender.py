@@ -57,9 +57,9 @@ def as_the_host_does(prerender: Prerender, laid, stubs) -> tuple[dict, set[str]]
 
 def worker_done(prerender: Prerender, timeout: float = 60) -> None:
     """Wait until the worker has rendered all it will (it is writing its result)."""
-    assert prerender.worker is not None and prerender.worker.path is not None
+    assert prerender.worker is not None and prerender.worker.file is not None
     deadline = time.monotonic() + timeout
-    while os.path.getsize(prerender.worker.path) == 0:
+    while os.fstat(prerender.worker.file.fileno()).st_size == 0:
         assert time.monotonic() < deadline, "the worker never finished"
         time.sleep(0.01)
 

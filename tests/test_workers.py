@@ -82,3 +82,31 @@ def test_a_worker_whose_result_is_not_wanted_is_stopped_and_leaves_nothing(tmp_p
     start = time.monotonic()
     worker.close()
     assert time.monotonic() - start < 10 and not list(tmp_path.iterdir())
+
+
+KILLED = """
+import os, signal, sys, time
+from digest_plugin.workers import Worker
+worker = Worker(time.sleep, 30)   # the worker is busy: its result file is open in both processes
+print(worker.pid, flush=True)
+time.sleep(30)
+"""
+
+
+def test_a_build_killed_while_its_worker_runs_leaves_nothing_in_the_temporary_folder(tmp_path):
+    """SIGKILL of the process that started a worker, and of the worker, at the moment both hold the
+    result's file: the temporary folder is as it was (issue 33, 4: 4 of 10 killed builds left
+    ``/tmp/digest-worker-*`` before the file had no name)."""
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    child = subprocess.Popen([sys.executable, "-c", KILLED], stdout=subprocess.PIPE, text=True, env=env)
+    assert child.stdout is not None
+    worker = int(child.stdout.readline())
+    assert worker > 0  # a worker was forked (two cores here), so it made its file
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(timeout=10)
+    os.kill(worker, signal.SIGKILL)
+    assert list(tmp_path.iterdir()) == []
