@@ -197,6 +197,7 @@ TEXT = "is a number written as text (write it as a number, without quotes: value
             ],
         ),
         (155, 55, []),
+        (155, 155, []),  # a new repository: its whole total came this week (a gain equal to it is no error)
     ],
 )
 def test_the_gain_rule_is_never_skipped_in_silence(stars, gain, expected):
@@ -372,3 +373,35 @@ def test_a_citation_of_the_brief_year_and_a_material_collected_on_one_day_are_fi
         d["items"][4]["sources"]["materials"][0].update(first_collected="2026-10-21", last_collected="2026-10-21")
 
     assert check_rules(Dataset(briefs=[Brief.model_validate(brief_with(change))]), Rules()) == []
+
+
+def test_a_brief_cannot_close_another_topics_follow_up(data_copy):
+    """Lifecycle ids are per topic (issue 33, 6: pooled across topics, a serving brief closing an
+    inference follow-up passed `digest check` and the merge then failed with a KeyError)."""
+    from test_corpus import run_check
+
+    outline = (data_copy / "outlines" / "inference.yml").read_text(encoding="utf-8")
+    (data_copy / "outlines" / "serving.yml").write_text(
+        outline.replace("topic: inference", "topic: serving").replace(
+            'stated_in: "2026-10-21-inference-E1"', 'stated_in: "2026-10-22-serving-E1"'
+        ),
+        encoding="utf-8",
+    )
+    (data_copy / "briefs" / "2026-10-22-serving-E1.yml").write_text(
+        """schema: 1
+id: "2026-10-22-serving-E1"
+topic: serving
+round: E1
+title: "serving · E1 预消化简报（2026-10-22）"
+date: 2026-10-22
+items: []
+follow_up_updates:
+  - follow_up: vllm-long-prefill-issue
+    status: done
+""",
+        encoding="utf-8",
+    )
+    assert run_check(data_copy) == [
+        "data/briefs/2026-10-22-serving-E1.yml:9:16: error: follow-up 'vllm-long-prefill-issue' was never opened by "
+        "this or an earlier brief (a follow-up must be opened (follow_ups:) before it is closed)"
+    ]
