@@ -136,3 +136,17 @@ def test_the_site_builds_with_an_override_from_mkdocs_yml(tmp_path):
     shutil.rmtree(root / "theme-digest")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
     assert done.returncode != 0 and "custom_templates: theme-digest: no such folder" in done.stderr
+
+
+@pytest.mark.parametrize("way", ["{{ s }}", "{{ s|e }}", "{{ [s, s]|join(' ') }}", "<a title='{{ s }}'>x</a>"])
+def test_a_brief_string_with_markup_and_a_withheld_claim_prints_escaped_every_way(layout, tmp_path, way):
+    """A site's own template prints a brief string that holds markup *and* a withheld claim: the claim
+    becomes its mark and the markup stays text, whether printed plain, with ``|e`` or ``|join``
+    (issue 33, 6: ``Renderer.attr`` without its escaping let raw HTML through every one of them)."""
+    folder = override(tmp_path / "templates", "probe.html", f"<p>{way}</p>")
+    templates = Templates((str(folder),))
+    renderer = Renderer(layout, Linker("inference/1.md"), templates=templates)
+    out = templates.render("probe.html", renderer, {"s": f"<b onmouseover=\"x\">{WITHHELD}</b> 与 '引号'"})
+    assert "<b" not in out and 'onmouseover="' not in out and WITHHELD not in out, out
+    assert "&lt;b onmouseover=&#34;x&#34;&gt;" in out or "&lt;b onmouseover=&quot;x&quot;&gt;" in out, out
+    assert "〔暂扣" in out, out
