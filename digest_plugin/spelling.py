@@ -101,31 +101,40 @@ METRIC = re.compile(r"[A-Za-z][A-Za-z0-9/.\-]*[A-Za-z0-9]|[A-Za-z]")
 SENTENCE = re.compile(r"[^。；;！？!?\n]+")
 
 
+@functools.cache
+def _parts(claim: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """(its measured figures, its words, its canonical form) of a claim: made once per claim, as
+    ``digest check`` asks about every claim for every text of its brief."""
+    figures = tuple(canonical(f.group()) for f in FIGURE.finditer(claim) if QUANTITY.search(f.group()))
+    rest = FIGURE.sub(" ", claim)
+    words = [w for w in METRIC.findall(rest) if len(w) >= 2] or [
+        rest[i : i + 2] for i in range(len(rest) - 1) if all("\u4e00" <= c <= "\u9fff" for c in rest[i : i + 2])
+    ]
+    return figures, tuple(words), canonical(claim)
+
+
 def near_misses(claim: str, text: str) -> list[str]:
     """The sentences of ``text`` that state the claim's figures with one of its metrics (「TTFT 降 6×」
     for the claim 「HiCache 使 TTFT 降 6×」) without its withheld spelling: each as the span a pattern
     would need, from the first word of the claim the sentence has to its last figure.  None when the
     claim states no figure, or no sentence says it another way (a ban on a wording no item uses yet)."""
-    figures = [canonical(f.group()) for f in FIGURE.finditer(claim) if QUANTITY.search(f.group())]
+    figures, words, whole = _parts(claim)
     if not figures:
         return []
-    rest = FIGURE.sub(" ", claim)
-    words = [w for w in METRIC.findall(rest) if len(w) >= 2] or [
-        rest[i : i + 2] for i in range(len(rest) - 1) if all("\u4e00" <= c <= "\u9fff" for c in rest[i : i + 2])
-    ]
     found: list[str] = []
-    whole = canonical(claim)
     for m in SENTENCE.finditer(text):
         sentence = m.group()
         said = canonical(sentence)
         if whole in said or not all(f in said for f in figures):
             continue
-        named = [w for w in words if canonical(w) in said]
-        if not named:
-            continue
-        starts = [sentence.casefold().find(w.casefold()) for w in named]
+        starts = [hit.start() for w in words if canonical(w) in said and (hit := _word(w).search(sentence))]
         ends = [f.end() for f in FIGURE.finditer(sentence) if canonical(f.group()) in figures]  # (measured ones)
-        start, end = min(s for s in starts if s >= 0), max(ends, default=0)
-        if end > start:
-            found.append(sentence[start:end].strip())
+        if starts and ends and max(ends) > min(starts):
+            found.append(sentence[min(starts) : max(ends)].strip())
     return list(dict.fromkeys(found))
+
+
+@functools.cache
+def _word(word: str) -> re.Pattern[str]:
+    """A word of a claim in any of its spellings (「ＴＴＦＴ」 is 「TTFT」)."""
+    return re.compile(pattern(word) or re.escape(word))

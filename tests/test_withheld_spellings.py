@@ -273,3 +273,10 @@ def test_the_importer_proposes_the_pattern_itself():
     assert claim["patterns"] == [HICACHE, "TTFT 降 6×"]
     assert any("an item states «TTFT 降 6×»" in n.message for n in done.notes)
     assert re.search(spelling.pattern("TTFT 降 6×"), STATED)
+
+
+def test_a_near_miss_in_full_width_is_found_and_nothing_breaks():
+    """The item writes the claim's metric and figure in full width (「ＴＴＦＴ 降 ６×」): found as the
+    span to mask, in the item's own characters (a word's place was looked for as ASCII, and `digest
+    check` stopped on a ValueError)."""
+    assert spelling.near_misses(HICACHE, "官方博客称多轮对话场景 ＴＴＦＴ 降 ６×。") == ["ＴＴＦＴ 降 ６×"]
