@@ -32,8 +32,6 @@ from .merge import LivingDoc
 from .workers import Worker
 
 TAG = re.compile(r"<[^>]*>")
-FULL_WIDTH = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff0b\uff0d\uff05]")
-"""Full-width digits, Latin letters, + - %: a figure written with them reads as the same claim."""
 ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
 UNREADABLE = "(a search record the checker cannot read)"
 PAGEFIND_MARK = b"pagefind_dcd"
@@ -126,10 +124,10 @@ BLOCKS = frozenset(
 
 @functools.cache
 def _unusual() -> re.Pattern[str]:
-    """Full-width letters and digits, format characters and anything beyond the BMP: what makes
-    :func:`_norm` do more than collapse white space (rare, so one pass usually settles it)."""
+    """Format characters and anything beyond the BMP: what :func:`_norm` must drop (rare, so one
+    pass usually settles it; full-width forms are NFKC's, found by ``is_normalized``)."""
     basic, _ = _format_characters()
-    return re.compile(f"{FULL_WIDTH.pattern}|{basic.pattern}|{ASTRAL.pattern}")
+    return re.compile(f"{basic.pattern}|{ASTRAL.pattern}")
 
 
 @functools.cache

@@ -183,8 +183,10 @@ NETLOC_LOOKALIKES = (
 host, since a browser would read them as the ASCII ones (a test recomputes the list)."""
 _URL_HOST = rf"""(?:\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]|[^\s<>"'`/?#@\[\]\\:%{NETLOC_LOOKALIKES}]+)"""
 _URL_PORT = r"(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?)?"
+_ENCODED_CONTROL = r"%(?:[01][0-9A-Fa-f]|7[Ff])"
+"""A control character percent-encoded (``%0D%0A``, ``%00``, ``%7F``)."""
 HTTP_URL = re.compile(
-    rf"""^(?!.*%(?:[01][0-9A-Fa-f]|7[Ff]))https?://(?![^/?#]*@){_URL_HOST}{_URL_PORT}(?:[/?#][^\s<>"'`]*)?$"""
+    rf"""^(?!.*{_ENCODED_CONTROL})https?://(?![^/?#]*@){_URL_HOST}{_URL_PORT}(?:[/?#][^\s<>"'`]*)?$"""
 )
 """An absolute http(s) URL the renderer can read: a host (a name or a bracketed IPv6 address, no
 credentials, no backslash, nothing percent-encoded), a port up to 65535, then anything but spaces,
@@ -220,7 +222,7 @@ def _schema(pattern: re.Pattern[str], **more: Any) -> Any:
 
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-ENCODED_CONTROL = re.compile(r"%(?:[01][0-9a-fA-F]|7[fF])")
+ENCODED_CONTROL = re.compile(_ENCODED_CONTROL)
 
 
 def _http_url(value: str) -> str:

@@ -407,32 +407,18 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         if kind == "iso":
             y, m, d = (int(x) for x in spelled.split("-"))
             day = _calendar(y, m, d)
-        elif kind in ("md", "cn", "slash"):
+        elif kind in ("md", "cn", "slash", "dot"):
             m, d = (int(x) for x in re.findall(r"\d+", spelled))
-            day = _calendar(today.year, m, d)
-            if day is not None and day > today:
-                day = _calendar(today.year - 1, m, d)
+            day = _month_day(today, m, d)
         elif kind == "en":  # 「Nov 22」
-            month = _MONTHS.index(spelled[:3].title()) + 1
-            d = int(re.findall(r"\d+", spelled)[0])
-            day = _calendar(today.year, month, d)
-            if day is not None and day > today:
-                day = _calendar(today.year - 1, month, d)
+            day = _month_day(today, _MONTHS.index(spelled[:3].title()) + 1, int(re.findall(r"\d+", spelled)[0]))
         elif kind == "enwk":  # 「Sat」, 「Thu's」: the last such day before tonight
             back = (today.weekday() - _EN_WEEKDAYS.index(spelled[:3].title())) % 7 or 7
             day = today - dt.timedelta(days=back)
             if not history._on(day):
                 continue  # a weekday named as a day to come, or a night nobody wrote
-        elif kind in ("dot", "ri"):  # 「11.17」, 「15 日」: only a day some recent brief is dated
-            day = _day_written(spelled, kind, today)
-            if day is None or not history._on(day):
-                continue
-        elif kind == "hao":  # 「14 号」: that day of this month, else of the month before
-            d = int(re.findall(r"\d+", spelled)[0])
-            day = _calendar(today.year, today.month, d)
-            if day is None or day > today:
-                last = today.replace(day=1) - dt.timedelta(days=1)
-                day = _calendar(last.year, last.month, d)
+        elif kind in ("hao", "ri"):  # 「14 号」, 「15 日」: that day of this month, else of the month before
+            day = _day_of_month(today, int(re.findall(r"\d+", spelled)[0]))
         elif kind == "rel":
             if spelled in history.yesterday:
                 day = today - dt.timedelta(days=1)
@@ -452,6 +438,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             week = tuple(b for b in earlier if monday <= b.date < monday + dt.timedelta(days=7))
             out.append(_When(match.start(), match.end(), week, None if week else "no brief last week"))
             continue
+        if kind in ("dot", "ri") and (day is None or day < today - RECENT or not history._on(day)):
+            continue  # 「11.17」, 「15 日」: only a day some recent brief is dated
         if day is None or day > today:
             continue
         briefs = tuple(history._on(day))
@@ -464,18 +452,19 @@ RECENT = dt.timedelta(days=62)
 (Llama 3.1) and spans (7 日窗口) too, so only a day a brief of the last two months is dated counts."""
 
 
-def _day_written(spelled: str, kind: str, today: dt.date) -> dt.date | None:
-    numbers = [int(x) for x in re.findall(r"\d+", spelled)]
-    if kind == "dot":
-        day = _calendar(today.year, numbers[0], numbers[1])
-        if day is not None and day > today:
-            day = _calendar(today.year - 1, numbers[0], numbers[1])
-    else:  # that day of this month, else of the month before
-        day = _calendar(today.year, today.month, numbers[0])
-        if day is None or day > today:
-            last = today.replace(day=1) - dt.timedelta(days=1)
-            day = _calendar(last.year, last.month, numbers[0])
-    return day if day is not None and today - RECENT <= day <= today else None
+def _month_day(today: dt.date, month: int, day: int) -> dt.date | None:
+    """That day of this year, else of the year before (a brief never names a night to come)."""
+    found = _calendar(today.year, month, day)
+    return _calendar(today.year - 1, month, day) if found is not None and found > today else found
+
+
+def _day_of_month(today: dt.date, day: int) -> dt.date | None:
+    """That day of this month, else of the month before."""
+    found = _calendar(today.year, today.month, day)
+    if found is None or found > today:
+        last = today.replace(day=1) - dt.timedelta(days=1)
+        found = _calendar(last.year, last.month, day)
+    return found
 
 
 def _previous_round(match: re.Match[str], earlier: list[_Indexed], round_: str | None) -> _When:

@@ -155,7 +155,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
         draft.origins[at] = heading.number
         if seen[number] > 1:
             draft.warn(heading.number, f"条目 {number} appears twice; the second got id {item_id}", at + ("id",))
-        items.append(_read_item(number, item_id, m["title"], heading.number, body, outline, draft, at))
+        items.append(_read_item(number, item_id, m["title"], heading.number, body, outline, draft, at, labels))
     _check_numbering(
         [i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft
     )
@@ -274,8 +274,9 @@ def _read_item(
     outline: Outline | None,
     draft: _Draft,
     at: _At,
+    labels: _Labels,
 ) -> dict[str, Any]:
-    fields = _item_fields(body, _labels(_label_spellings(draft)))
+    fields = _item_fields(body, labels)
     by_label: dict[str, _Field] = {}
     notes: list[str] = []
     for f in fields:
