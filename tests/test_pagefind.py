@@ -300,3 +300,33 @@ def test_zensical_with_its_own_search_on_is_warned_and_what_it_lets_through_is_c
     done = run_digest_build(root, "--host", "zensical")
     assert "Zensical's own search is on with `search: pagefind`" in done.stderr
     assert done.returncode == 1 and "withheld claim" in done.stderr + done.stdout, done.stdout + done.stderr
+
+
+
+WRITTEN = {"Zyxwq": "Zyxwq 写 &lt;b&gt;粗&lt;/b&gt; 与 R&amp;D", "Qvxzk": "Qvxzk 写 &#43;12 与 <i>斜</i>"}
+"""Points as an editor may write them: entity-like and markup-like text, all of it text to show."""
+
+
+def test_a_result_shows_entity_and_markup_like_text_exactly_as_the_page_shows_it(tmp_path, page):
+    """Issue 33, 3: Pagefind's excerpt escapes only < and >, and a box that parsed it as HTML showed
+    ``&#43;12`` as ``+12`` and ``&lt;b&gt;`` as ``<b>``; a result must read as the page reads."""
+    root = copy_project(tmp_path / "p")
+    data = root / "data" / "briefs" / BRIEF.name
+    first = brief()["items"][0]["points"][0]
+    replace_in(data, f'      - "{first}"', f'      - "{first}"' + "".join(f'\n      - "{w}"' for w in WRITTEN.values()))
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    mkdocs_base = page.base
+    with serving(root / "site") as base:
+        page.base = base
+        try:
+            for word, written in WRITTEN.items():
+                links, text, _ = search(page, word)
+                marked = page.locator(".md-search-result__item").first.locator("mark").all_inner_texts()
+                page.goto(base + links[0])
+                shown = page.locator("li", has_text=word).last.inner_text()
+                assert shown.strip() == written, shown  # the page shows what was written…
+                assert written in text, text  # …and so does the search result, character for character
+                assert marked and all(m.strip() == word for m in marked), marked  # Pagefind's highlight stays
+        finally:
+            page.base = mkdocs_base

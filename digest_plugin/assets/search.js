@@ -1,8 +1,8 @@
 /* digest: the site's search, driven by Pagefind's index (pagefind/, made from the built site), in
    Material's search box.  The box is added by this script because search needs a script anyway:
    without one there is no box that would do nothing.  Words come from DIGEST_SEARCH (written above
-   this file by the build, from labels.py).  Results are built with textContent only: an excerpt's
-   <mark> highlights are kept, nothing else of it is read as HTML. */
+   this file by the build, from labels.py).  Results are built as text (textContent and elements made
+   here): no HTML of a record is parsed and no entity decoded, so a result shows what the page shows. */
 (function () {
   "use strict";
   var words = window.DIGEST_SEARCH || {};
@@ -82,15 +82,54 @@
     }
     return pagefind;
   }
-  function excerpt(html) {
-    /* Pagefind's excerpt: text with <mark> around the words found; only those two are kept. */
-    var p = el("p");
-    var doc = new DOMParser().parseFromString("<p>" + html + "</p>", "text/html");
-    doc.body.firstChild.childNodes.forEach(function (node) {
-      if (node.nodeType === 3) p.appendChild(document.createTextNode(node.textContent));
-      else if (node.nodeName === "MARK") p.appendChild(el("mark", {}, [node.textContent]));
-      else p.appendChild(document.createTextNode(node.textContent || ""));
+  var ZWS = "\u200b";
+  var WINDOW = 30;  /* words in an excerpt, as Pagefind's own */
+  var LEAD = 5;     /* words shown before the first one found */
+  function pageWords(page) {
+    /* The page's words as its text has them, numbered as Pagefind numbers them (its locations).
+       Pagefind's raw_content is the text with only < and > escaped, so its excerpts cannot tell a
+       written "&lt;" or "&#43;" from markup: they are not used.  raw_content still has the
+       zero-width spaces Pagefind cut the words at, content the characters as written; walking both
+       gives the written words, cut where Pagefind cut them. */
+    if (page.digestWords) return page.digestWords;
+    var raw = page.raw_content || "", content = page.content || "", text = "", j = 0;
+    for (var i = 0; i < raw.length;) {
+      if (raw[i] === ZWS && content[j] !== ZWS) { text += ZWS; i += 1; continue; }
+      var escaped = raw.substr(i, 4);
+      if ((escaped === "&lt;" && content[j] === "<") || (escaped === "&gt;" && content[j] === ">")) {
+        text += content[j]; i += 4; j += 1; continue;
+      }
+      text += raw[i]; i += 1; j += 1;
+    }
+    page.digestWords = text.indexOf(ZWS) >= 0 ? text.split(ZWS) : text.split(/[\r\n\s]+/g);
+    page.digestJoiner = text.indexOf(ZWS) >= 0 ? "" : " ";
+    return page.digestWords;
+  }
+  function excerpt(page, sub) {
+    /* A window of the page's words around the first one found, inside the result's own part of the
+       page (from its heading to the next), with <mark> around the words found: built as text and
+       elements, nothing of the page read as HTML, so a result shows what the page shows. */
+    var all = pageWords(page), found = {};
+    var locations = ((sub ? sub.locations : page.locations) || []).slice().sort(function (a, b) { return a - b; });
+    locations.forEach(function (at) { found[at] = true; });
+    var from = sub && sub.anchor ? sub.anchor.location : 0, to = all.length;
+    (page.anchors || []).forEach(function (a) {
+      if (/^h\d$/i.test(a.element || "") && a.location > from && a.location < to) to = a.location;
     });
+    var first = locations.length ? locations[0] : from;
+    var start = Math.max(from, Math.min(first - LEAD, to - WINDOW));
+    var p = el("p"), run = "";
+    for (var at = start; at < Math.min(to, start + WINDOW); at++) {
+      var word = all[at], joiner = at > start ? page.digestJoiner : "";
+      if (found[at]) {
+        if (run || joiner) p.appendChild(document.createTextNode(run + joiner));
+        run = "";
+        p.appendChild(el("mark", {}, [word]));
+      } else {
+        run += joiner + word;
+      }
+    }
+    if (run) p.appendChild(document.createTextNode(run));
     return p;
   }
   function item(page, sub) {
@@ -100,7 +139,7 @@
     if (sub && page.meta.title && sub.title !== page.meta.title) {
       article.appendChild(el("p", { "class": "digest-search__page" }, [page.meta.title]));
     }
-    article.appendChild(excerpt(target.excerpt || ""));
+    article.appendChild(excerpt(page, sub));
     return el("li", { "class": "md-search-result__item" }, [
       el("a", { "href": target.url, "class": "md-search-result__link", "tabindex": "-1" }, [article])
     ]);
