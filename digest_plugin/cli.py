@@ -236,6 +236,17 @@ def _data_folder(args: argparse.Namespace) -> None:
         args.data = given
 
 
+def _tidy(args: argparse.Namespace) -> None:
+    """Remove what a killed edit left in the data folder (staged files, scratch views) before this
+    command reads or writes it, whatever the command: the next run of anything cleans up."""
+    folder = getattr(args, "data_dir", None) or getattr(args, "data", None)
+    brief = getattr(args, "brief", None)
+    if folder is None and isinstance(brief, Path) and brief.parent.name == "briefs":
+        folder = brief.parent.parent  # an edit's brief in <data>/briefs/ (its own folder it cleans anyway)
+    if isinstance(folder, Path) and folder.is_dir():
+        files.tidy_data(folder)
+
+
 def _new(args: argparse.Namespace) -> int:
     """Scaffold a day's brief; never overwrite one; a file that cannot be written is one line, not a traceback."""
     args.round = args.round or next_round(args.data, args.topic, args.date)
@@ -737,6 +748,7 @@ def main(argv: list[str] | None = None) -> int:
     _explain(parser)
     args = parser.parse_args(argv)
     _data_folder(args)
+    _tidy(args)
 
     if args.command == "schema":
         return _schema(args)

@@ -99,12 +99,12 @@ def _validate(staged: Path, path: Path, data_dir: Path, checks: Checks) -> None:
     """Check the data folder as it would be with ``staged`` in place of ``path``.
 
     The check reads a view of the data folder made of symbolic links (nothing is copied) in a
-    scratch folder that is removed afterwards, or by the next edit if this one is killed."""
+    hidden scratch folder beside the brief, removed afterwards, or by the next run if this one is killed."""
     try:
         path.resolve().relative_to(data_dir.resolve())
     except ValueError:
         raise EditError(f"{path} is not inside the data folder {data_dir}; nothing was written") from None
-    with files.scratch() as tmp:
+    with files.scratch(path.parent) as tmp:
         view = tmp / (data_dir.resolve().name or "data")
         files.mirror(data_dir, view, path, staged)
         files.pause("validating")

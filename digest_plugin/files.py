@@ -15,9 +15,11 @@ Every command that writes a brief (``new``, ``import``, ``resolve``, ``close-fol
   exists half-written or empty).  A reader sees the old file or the new one, never a mix.
 - **Nothing left behind.** A temporary file exists only while its writer holds the folder's
   lock, so whoever takes the lock next removes any it finds (left by a writer that was killed).
-  :func:`scratch` makes a folder in the system's temporary folder (``digest-scratch-*``) that its
-  process holds an ``flock`` on; whoever takes a folder's lock or makes a scratch folder next
-  removes every such folder whose lock is free (its process is gone).
+  :func:`scratch` makes a hidden folder beside the brief (``.digest-scratch-*``, not in the system's
+  temporary folder, where a killed edit's copy would outlive the project) that its process holds an
+  ``flock`` on; whoever takes the folder's lock next removes every such folder whose lock is free
+  (its process is gone).  Every command and build calls :func:`tidy_data` first, so "next" is the
+  next run of anything, not the next edit.
 - **One clear error.** Every ``OSError`` becomes a :class:`FileError` saying what could not be
   done to which path and why (``cannot write data/briefs/x.yml: No space left on device``); it
   is still an ``OSError``, with the original ``errno``.
@@ -58,7 +60,7 @@ PAUSE_POINTS = {
 }
 """Where :func:`pause` can stop a command (test hook only)."""
 
-SCRATCH_PREFIX = "digest-scratch-"
+SCRATCH_PREFIX = ".digest-scratch-"
 _TEMP = re.compile(r"^\..+\.ya?ml\.[a-z0-9_]{8}\.tmp$")
 """A temporary file :func:`staged` makes (``tempfile.mkstemp(prefix=".<name>.", suffix=".tmp")``)."""
 
@@ -133,7 +135,7 @@ def locked(folder: Path, timeout: float | None = None) -> Iterator[None]:
             except OSError as exc:
                 raise FileError("lock", folder, exc) from exc
         remove_stale_temps(folder)
-        remove_stale_scratch()
+        remove_stale_scratch(folder)
         pause("locked")
         yield
     finally:
@@ -141,11 +143,30 @@ def locked(folder: Path, timeout: float | None = None) -> Iterator[None]:
 
 
 def tidy(folder: Path) -> None:
-    """Remove what killed writers left in ``folder`` and the temporary folder, if no writer is busy there.
+    """Remove what killed writers left in ``folder``, if no writer is busy there.
 
     For a command that ends without writing (a brief that already exists): it does not wait."""
     with contextlib.suppress(OSError), locked(folder, timeout=0):
         pass
+
+
+def tidy_data(data_dir: Path) -> None:
+    """Remove what killed writers left anywhere in the data folder (its folders that are not busy).
+
+    Called by every command and at the start of every build, so a killed edit's files last until
+    the next run of anything.  Reads only the data folder's own folders; a missing one is skipped."""
+    data_dir = Path(data_dir)
+    with contextlib.suppress(OSError):
+        folders = [data_dir] + sorted(
+            Path(e.path) for e in os.scandir(data_dir) if e.is_dir(follow_symlinks=False) and not is_ours(e.name)
+        )
+        for folder in folders:
+            tidy(folder)
+
+
+def is_ours(name: str) -> bool:
+    """Whether a file name is one of this module's temporary ones (a staged file, a scratch folder)."""
+    return bool(_TEMP.match(name)) or name.startswith(SCRATCH_PREFIX)
 
 
 def remove_stale_temps(folder: Path) -> list[str]:
@@ -277,9 +298,10 @@ def _make_folders(folder: Path) -> list[Path]:
 
 
 @contextlib.contextmanager
-def scratch() -> Iterator[Path]:
-    """A private folder in the system's temporary folder, removed on exit, or by the next call if killed."""
-    base = Path(tempfile.gettempdir())
+def scratch(base: Path) -> Iterator[Path]:
+    """A private hidden folder in ``base`` (the folder of the brief being edited, whose lock the caller
+    holds), removed on exit, or by the next run if this one is killed."""
+    base = Path(base)
     remove_stale_scratch(base)
     with failing("write", base / f"{SCRATCH_PREFIX}*"):
         while True:
@@ -303,9 +325,9 @@ def scratch() -> Iterator[Path]:
         os.close(fd)
 
 
-def remove_stale_scratch(base: Path | None = None) -> list[str]:
-    """Remove this user's scratch folders whose process is gone (their lock is free)."""
-    base = Path(base or tempfile.gettempdir())
+def remove_stale_scratch(base: Path) -> list[str]:
+    """Remove this user's scratch folders in ``base`` whose process is gone (their lock is free)."""
+    base = Path(base)
     try:
         candidates = sorted(e.path for e in os.scandir(base) if e.name.startswith(SCRATCH_PREFIX))
     except OSError:
@@ -344,7 +366,7 @@ def mirror(source: Path, into: Path, replace: Path, by: Path) -> Path:
         for depth, part in enumerate(rel.parts, 1):
             with os.scandir(at) as entries:
                 for entry in entries:
-                    if entry.name != part:
+                    if entry.name != part and not is_ours(entry.name):  # not the view itself
                         os.symlink(entry.path, view / entry.name)
             at, view = at / part, view / part
             if depth < len(rel.parts):

@@ -7,6 +7,7 @@ living doc says, so the core can move to another host when MkDocs goes.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import fcntl
 import html
@@ -15,7 +16,7 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,9 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         data_dir = (root / self.config.data_dir).resolve()
         if str(data_dir) not in config.watch:
             config.watch.append(str(data_dir))
+        files.tidy_data(data_dir)  # what a killed edit left: removed by the next run of anything
+        if self._publish is not None:
+            self._publish.tidy(Path(config.site_dir))
         try:
             rules = Rules.model_validate(self.config.rules)
         except ValidationError as exc:
@@ -421,10 +425,19 @@ class SiteSwap:
         self.fresh: Path | None = None
         self._lock: int | None = None
 
-    def begin(self, site_dir: Path) -> Path:
+    def tidy(self, site_dir: Path) -> None:
+        """Put back the old site a build killed mid-swap left hidden, and remove what killed builds
+        left beside it; first thing in a build, so even one that fails on its data does it."""
         self.final = site_dir.resolve()
-        for stale in sorted(self.final.parent.glob(f".{self.final.name}.digest-*")):
-            files.remove_if_stale(str(stale))
+        self.final.parent.mkdir(parents=True, exist_ok=True)
+        with self._swapping():
+            self._recover()
+            for stale in sorted(self.final.parent.glob(f".{self.final.name}.digest-*")):
+                files.remove_if_stale(str(stale))
+
+    def begin(self, site_dir: Path) -> Path:
+        self.tidy(site_dir)
+        assert self.final is not None
         self.fresh = self.final.parent / f".{self.final.name}.digest-build-{os.getpid()}"
         self.fresh.mkdir(parents=True, exist_ok=True)
         self._lock = files.open_folder(self.fresh)
@@ -438,9 +451,7 @@ class SiteSwap:
             log.error(f"the site in {self.final} is left as it was: this build is not published")
             self.abandon()
             return self.final
-        parent = files.open_folder(self.final.parent)
-        try:
-            fcntl.flock(parent, fcntl.LOCK_EX)  # one swap at a time in this folder
+        with self._swapping():
             old = self.final.parent / f".{self.final.name}.digest-old-{os.getpid()}"
             if self.final.is_dir():
                 for entry in os.scandir(self.final):
@@ -449,11 +460,30 @@ class SiteSwap:
                 os.rename(self.final, old)
             os.rename(self.fresh, self.final)
             shutil.rmtree(old, ignore_errors=True)
-        finally:
-            os.close(parent)
         self.fresh = None
         self._unlock()
         return self.final
+
+    @contextlib.contextmanager
+    def _swapping(self) -> Iterator[None]:
+        """The lock of the site's parent folder: one swap (or recovery) at a time there."""
+        assert self.final is not None
+        parent = files.open_folder(self.final.parent)
+        try:
+            fcntl.flock(parent, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(parent)
+
+    def _recover(self) -> None:
+        """A build killed between the swap's two renames left no site and the old one hidden beside
+        it: put the old one back, so a kill never leaves readers without the last good site."""
+        assert self.final is not None
+        if os.path.lexists(self.final):
+            return
+        for old in sorted(self.final.parent.glob(f".{self.final.name}.digest-old-*")):
+            os.rename(old, self.final)
+            return
 
     def abandon(self) -> None:
         if self.fresh is not None:

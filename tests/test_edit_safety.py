@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT, run_cli
+from conftest import BRIEF, ROOT, copy_project, run_cli
 
 MARKDOWN = ROOT / "tests" / "fixtures" / "2026-10-21-inference-E1.md"
 NEW = "data/briefs/2026-10-22-inference-E1.yml"
@@ -39,8 +39,13 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def leftovers(project: Path, tmpdir: Path) -> list[str]:
-    """Temporary files in the data folder and anything at all in the (private) temporary folder."""
-    found = [p.relative_to(project).as_posix() for p in (project / "data").rglob("*") if TEMP.search(p.name)]
+    """Temporary files and scratch folders in the data folder, and anything at all in the (private)
+    temporary folder."""
+    found = [
+        p.relative_to(project).as_posix()
+        for p in (project / "data").rglob("*")
+        if TEMP.search(p.name) or p.name.startswith(".digest-scratch-")
+    ]
     return found + [f"$TMPDIR/{p.name}" for p in tmpdir.iterdir()]
 
 
@@ -188,8 +193,10 @@ def test_an_edit_killed_at_any_point_leaves_the_old_or_the_new_brief_and_nothing
     after = (twin / NEW).read_bytes()
 
     proc = start_paused(EDIT, point, project, tmpdir)
-    if point == "validating":  # the check reads a view of the data folder: links, not a copy
-        view = list(tmpdir.rglob("*"))
+    if point == "validating":  # the check reads a view of the data folder: links, not a copy, beside the brief
+        scratch = list(brief.parent.glob(".digest-scratch-*"))
+        assert len(scratch) == 1 and not list(tmpdir.iterdir()), scratch
+        view = list(scratch[0].rglob("*"))
         assert any(p.name == Path(NEW).name for p in view)
         assert [p for p in view if p.is_file() and not p.is_symlink()] == []
     kill(proc)
@@ -228,17 +235,44 @@ def test_a_new_brief_killed_while_written_is_whole_or_absent_and_nothing_is_left
     assert leftovers(project, tmpdir) == []
 
 
-def test_a_scratch_folder_is_removed_only_once_its_process_is_gone(tmp_path, monkeypatch):
+@pytest.mark.parametrize("next_run", ["check", "build"])
+def test_what_a_killed_edit_left_is_removed_by_the_next_run_of_anything(tmp_path, next_run):
+    """Issue 33, 4: the staged file and the scratch view live beside the brief, not in /tmp, and the
+    next `digest check` or site build removes them (before, only the next edit did)."""
+    from digest_plugin.scaffold import new_brief
+
+    project = copy_project(tmp_path / "p")
+    new_brief(project / "data", "inference", dt.date(2026, 10, 22))
+    tmpdir = tmp_path / "tmp"
+    kill(start_paused(EDIT, "validating", project, tmpdir))
+    left = leftovers(project, tmpdir)
+    assert any(".digest-scratch-" in name for name in left) and any(name.endswith(".tmp") for name in left), left
+    if next_run == "check":
+        done = digest("check", "data", "--config", "none", cwd=project, tmpdir=tmpdir)
+    else:
+        done = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
+            cwd=project,
+            env=env(tmpdir),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert leftovers(project, tmpdir) == []
+
+
+def test_a_scratch_folder_is_removed_only_once_its_process_is_gone(tmp_path):
     from digest_plugin import files
 
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    dead = tmp_path / f"{files.SCRATCH_PREFIX}left-by-a-killed-edit"
+    dead = tmp_path / ".digest-scratch-left-by-a-killed-edit"
     (dead / "data" / "briefs").mkdir(parents=True)
-    (tmp_path / f"{files.SCRATCH_PREFIX}a-file").write_text("not a folder: not ours")
-    with files.scratch() as alive:
-        assert files.remove_stale_scratch() == []  # the live one (this process holds its lock) stays
+    (tmp_path / ".digest-scratch-a-file").write_text("not a folder: not ours")
+    with files.scratch(tmp_path) as alive:
+        assert alive.parent == tmp_path and alive.name.startswith(".digest-scratch-")
+        assert files.remove_stale_scratch(tmp_path) == []  # the live one (this process holds its lock) stays
         assert alive.is_dir() and not dead.exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{files.SCRATCH_PREFIX}a-file"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".digest-scratch-a-file"]
 
 
 def test_an_edit_keeps_the_briefs_permissions_and_a_new_brief_gets_the_usual_ones(project, capsys, monkeypatch):

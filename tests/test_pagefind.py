@@ -302,7 +302,6 @@ def test_zensical_with_its_own_search_on_is_warned_and_what_it_lets_through_is_c
     assert done.returncode == 1 and "withheld claim" in done.stderr + done.stdout, done.stdout + done.stderr
 
 
-
 WRITTEN = {"Zyxwq": "Zyxwq 写 &lt;b&gt;粗&lt;/b&gt; 与 R&amp;D", "Qvxzk": "Qvxzk 写 &#43;12 与 <i>斜</i>"}
 """Points as an editor may write them: entity-like and markup-like text, all of it text to show."""
 

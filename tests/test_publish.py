@@ -222,6 +222,20 @@ def test_a_good_build_replaces_the_site_and_leftovers_of_a_killed_one_go(publish
     assert leftovers(published) == []
 
 
+def test_a_build_killed_between_the_swaps_two_renames_leaves_readers_the_old_site(published):
+    """Killed after the old site was moved aside and before the new one took its name, a build left
+    no site at all, and the next build deleted the old one as stale; a next build that fails must
+    leave the last good site where it was (issue 33, 4)."""
+    before = tree_digest(published / "site")
+    (published / "site").rename(published / ".site.digest-old-99999")  # as the kill left it
+    brief = published / "data" / BRIEF
+    brief.write_text(brief.read_text(encoding="utf-8").replace("date: ", "date: not-a-date ", 1), encoding="utf-8")
+    out = build(published, "--strict")
+    assert out.returncode != 0
+    assert (published / "site").is_dir() and tree_digest(published / "site") == before
+    assert leftovers(published) == []
+
+
 def test_text_that_looks_like_an_entity_stays_as_written_in_headings_and_the_toc(tmp_path):
     """Python-Markdown decodes entities in heading text; a heading from the data must not."""
     root = project(tmp_path / "project")
