@@ -156,7 +156,7 @@ def soak(command: str, rounds: int, rng: random.Random, where: Path) -> dict[str
     after = state(target)
     if command == "build":
         before = after  # the site a reader has from now on: every kill must leave exactly it
-    counts = {
+    counts: dict[str, Any] = {
         "rounds": rounds,
         "seconds_to_finish": round(took, 2),
         "landed_old": 0,
