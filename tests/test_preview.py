@@ -145,6 +145,17 @@ moves:
 """
 
 
+EVIDENCE_UPDATE = """evidence_updates:
+  - item: modelexpress-weight-transfer
+    note: "复核了部署文档与源码。"
+    evidence:
+      level: verified
+      source_kinds: [project_docs]
+      boundary: "部署文档与源码均已读，传输路径已在源码中核实。"
+"""
+"""Tonight raises the level of an item of the first brief that the first brief's contradiction 2 names."""
+
+
 def first_title(project: Path, path: str) -> str:
     match = re.search(r'^    title: "(.+)"$', (project / path).read_text(encoding="utf-8"), re.M)
     assert match, f"no item title in {path}"
@@ -167,6 +178,13 @@ EDITS: list[tuple[str, Edit]] = [
     (
         "a new withheld spelling",
         lambda p: replace(p, FIRST, '          - "周增 +175"', '          - "周增 +175"\n          - "experimental"'),
+    ),
+    (
+        # The entry's current level changes and no item does: the first brief's callout names the item
+        # with its entry's level tag, and must not keep the stale one (issue 33, 6: the mutation leaving
+        # current evidence out of an entry's link face survived the suite).
+        "a later night's evidence update of an item an earlier callout names",
+        lambda p: append(p, LATEST, EVIDENCE_UPDATE),
     ),
     ("a hand-written page", lambda p: replace(p, "docs/inference/index.md", "\n", "\n\n本页由编辑手写。\n")),
     ("an erratum of an earlier brief", lambda p: append(p, LATEST, ERRATUM)),
