@@ -194,10 +194,9 @@ def read_yaml(path: Path, display: str) -> tuple[Any, list[Finding]]:
         return None, [Finding(display, line, col, f"YAML: {' '.join(problem.split())}", hint=hint)]
     except YAMLError as exc:  # errors without a mark
         return None, [Finding(display, 1, 1, f"YAML: {' '.join(str(exc).split())}")]
-    problem = _first_special_node(tree)
-    if problem is not None:
-        (line, col), message, hint = problem
-        return None, [Finding(display, line, col, message, hint=hint)]
+    problems = _special_nodes(tree)
+    if problems:
+        return None, [Finding(display, line, col, message, hint=hint) for (line, col), message, hint in problems]
     return tree, []
 
 
@@ -226,34 +225,39 @@ def _unclosed_quote(text: str, error_line: int) -> tuple[tuple[int, int], str] |
 _ALIAS = "anchors and aliases (&name, *name) are not allowed in briefs", "write the value out in full"
 
 
-def _first_special_node(tree: Any) -> tuple[tuple[int, int], str, str] | None:
-    """The first alias, explicit tag or forbidden character in the tree, located; briefs need none.
+def _special_nodes(tree: Any) -> list[tuple[tuple[int, int], str, str]]:
+    """The first alias or explicit tag in the tree, or else every string with a forbidden character,
+    located (in file order); briefs need none.
 
     Refusing aliases keeps an alias bomb from expanding during validation; refusing tags keeps
-    ``!!python/…`` and other typed values out of what is plain data.  A shared mapping or list is
-    found by meeting it twice; a shared string or number by its anchor, which ruamel.yaml keeps
-    on the value (it is not an object of its own to meet twice).  Keys are read like values."""
+    ``!!python/…`` and other typed values out of what is plain data: the first of those ends the
+    reading.  A forbidden character is only text to fix, so each string that holds one is named, as
+    a compiler names every error (an editor who pasted zero-width spaces in thirty places fixes them
+    in one go).  A shared mapping or list is found by meeting it twice; a shared string or number by
+    its anchor, which ruamel.yaml keeps on the value (it is not an object of its own to meet twice).
+    Keys are read like values."""
     seen: set[int] = set()
+    characters: list[tuple[tuple[int, int], str, str]] = []
     stack: list[tuple[Any, tuple[int, int]]] = [(tree, (1, 1))]
     while stack:
         node, where = stack.pop()
         if isinstance(node, TaggedScalar) or getattr(getattr(node, "tag", None), "value", None):
-            return where, f"YAML tags ({_tag(node)}) are not allowed in briefs", "remove the tag; write plain text"
+            return [(where, f"YAML tags ({_tag(node)}) are not allowed in briefs", "remove the tag; write plain text")]
         if isinstance(node, str) and (problem := _bad_character(node)):
-            return where, *problem
+            characters.append((where, *problem))
         if not isinstance(node, (CommentedMap, CommentedSeq)):
             if getattr(getattr(node, "anchor", None), "value", None):
-                return where, *_ALIAS
+                return [(where, *_ALIAS)]
             continue
         if id(node) in seen:
-            return where, *_ALIAS
+            return [(where, *_ALIAS)]
         seen.add(id(node))
         if isinstance(node, CommentedMap):
             stack.extend((v, _pos(node.lc.value(k) if k in node.lc.data else None, where)) for k, v in node.items())
             stack.extend((k, _pos(node.lc.key(k) if k in node.lc.data else None, where)) for k in node)
         else:
             stack.extend((v, _pos(node.lc.item(i) if i in node.lc.data else None, where)) for i, v in enumerate(node))
-    return None
+    return sorted(characters)
 
 
 INDENTATION_PROBLEMS = ("expected <block end>", "did not find expected key", "mapping values are not allowed")

@@ -68,6 +68,18 @@ def test_bidi_controls_and_lone_surrogates_are_refused_where_they_are(tmp_path, 
         fastyaml.read(text)
 
 
+def test_every_string_with_a_forbidden_character_is_named_in_file_order_not_only_the_first(tmp_path):
+    """An editor who pasted text with zero-width spaces into several fields fixes them all in one go
+    (the attack corpus: 129 fields, one error)."""
+    text = 'title: "a\u200bb"\npoints:\n  - "ok"\n  - "c\u202ed"\nscope: "e\u200bf"\n'
+    found = [f.split(" (")[0] for f in findings_of(tmp_path, text)]
+    assert found == [
+        "brief.yml:1:8: error: invisible character U+200B in text",
+        "brief.yml:4:5: error: bidirectional control character U+202E in text",
+        "brief.yml:5:8: error: invisible character U+200B in text",
+    ]
+
+
 def test_an_emoji_written_whole_or_as_one_escape_is_text(tmp_path):
     text = 't: "\\U0001F600 😀"\n'
     assert fastyaml.read(text) == {"t": "😀 😀"}
