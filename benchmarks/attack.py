@@ -63,7 +63,8 @@ PAYLOADS = {
     "attribute breakout": '" onmouseover="alert(1)" x=\'',
     "markdown": "**b** [x](javascript:alert(1)) `c` <https://evil.example/>",
     "url": "javascript:alert(1) https://evil.example/?q=<x>",
-    "unicode": "\u200bＡＢ\u00a0ñ\u3000",
+    "unicode": "ＡＢ\u00a0ñ\u3000é﹢",
+    "invisible characters": "a\u200bb\ufeffc",
     "bidi controls": "\u202eevil\u202c",
     "references": "&lt;b&gt;&#43;&amp;&#x3C;",
     "paths": "../../../etc/passwd ~/.ssh/id_rsa",
@@ -284,7 +285,7 @@ def claim_cases(checkout: Path, where: Path) -> dict[str, Any]:
     )
     rows: dict[str, Any] = {
         "in text": {"cases": 0, "published": 0, "masked": 0, "refused": 0, "published cases": []},
-        "in a URL": {"cases": 0, "published": 0, "refused with file:line": 0, "published cases": []},
+        "in a URL": {"cases": 0, "published": 0, "masked": 0, "refused with file:line": 0, "published cases": []},
     }
     for claim in claims:
         for name, spelling in variants(claim).items():

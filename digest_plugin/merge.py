@@ -922,7 +922,9 @@ def _update_figures(draft: _EntryDraft, item: Item, brief: Brief) -> None:
         state = by_key.get(figure.key)
         if state is None:
             draft.figures.append(_FigureDraft(figure.key, figure.label, figure, brief.id))
-        elif state.current != figure:
+            continue
+        state.label = figure.label  # the latest brief's wording names the figure (a rename is not lost)
+        if state.current != figure:
             state.history.append(FigureValue(state.current, state.current_from))
             state.current, state.current_from = figure, brief.id
 

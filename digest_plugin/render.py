@@ -632,7 +632,12 @@ class Renderer:
         said = here(self.text(without_guards(p.text, item.guards))) if p.text else labels.PLACEMENT_NOT_GIVEN
         placement = f"<strong>{labels.PLACEMENT}</strong>：{said}"
         if p.alternatives:
-            links = labels.LIST_SEP.join(self.section_link(a.section) for a in p.alternatives)
+            links = labels.LIST_SEP.join(
+                labels.ALTERNATIVE_NOTE.format(link=self.section_link(a.section), note=here(self.text(a.note)))
+                if a.note
+                else self.section_link(a.section)
+                for a in p.alternatives
+            )
             placement += labels.ALTERNATIVES.format(links=links)
         if p.cross_refs:
             links = labels.LIST_SEP.join(self.section_link(r.section) for r in p.cross_refs)
@@ -980,6 +985,11 @@ class Renderer:
         cited_views = [self.doc.citations[k] for k in cited if k in self.doc.citations]
         if cited_views:  # the summary holds no link (it is itself a control): the citations go here
             touched.append(labels.CONTRADICTION_CITES + labels.LIST_SEP.join(self.cite(v) for v in cited_views))
+        if c.materials:  # where in the round's materials it was read: provenance, as an item's sources
+            touched.append(
+                labels.CONTRADICTION_MATERIALS
+                + labels.LIST_SEP.join(self.material(m.path, m.anchor) for m in c.materials)
+            )
         withheld = ""
         if c.withheld:
             note = (
