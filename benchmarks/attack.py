@@ -52,8 +52,8 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from test_every_field import TEXT_KEYS, TEXT_LISTS  # noqa: E402  (the free-text fields, as the tests list them)
-from test_withheld_spellings import variants  # noqa: E402
+from test_every_field import TEXT_KEYS, TEXT_LISTS  # type: ignore[import-not-found]  # noqa: E402  (the free-text fields, as the tests list them)
+from test_withheld_spellings import variants  # type: ignore[import-not-found]  # noqa: E402
 
 BRIEF = "data/briefs/2026-10-21-inference-E1.yml"
 PAYLOADS = {
@@ -209,7 +209,14 @@ def payload_cases(checkout: Path, where: Path) -> dict[str, Any]:
         marked = {path: f"Q{n}Z{payload}" for n, path in enumerate(paths)}
         plant(root, paths, lambda path, old, marked=marked: f"{marked[path]} {old}")
         done = build(checkout, root)
-        row = {"cases": len(paths), "executed": 0, "literal": 0, "refused": 0, "not shown": 0, "tracebacks": 0}
+        row: dict[str, Any] = {
+            "cases": len(paths),
+            "executed": 0,
+            "literal": 0,
+            "refused": 0,
+            "not shown": 0,
+            "tracebacks": 0,
+        }
         row["tracebacks"] = int("Traceback" in done.stderr)
         if done.returncode != 0:
             located = len(LOCATED.findall(done.stderr))

@@ -28,7 +28,6 @@ not timings: the machine matters only for how the random moments fall.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import hashlib
 import json
 import os
@@ -109,24 +108,26 @@ def leftovers(project: Path, tmpdir: Path) -> list[str]:
 class Project:
     """A copy of the shipped project with tomorrow's empty brief, and a private temporary folder."""
 
-    def __init__(self, where: Path) -> None:
+    def __init__(self, where: Path, checkout: Path = ROOT) -> None:
         self.root = where / "project"
         self.tmpdir = where / "tmp"
         self.tmpdir.mkdir(parents=True)
         self.root.mkdir()
         for name in ("mkdocs.yml", "docs", "data", "overrides"):
-            src = ROOT / name
+            src = checkout / name
             (shutil.copytree if src.is_dir() else shutil.copy)(src, self.root / name)
-        sys.path.insert(0, str(ROOT))
-        from digest_plugin.scaffold import new_brief
-
-        new_brief(self.root / "data", "inference", dt.date(2026, 10, 22))
         self.env = {
             **{k: v for k, v in os.environ.items() if k != "DIGEST_TEST_PAUSE"},
+            "PYTHONPATH": str(checkout),  # the checkout's package runs, whatever is installed
             "TMPDIR": str(self.tmpdir),
             "PYTHONDONTWRITEBYTECODE": "1",
             "NO_MKDOCS_2_WARNING": "1",
         }
+        made = self.run(
+            "-m", "digest_plugin.cli", "new", "--topic", "inference", "--date", "2026-10-22", "--round", "E1"
+        )
+        if made != 0:
+            raise SystemExit("digest new failed: the checkout cannot make tomorrow's brief")
 
     def start(self, command: str) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
@@ -142,9 +143,9 @@ class Project:
         return done.returncode
 
 
-def soak(command: str, rounds: int, rng: random.Random, where: Path) -> dict[str, Any]:
+def soak(command: str, rounds: int, rng: random.Random, where: Path, checkout: Path = ROOT) -> dict[str, Any]:
     """``rounds`` random kills of ``command``; the counts of what was found."""
-    project = Project(where / command)
+    project = Project(where / command, checkout)
     target = project.root / COMMANDS[command][1]
     before_bytes = target.read_bytes() if target.is_file() else None
     before = state(target)
@@ -195,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--checkout", type=Path, default=ROOT, help="a clone at any revision: its package and project are soaked"
+    )
     parser.add_argument("--commands", default=",".join(COMMANDS), help="comma-separated, of: " + ", ".join(COMMANDS))
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
@@ -202,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {"seed": args.seed}
     with tempfile.TemporaryDirectory(prefix="kill-soak-") as where:
         for command in args.commands.split(","):
-            figures[command] = soak(command, args.rounds, rng, Path(where))
+            figures[command] = soak(command, args.rounds, rng, Path(where), args.checkout.resolve())
             row = figures[command]
             print(
                 f"{command:16} {row['rounds']:4} kills  {row['landed_old']:4} old  {row['landed_new']:4} new  "

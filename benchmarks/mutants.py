@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -187,7 +188,11 @@ def run(mutant: Mutant, clone: Path) -> str:
         env = {**os.environ, "PYTHONPATH": str(clone), "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
         args = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *mutant.tests]
         done = subprocess.run(args, cwd=clone, env=env, capture_output=True, text=True, timeout=1800)
-        return "survived" if done.returncode == 0 else "killed" if done.returncode == 1 else f"error {done.returncode}"
+        if done.returncode == 0:
+            return "survived"
+        # with -x under xdist a failure ends the run as "interrupted" (exit 2): a failed test still kills
+        failed = re.search(r"\b\d+ (?:failed|errors?)\b", done.stdout[-2000:])
+        return "killed" if failed else f"error {done.returncode}"
     finally:
         path.write_text(text, encoding="utf-8")
 
