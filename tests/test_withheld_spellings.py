@@ -18,6 +18,7 @@ build puts every variant of the seed's claim into a brief, and the built site hi
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
 from dataclasses import dataclass
@@ -124,11 +125,20 @@ def test_a_claim_split_by_inline_markup_is_still_the_claim_and_paragraphs_are_no
     assert not check.html("p.html", f"<p>{html.escape(claim[:half])}</p><p>{html.escape(claim[half:])}</p>")
 
 
-@pytest.mark.parametrize(("text", "found"), [("+175 周增", True), ("+1750 周增", False), ("1+175 周增", True)])
-def test_a_figure_never_runs_into_a_longer_number(text, found):
-    pattern = re.compile(spelling.pattern("+175 周增"))
+@pytest.mark.parametrize(
+    ("claim", "text", "found"),
+    [
+        ("+175 周增", "+175 周增", True),
+        ("+175 周增", "+1750 周增", False),
+        ("+175 周增", "1+175 周增", True),
+        ("周增 +175", "周增 +1750", False),  # the claim ends with a figure: the checker must not read on into 0
+        ("周增 +175", "周增 +175。", True),
+    ],
+)
+def test_a_figure_never_runs_into_a_longer_number(claim, text, found):
+    pattern = re.compile(spelling.pattern(claim))
     assert bool(pattern.search(text)) is found
-    assert bool(_checker("+175 周增").html("p.html", f"<p>{text}</p>")) is found
+    assert bool(_checker(claim).html("p.html", f"<p>{text}</p>")) is found
 
 
 def test_every_spelling_in_a_brief_is_hidden_on_the_built_site(tmp_path):
@@ -191,6 +201,25 @@ def test_a_link_that_holds_a_claim_once_decoded_is_a_located_error(data_copy):
         assert len(found) == 1 and "the link holds the withheld claim" in found[0], found
         assert found[0].startswith("data/briefs/2026-10-21-inference-E1.yml:"), found
         replace_in(brief, link, url)
+    assert run_check(data_copy) == []
+
+
+def test_a_link_may_hold_a_claim_a_later_brief_confirmed(data_copy, capsys, monkeypatch):
+    """A confirmed claim is free: once a later brief confirms it, a source URL that holds it is no error
+    (a corrected one stays withheld, in links as on pages)."""
+    from conftest import replace_in, run_cli
+    from test_corpus import run_check
+
+    from digest_plugin.scaffold import new_brief
+
+    brief = data_copy / "briefs" / "2026-10-21-inference-E1.yml"
+    url = YAML(typ="safe").load(brief.read_text(encoding="utf-8"))["items"][0]["sources"]["urls"][0]
+    replace_in(brief, url, url + "?q=" + quote("周增 +175"))
+    assert len(run_check(data_copy)) == 1
+    later = new_brief(data_copy, "inference", dt.date(2026, 10, 22))
+    monkeypatch.chdir(data_copy.parent)
+    args = ("resolve", str(later), "kapitsa-weekly-gain", "--text", "仓库页一手数据证实", "--outcome", "confirmed")
+    assert run_cli(*args, cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)[0] == 0
     assert run_check(data_copy) == []
 
 
