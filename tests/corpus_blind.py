@@ -50,9 +50,12 @@ untuned (5 correct, 18 asked, 25 wrong of 48; nothing published), then tuned on 
 FOURTH = ROOT / "tests" / "corpus" / "blind4"
 """Four later nights (11-21 … 11-24), written after blind3 was tuned on.  Held out and scored once
 untuned (6 correct, 16 asked, 47 wrong of 69; 2 withheld claims published), then tuned on."""
-FRESH = ROOT / "tests" / "corpus" / "blind5"
-"""Four later nights (11-25 … 11-28), written after blind4 was tuned on: held out, never tuned on."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FRESH)
+FIFTH = ROOT / "tests" / "corpus" / "blind5"
+"""Four later nights (11-25 … 11-28), written after blind4 was tuned on.  Held out and scored untuned
+(5 correct, 32 asked, 35 wrong of 72; nothing published), then tuned on (2026-12-05)."""
+FRESH = ROOT / "tests" / "corpus" / "blind6"
+"""Four later nights (11-29 … 12-02), written after blind5 was scored: held out, never tuned on."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, FRESH)
 
 
 def holdout() -> set[str]:
@@ -66,8 +69,8 @@ def holdout() -> set[str]:
 
 
 def nights(which: str = "all") -> list[Path]:
-    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind5/ only), or one
-    corpus folder's name (blind, blind2, blind3, blind4, blind5)."""
+    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind6/ only), or one
+    corpus folder's name (blind, blind2, … blind6)."""
     held = holdout()
     found = sorted((p for folder in CORPORA for p in folder.glob("2026-*.md")), key=lambda p: p.name)
     if which == "tune":

@@ -131,12 +131,23 @@ def test_no_withheld_claim_is_published_outside_its_callout(site):
     assert len(quoted) >= len(claims) // 2  # the reading sees them where they belong: in their callouts
 
 
-def test_the_fresh_holdout_stays_where_it_is(scores):
-    """blind5/, never tuned on (its text and its wrong decisions unread).  First run: the importer
+def test_the_fifth_corpus_stays_where_it_is(scores):
+    """blind5/, held out until blind6/ was written, then tuned on (2026-12-05).  First run: the importer
     crashed on 11-26 (an inline list numbered out of sequence); with that bug fixed, 5 correct, 29
     asked, 38 wrong of 72, three withheld claims published and two nights failing the check.  After
     safety fixes made without reading it (part 二 read by position, a field left out rather than
     empty, a citation line in another shape, a correction the contradiction cannot take): 5, 32, 35,
     nothing published, every night check clean."""
-    fresh = totals(_of(scores, "blind5"))
-    assert fresh["correct"] >= 5 and fresh["correct"] + fresh["asked"] >= 37, table(scores)
+    fifth = totals(_of(scores, "blind5"))
+    assert fifth["correct"] >= 5 and fifth["correct"] + fifth["asked"] >= 37, table(scores)
+
+
+def test_the_fresh_holdout_stays_where_it_is(scores):
+    """blind6/, never tuned on.  First run (2026-12-05, before any change made for it): 2 correct, 29
+    asked, 45 wrong of 76, two withheld claims published (12-01: part 二 a list of groups, each
+    contradiction an item under 「新开」, its ban in words no wording lists), every night check clean.
+    Those two contradictions were then read, and fixed in general (a list item of any depth is a
+    paragraph of part 二; a hold said right after its section withholds the quoted claim): 2, 31, 43,
+    nothing published.  The helper's summary of the corpus named its writers' shapes and bans."""
+    fresh = totals(_of(scores, "blind6"))
+    assert fresh["correct"] >= 2 and fresh["correct"] + fresh["asked"] >= 33, table(scores)

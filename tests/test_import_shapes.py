@@ -171,3 +171,34 @@ def test_a_paragraph_whose_numbers_run_in_no_sequence_is_no_list():
     assert lists.inline_lists("下一轮：3（含昨天的两件）件，先看 H100。", 1) == []
     brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", "下一轮：3（含昨天的两件）件，先看 H100。"))
     assert brief.get("follow_ups") is None
+
+
+def test_contradictions_in_a_nested_list_are_each_read_and_their_claims_withheld():
+    """Part 二 as a list of groups (「- 新的」 over 「  - 甲 …」): each item is a paragraph of its own, so
+    a new contradiction in a group is read by its place and its claim withheld.  Before, the whole
+    list became one note and the claim was published with no mark."""
+    markdown = (
+        HEAD
+        + f"{PARTS['plain'][0]}\n\n条目 1：{TITLES[0]}\n\n{_fields('lines')}\n\n"
+        + f"{PARTS['plain'][1]}\n\n"
+        + "- 新的\n"
+        + "  - 甲　ITL 口径：博客说「默认开启后 ITL 无损」，没有测量；同机复测之前「默认开启后 ITL 无损」§3.1 暂时不碰。\n"
+        + "- 以前的\n"
+        + "  - 10-21 矛盾 1：照旧。\n\n"
+        + f"{PARTS['plain'][2]}\n\n无。\n\n{PARTS['plain'][3]}\n\n- 一条，在 §3.1。\n"
+    )
+    brief, notes = imported(markdown)
+    assert [[w["text"] for w in c.get("withheld", [])] for c in brief["contradictions"]] == [["默认开启后 ITL 无损"]]
+    assert any("read as 矛盾 1" in n for n in notes), notes
+
+
+def test_a_hold_after_its_section_withholds_the_quoted_claim_even_beside_what_is_left_to_check():
+    """「…待核实；「X」§5.2 先压着」: a ban in words no wording lists, said right after its section;
+    the claim is withheld until the editor answers (asked), not published as a pending check."""
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["stems"]).replace(
+        "1. 「默认开启后 ITL 无损」：没有测量，在修正前不要把「默认开启后 ITL 无损」写进活文档。",
+        "1. ITL 口径：厂商称「吞吐提升 3 倍」，待核实；「吞吐提升 3 倍」§5.2 先压着。",
+    )
+    brief, _ = imported(markdown)
+    assert [w["text"] for c in brief["contradictions"] for w in c.get("withheld", [])] == ["吞吐提升 3 倍"]
+    assert "digest-import: [" in import_full(markdown).text  # a question for the editor, not a silent reading

@@ -48,6 +48,16 @@ DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
 OTHER_QUOTES = re.compile(r"[“『](?P<text>[^”』\n]{2,120})[”』]|(?<![\w])\"(?P<plain>[^\"\n]{2,120})\"")
 """A claim quoted the other ways writers quote: “…”, 『…』, "…"."""
 STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
+LIST_ITEM = re.compile(r"^\s*(?:>\s*)?[-*•+]\s+\S")
+"""A list item at any depth (a quote block's too)."""
+SECTION_HOLD = re.compile(
+    r"§\s*\d+(?:\.\d+)*\s*(?:[、,，和与及]\s*§?\s*\d+(?:\.\d+)*\s*)*[^。；;，,\n「」]{0,4}?"
+    r"(?:别|不|勿|缓|冻结|封|禁|停|挡|拦|隐|免|按住|搁|压)"
+)
+"""A hold said right after the section it applies to, in whatever words (「§1.1 先别…」, 「在 §3.1 中暂不
+采信」, 「§5.4 冻结此句」, 「§1.1 封口」): bans are worded anew by every writer, but they name the section
+and then hold.  With quoted claims and no ban the wordings know, the safe reading withholds them and
+asks, even when the text also says what is left to check (待核实)."""
 
 
 WITHHELD = re.compile(
@@ -89,7 +99,9 @@ def _read_contradictions(
     until the editor answers, never published because the numbering was new."""
     entries, others = _entries(part.lines, NUMBERED)
     if not entries and today is not None and history is not None:
-        entries, others = _by_position(others, today, history, draft)
+        # each item of a list (at any depth: 「- 新开」 over 「  - C1 …」) is a paragraph of its own
+        items, paragraphs = _entries(part.lines, LIST_ITEM)
+        entries, others = _by_position(sorted(items + paragraphs), today, history, draft)
     out: dict[str, Any] = {}
     if others:
         out["contradictions_note"] = "\n".join(text.strip() for _, text in others)
@@ -162,7 +174,8 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     label = REQUIRED_LABEL.search(text)
     unread = [q for q in quoted if not (label and q == label["label"]) and not _named_not_claimed(q, whole)]
     said = any(words.search(whole) for d, words in DISPOSITION_RULES if d != "blocked") or STILL_TO_CHECK.search(whole)
-    if not claims and unread and not said:  # quotes a claim, bans what the rules cannot find, or says nothing
+    held = SECTION_HOLD.search(text) is not None
+    if not claims and unread and (not said or held):  # quotes a claim, bans in words the rules do not know
         _withhold_until_answered(c, number, unread, whole, line, draft, at)
         claims = unread
     if claims:
