@@ -94,6 +94,9 @@ FOLLOW_UPS = {
     "task list": "### TODO（→ 周一）\n- [ ] 1. 复现 ITL\n- [ ] 2. 问维护者默认值",
     "stems": "- 接下来：（甲）复现 ITL；（乙）问维护者默认值。",
     "task list with owners": "#### 看板（交周五）\n- [ ] 1 · @洛 · 复现 ITL\n- [ ] 2 · @Jay · 问维护者默认值",
+    "其一 under a heading": "#### 移交（转周五）\n\n其一　复现 ITL\n其二　问维护者默认值",
+    "⑴ under a bold line": "**留给明天的活**\n\n⑴ 复现 ITL\n⑵ 问维护者默认值",
+    "letter and number, owner in brackets": "**交班单 · 周日**\n\nT1［洛］复现 ITL\nT2［Jay］问维护者默认值",
 }
 
 
@@ -153,7 +156,10 @@ def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, headi
 @pytest.mark.parametrize("follow_ups", FOLLOW_UPS)
 def test_a_follow_up_list_written_any_known_way_reads_the_same(follow_ups):
     brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS[follow_ups]))
-    owners = {"task list with owners": ["@洛 · ", "@Jay · "]}.get(follow_ups, ["", ""])  # kept as written
+    owners = {  # kept as written
+        "task list with owners": ["@洛 · ", "@Jay · "],
+        "letter and number, owner in brackets": ["［洛］", "［Jay］"],
+    }.get(follow_ups, ["", ""])
     assert read_back(brief)[1] == [(n, owners[n - 1] + t) for n, t in EXPECTED[1]]
 
 

@@ -25,32 +25,46 @@ STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
 
 
+ORDINALS = "一二三四五六七八九十"
+"""「其一 其二 …」: the ordinal a writer may number a list with (其 and a Chinese numeral)."""
+PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
+"""「⑴ ⑵ …」: one character each, a digit in parentheses."""
+
+
 def _compiled(pattern: str) -> re.Pattern[str]:
-    """A pattern of this module, ``{STEMS}`` standing for the stems in a character class."""
-    return re.compile(pattern.replace("{STEMS}", STEMS))
+    """A pattern of this module: ``{STEMS}``, ``{ORDINALS}`` and ``{PAREN}`` stand for their characters
+    in a character class, ``{MORE}`` for the other numberings an entry may carry (其一, ⑴)."""
+    more = r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])"
+    pattern = pattern.replace("{MORE}", more)
+    return re.compile(
+        pattern.replace("{STEMS}", STEMS).replace("{ORDINALS}", ORDINALS).replace("{PAREN}", PARENTHESIZED)
+    )
 
 
 ENTRY = _compiled(
     r"^\s*(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓]?)\]\s*)?"
-    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)])"
+    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
+    r"{MORE}|(?P<letter>[A-Z])(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
-list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」."""
+list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「T1［钟］…」 (a
+letter and the number)."""
 HEADING = _compiled(
-    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
+    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
 )
-"""A line that heads what follows: a Markdown heading, a 「▍…」 bar, or a line ending in a colon."""
+"""A line that heads what follows: a Markdown heading, a line all in bold, a 「▍…」 bar, or a line ending
+in a colon."""
 INLINE_START = _compiled(
     r"(?:^[▍▎▌]\s*(?P<bar>[^（(①-⑩：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[①-⑩]))"
-    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
+    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
 )
 """Inside a paragraph, the words that head a numbered list: before a colon (「接下来盯：① …」), or a
 「▍」 heading the entries follow directly (「▍接棒事项（交给明天的 Kai）（1）…」)."""
 INLINE_MARK = _compiled(
     r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+\S)"
-    r"|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)])"
+    r"|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]{MORE})"
 )
 """An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference);
 「1 自算成本——…；2 M4 Max——…」 counts only as a run numbered 1, 2, 3 …"""
@@ -86,10 +100,17 @@ class NumberedList:
 def _number(m: re.Match[str]) -> int:
     if m["circled"]:
         return CIRCLED.index(m["circled"]) + 1
-    paren = m.groupdict().get("paren")
+    found = m.groupdict()
+    paren = found.get("paren")
     if paren and paren in STEMS:
         return STEMS.index(paren) + 1
-    return int(m["num"] or paren or 0)
+    if found.get("ordinal"):
+        return ORDINALS.index(found["ordinal"]) + 1
+    if found.get("paren2"):
+        return PARENTHESIZED.index(found["paren2"]) + 1
+    if found.get("lnum"):
+        return int(found["lnum"])
+    return int(found.get("num") or paren or 0)
 
 
 def block_lists(lines: list[_Line]) -> list[NumberedList]:
@@ -101,7 +122,7 @@ def block_lists(lines: list[_Line]) -> list[NumberedList]:
         if not head or ENTRY.match(lines[i].text):
             i += 1
             continue
-        heading = MARKDOWN_MARKS.sub("", head["md"] or head["bar"] or head["colon"] or "").strip()
+        heading = MARKDOWN_MARKS.sub("", head["md"] or head["bold"] or head["bar"] or head["colon"] or "").strip()
         current = NumberedList(heading, lines[i].number, lines={lines[i].number})
         j = i + 1
         while j < len(lines) and not lines[j].text.strip():
