@@ -43,6 +43,9 @@ def _fields(style: str) -> str:
     if style == "numbered, English":
         english = ["Source", "Points", "Evidence", "Relation", "Placement"]
         return "\n".join(f"{n}. {e} — {v}" for n, (e, v) in enumerate(zip(english, FIELDS.values(), strict=True), 1))
+    if style == "one-character labels in brackets":  # unknown to the wordings: read by characters, then place
+        short = ["[源]", "[点]", "[界]", "[联]", "[放]"]
+        return "[值] 高价值\n" + "\n".join(f"{k} {v}" for k, v in zip(short, FIELDS.values(), strict=True))
     if style == "table":
         rows = "\n".join(f"| {SHORT.get(k, k)} | {v} |" for k, v in FIELDS.items())
         return "| 字段 | 内容 |\n|---|---|\n" + rows
@@ -88,6 +91,7 @@ ITEMS = {
     "▍条目 N": "▍条目 {n} {t}",
     "N of M": "#### {n}/2\u3000{t}",
     "letter and number": "**D{n} · {t}**",
+    "No.N": "### No.{n}　{t}",
 }
 FOLLOW_UPS = {
     "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",
@@ -145,6 +149,7 @@ EXPECTED = (
         "definition list",
         "emoji, full-width space",
         "numbered, English",
+        "one-character labels in brackets",
     ],
 )
 def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, heading, fields):

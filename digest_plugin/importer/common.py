@@ -31,7 +31,7 @@ MARKDOWN_MARKS = re.compile(r"^\s*#{1,6}\s+|^\s*\*\*(?=.*\*\*\s*$)|\*\*\s*$")
 """Heading marks a person may add: "## 一、…", "### 条目 1：…", "**条目 1：…**"."""
 
 
-BULLET = re.compile(r"^\s*[-•*·・]\s+(?P<text>.*?)\s*$")
+BULLET = re.compile(r"^\s*[-•*·・+]\s+(?P<text>.*?)\s*$")
 
 
 # --- placement

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model import (
     Outline,
+    ValueRating,
 )
 from .common import BULLET, _At, _bare, _Code, _Draft, _Field, _join, _Line, _Part
 from .evidence import _read_evidence, _read_points, _read_sources
@@ -18,7 +19,7 @@ from .markdown import _paragraphs
 from .numbering import _check_numbering
 from .numbers import small_number
 from .placement import _guards, _read_placement, _repo_card_figures
-from .words import _title_rating
+from .words import _title_rating, _value_words
 
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目\s*(?P<number>\d+)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
@@ -27,9 +28,10 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[A-Z](?P<number>\d{1,2})\s*[：:.、．·・|｜—–]\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」), 「第一条｜…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
-M), 「D1 · …」 (a letter and the number).  One
+M), 「D1 · …」 (a letter and the number), 「No.1　…」.  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -84,15 +86,15 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
     note2 = note.replace("?P<note>", "?P<note2>")
     return _Labels(
         canonical,
-        # 「来源：…」, 「- **来源**：…」, 「【来源】…」, 「来源 —— …」, 「来源　…」 (a full-width space)
+        # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
             rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S))\**"
-            rf"|【(?P<label2>{alternation})】\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
+            rf"|[【\[〔［](?P<label2>{alternation})[】\]〕］]\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
         # a label alone on its line, as a Markdown heading or in bold: the text is the lines below
         re.compile(
-            rf"^\s*(?:#{{1,6}}\s+|\*\*)?{LEAD}(?:(?P<label>{alternation})|【(?P<label2>{alternation})】)\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
+            rf"^\s*(?:#{{1,6}}\s+|\*\*)?{LEAD}(?:(?P<label>{alternation})|[【\[〔［](?P<label2>{alternation})[】\]〕］])\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
         ),
         # a label inside another field's paragraph: "… - 建议归入：…"
         re.compile(rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{alternation})\s*(?:[（(][^）)]*[）)])?\s*[：:])"),
@@ -108,6 +110,59 @@ def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
     return tuple(dict(pairs).items())
 
 
+BRACKET_LABEL = re.compile(r"^\s*(?:[-•*·]\s+)?[【\[〔［](?P<label>[^\]】〕］\s\d]{1,6})[】\]〕］]")
+"""A short label in brackets at the start of a line (「[源] …」, 「〔边界〕…」)."""
+FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
+"""The order the team's format gives an item's fields (the first real brief's)."""
+
+
+def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[str, str]:
+    """Field labels in brackets the wordings do not know (「[源]」, 「[联]」), read as fields and marked.
+
+    A label is read as the one field whose spellings hold all its characters (源 is in 来源, 界 in
+    证据边界), else by its place: between two labels read, where the format has exactly one field
+    left between them (联 after 界 and before 放: the relation).  The editor is told each reading and
+    where to write the label so that the next brief needs no guess; a label neither way reads stays
+    unread (its paragraph is kept in the item's notes)."""
+    order: list[tuple[str, int]] = []
+    for row in part.lines:
+        if (m := BRACKET_LABEL.match(row.text)) and m["label"] not in known and m["label"] not in dict(order):
+            order.append((m["label"], row.number))
+    if not order:
+        return {}
+    spelled: dict[str, set[str]] = {}
+    for spelling, field in known.items():
+        spelled.setdefault(field, set()).add(spelling)
+    read: dict[str, tuple[str, str]] = {}
+    for label, _ in order:
+        fields = {f for f, spellings in spelled.items() if any(all(c in s for c in label) for s in spellings)}
+        if len(fields) == 1 and (field := fields.pop()) in FIELD_ORDER:
+            read[label] = (field, "its characters")
+    labels = [label for label, _ in order]
+    for k, label in enumerate(labels):
+        if label in read:
+            continue
+        before = next((read[x][0] for x in reversed(labels[:k]) if x in read), None)
+        after = next((read[x][0] for x in labels[k + 1 :] if x in read), None)
+        if before is None or after is None:
+            continue
+        between = FIELD_ORDER[FIELD_ORDER.index(before) + 1 : FIELD_ORDER.index(after)]
+        taken = {field for field, _ in read.values()}
+        if len(between) == 1 and between[0] not in taken:
+            read[label] = (between[0], f"its place between {before} and {after}")
+    acts = {label: act for act, label in FIELD_ACTS.items()}
+    for label, line in order:
+        if label in read:
+            field, how = read[label]
+            draft.warn(
+                line,
+                f"section 一: the label «{label}» is read as {field} by {how}; if right, add «{label}» to "
+                f"wordings: {acts[field]} in the vocabulary file",
+                ("items",),
+            )
+    return {label: field for label, (field, _) in read.items()}
+
+
 TABLE_FRAME = re.compile(r"^\s*\|?\s*(?::?-{3,}:?\s*\|\s*)+(?::?-{3,}:?)?\s*\|?\s*$|^\s*\|\s*字段\s*\|")
 """A table's header row (「| 字段 | 内容 |」) and rule row (「|---|---|」): the frame, not a field."""
 
@@ -117,7 +172,9 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     blocks: list[tuple[_Line, re.Match[str], list[_Line]]] = []
     leading: list[_Line] = []
     heading_of = _item_heading(part)
-    labels = _labels(_label_spellings(draft))
+    spellings = _label_spellings(draft)
+    spellings += tuple(_guessed_labels(part, dict(spellings), draft).items())
+    labels = _labels(spellings)
     unknown = heading_of is None and not any(
         ITEM_HEADING.match(_bare(x.text)) for x in part.lines if not x.text[:1].isspace()
     )  # (a bulleted 「- 条目 1」 still counts as a known way: its brief is not read by shape)
@@ -254,6 +311,24 @@ def _inline_fields(f: _Field, labels: _Labels) -> Iterator[_Field]:
         yield _Field(labels.canonical[label], found["text"].strip(), line, _note(found), _head(found))
 
 
+RATING_LINE = re.compile(
+    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|\w{1,4}[：:])?\s*(?P<rating>.+)$"
+)
+"""A line that may hold only the item's value rating, after a short label of any kind."""
+
+
+def _line_rating(text: str, line: int, draft: _Draft) -> list[ValueRating]:
+    """The value ratings of a paragraph that says nothing else (「[值] 高价值」, 「🏷 评级　中等价值」,
+    「价值：低价值」): each word a rating of the vocabulary; anything more and it is not a rating line."""
+    m = RATING_LINE.match(text.strip())
+    if m is None:
+        return []
+    words = [w for w in re.split(r"[\s，,、/；;|｜]+", m["rating"].strip("*")) if w]
+    if not words or len(words) > 3 or not all(_value_words(w, draft) == [w] for w in words):
+        return []
+    return [draft.code("value_ratings", w, line) for w in words]
+
+
 def _note(m: re.Match[str]) -> str | None:
     """The bracketed note after a label (「要点（摘录）」), whichever way the label was written."""
     return m["note"] or m.groupdict().get("note2")
@@ -279,7 +354,10 @@ def _read_item(
     fields = _item_fields(body, labels)
     by_label: dict[str, _Field] = {}
     notes: list[str] = []
+    rated: list[ValueRating] = []
     for f in fields:
+        if f.label is None and not rated and (rated := _line_rating(f.text, f.line, draft)):
+            continue  # 「[值] 高价值」, 「🏷 评级　中等价值」: the item's value rating on a line of its own
         if f.label is None:
             notes.append(f.text)
             draft.unplaced(f.line, f.text, f"条目 {number}: paragraph without a label, kept in notes", at + ("notes",))
@@ -291,7 +369,7 @@ def _read_item(
         else:
             by_label[f.label] = f
     item: dict[str, Any] = {"id": _Code(item_id), "number": number, "title": title}
-    item["value"] = _title_rating(title, line, draft)
+    item["value"] = _title_rating(title, line, draft) or rated
     item["sources"] = _read_sources(by_label.get("来源"), number, line, draft, at + ("sources",), notes)
     points = by_label.get("要点")
     if points and points.note:
