@@ -82,7 +82,7 @@ def test_the_fourth_corpus_stays_where_it_is(scores):
     """blind4/ scored 6 correct, 16 asked, 47 wrong of 69 and published 2 withheld claims before it was
     tuned on (2026-12-04, late)."""
     fourth = totals(_of(scores, "blind4"))
-    assert fourth["correct"] >= 11 and fourth["correct"] + fourth["asked"] >= 38, table(scores)
+    assert fourth["correct"] >= 13 and fourth["correct"] + fourth["asked"] >= 44, table(scores)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,9 @@ def test_the_fifth_corpus_stays_where_it_is(scores):
     empty, a citation line in another shape, a correction the contradiction cannot take): 5, 32, 35,
     nothing published, every night check clean."""
     fifth = totals(_of(scores, "blind5"))
-    assert fifth["correct"] >= 5 and fifth["correct"] + fifth["asked"] >= 37, table(scores)
+    # tuned on (2026-12-05): follow-ups numbered 其一 / ⑴ / T1, No.N items, bracketed one-character labels,
+    # a rating line, 疑点 N and No.N references, day/month dates: 15 correct, 46 asked, 11 wrong
+    assert fifth["correct"] >= 15 and fifth["correct"] + fifth["asked"] >= 61, table(scores)
 
 
 def test_the_fresh_holdout_stays_where_it_is(scores):
@@ -150,4 +152,5 @@ def test_the_fresh_holdout_stays_where_it_is(scores):
     paragraph of part 二; a hold said right after its section withholds the quoted claim): 2, 31, 43,
     nothing published.  The helper's summary of the corpus named its writers' shapes and bans."""
     fresh = totals(_of(scores, "blind6"))
-    assert fresh["correct"] >= 2 and fresh["correct"] + fresh["asked"] >= 33, table(scores)
+    # after tuning on blind5: 2, 34, 40 (the follow-up numberings also read 12-01's and 12-02's lists)
+    assert fresh["correct"] >= 2 and fresh["correct"] + fresh["asked"] >= 36, table(scores)

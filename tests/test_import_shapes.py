@@ -213,3 +213,16 @@ def test_a_hold_after_its_section_withholds_the_quoted_claim_even_beside_what_is
     brief, _ = imported(markdown)
     assert [w["text"] for c in brief["contradictions"] for w in c.get("withheld", [])] == ["吞吐提升 3 倍"]
     assert "digest-import: [" in import_full(markdown).text  # a question for the editor, not a silent reading
+
+
+def test_a_contradiction_labelled_in_the_writers_own_word_is_tonights_and_its_claim_withheld():
+    """「疑点 1　…」 opening a paragraph of part 二, with no night before it, is tonight's own label, not a
+    report on an earlier 疑点 1: the paragraph is read as a new contradiction and its claim withheld
+    (read as a reference to an earlier night, the paragraph would go to the note and its claim be
+    published, as it was on the way to reading 「23/11 疑点 1」 as a reference)."""
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["stems"]).replace(
+        "  1. 「默认开启后 ITL 无损」：没有测量，在修正前不要把「默认开启后 ITL 无损」写进活文档。",
+        "疑点 1　ITL 口径：厂商称「吞吐提升 3 倍」，没有测量；同机复测之前「吞吐提升 3 倍」§5.2 冻结此句。",
+    )
+    brief, _ = imported(markdown)
+    assert [w["text"] for c in brief["contradictions"] for w in c.get("withheld", [])] == ["吞吐提升 3 倍"]

@@ -208,7 +208,8 @@ _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "01234567
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 _EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-_CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
+_CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)} | {chr(0x2474 + i): i + 1 for i in range(10)}
+"""①–⑳, and ⑴–⑽ (a digit in parentheses, one character)."""
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 _N = r"(?:\d{1,2}(?![\d\-月./]|\s*[日号])|[①-⑳]|\(\d{1,2}\))"
@@ -255,6 +256,11 @@ _LIST_SOURCE = (
     rf"|第\s*(?P<nth_c>{_NL})\s*条矛盾"
     rf"|矛盾(?:清单)?\s*(?P<c>{_NL})"
     rf"|(?P<i_pre>简报|深读)?条目\s*(?P<i>{_NL})"
+    rf"|疑点\s*(?P<cy>{_NL})"
+    r"|(?<![\w.])No\.?\s*(?P<ino>\d{1,2})(?![\d.])"
+    rf"|第\s*(?P<ixiang>{_NL}|[一二三四五六七八九十]{{1,3}})\s*项"
+    r"|(?<![\w])其(?P<fqi>[一二三四五六七八九十])(?![一二三四五六七八九十他它中实余次])"
+    r"|(?P<fpar>[⑴-⑽](?:\s*(?:、|/|和|及|与)\s*[⑴-⑽])*)"
     r"|(?<![\w#])C\s*(?P<cc>\d{1,2})(?!\d)"
     r"|(?<![\w#])#(?P<ih>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
@@ -269,6 +275,11 @@ _GROUP_KIND = {
     "nth_c": "contradiction",
     "c": "contradiction",
     "i": "item",
+    "cy": "contradiction",
+    "ino": "item",
+    "ixiang": "item",
+    "fqi": "follow_up",
+    "fpar": "follow_up",
     "cc": "contradiction",
     "ih": "item",
     "f_nth": "follow_up",
@@ -410,6 +421,9 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         elif kind in ("md", "cn", "slash", "dot"):
             m, d = (int(x) for x in re.findall(r"\d+", spelled))
             day = _month_day(today, m, d)
+            if kind == "slash" and not _recent(day, today, history):
+                swapped = _month_day(today, d, m)  # 「25/11」, 「4/11」: a writer who puts the day first
+                day = swapped if _recent(swapped, today, history) else day
         elif kind == "en":  # 「Nov 22」
             day = _month_day(today, _MONTHS.index(spelled[:3].title()) + 1, int(re.findall(r"\d+", spelled)[0]))
         elif kind == "enwk":  # 「Sat」, 「Thu's」: the last such day before tonight
@@ -450,6 +464,11 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
 RECENT = dt.timedelta(days=62)
 """How far back a date written as 「11.17」 or 「15 日」 may point: the same spellings are version numbers
 (Llama 3.1) and spans (7 日窗口) too, so only a day a brief of the last two months is dated counts."""
+
+
+def _recent(day: dt.date | None, today: dt.date, history: History) -> bool:
+    """Whether ``day`` is a night of the last two months that a brief is dated."""
+    return day is not None and today - RECENT <= day <= today and bool(history._on(day))
 
 
 def _month_day(today: dt.date, month: int, day: int) -> dt.date | None:

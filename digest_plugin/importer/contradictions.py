@@ -133,7 +133,13 @@ def _by_position(
     others: list[tuple[int, str]] = []
     for line, text in paragraphs:
         quotes = QUOTED.search(text) or OTHER_QUOTES.search(text)
-        earlier = [r for r in find_references(text, today, history, part="contradictions") if r.kind == "contradiction"]
+        lead = len(text) - len(re.sub(r"^\s*(?:>\s*)?(?:[-*•+]\s+)?", "", text))
+        earlier = [
+            r
+            for r in find_references(text, today, history, part="contradictions")
+            if r.kind == "contradiction"
+            and (history.dates.match(r.text) or r.start > lead + 2)  # 「疑点 1　…」 opening it, undated: its own label
+        ]
         if quotes and not earlier:
             body = re.sub(r"^\s*(?:>\s*)?(?:[-*•]\s+)?", "", text)
             entries.append((line, f"{len(entries) + 1}. {body}"))
