@@ -436,7 +436,8 @@ class SiteSwap:
                 files.remove_if_stale(str(stale))
 
     def begin(self, site_dir: Path) -> Path:
-        self.tidy(site_dir)
+        if self.final != site_dir.resolve():  # not tidied yet in this build (on_config tidies first)
+            self.tidy(site_dir)
         assert self.final is not None
         self.fresh = self.final.parent / f".{self.final.name}.digest-build-{os.getpid()}"
         self.fresh.mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,8 @@ DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
 OTHER_QUOTES = re.compile(r"[“『](?P<text>[^”』\n]{2,120})[”』]|(?<![\w])\"(?P<plain>[^\"\n]{2,120})\"")
 """A claim quoted the other ways writers quote: “…”, 『…』, "…"."""
 STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
+LEAD_MARKS = re.compile(r"^\s*(?:>\s*)?(?:[-*•+]\s+)?")
+"""What may open a paragraph of part 二 before its words: a quote block's mark, a list item's bullet."""
 LIST_ITEM = re.compile(r"^\s*(?:>\s*)?[-*•+]\s+\S")
 """A list item at any depth (a quote block's too)."""
 SECTION_HOLD = re.compile(
@@ -133,7 +135,7 @@ def _by_position(
     others: list[tuple[int, str]] = []
     for line, text in paragraphs:
         quotes = QUOTED.search(text) or OTHER_QUOTES.search(text)
-        lead = len(text) - len(re.sub(r"^\s*(?:>\s*)?(?:[-*•+]\s+)?", "", text))
+        lead = m.end() if (m := LEAD_MARKS.match(text)) else 0
         earlier = [
             r
             for r in find_references(text, today, history, part="contradictions")
@@ -141,7 +143,7 @@ def _by_position(
             and (history.dates.match(r.text) or r.start > lead + 2)  # 「疑点 1　…」 opening it, undated: its own label
         ]
         if quotes and not earlier:
-            body = re.sub(r"^\s*(?:>\s*)?(?:[-*•]\s+)?", "", text)
+            body = text[lead:]
             entries.append((line, f"{len(entries) + 1}. {body}"))
             draft.warn(
                 line, f"section 二: «{body[:30]}…» is numbered no way this importer knows; read as 矛盾 {len(entries)}"

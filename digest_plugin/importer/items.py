@@ -73,6 +73,8 @@ class _Labels:
     table: re.Pattern[str]
 
 
+OPEN, CLOSE = "[【\\[〔［]", "[】\\]〕］]"
+"""The brackets a field's label may stand in: 【来源】, [来源], 〔来源〕, ［来源］."""
 LEAD = r"(?:\d{1,2}\s*[.、)）]\s+)?(?:[^\w\s*#【|\-•·:：（(「\[]{1,2}\uFE0F?\s*)?"
 """What may stand before a field's label: its number in a numbered list of fields (「3. 来源 —— …」),
 a symbol or emoji the writer marks labels with (「📎 来源：」, 「▸ 要点」)."""
@@ -89,12 +91,12 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
         # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
             rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S))\**"
-            rf"|[【\[〔［](?P<label2>{alternation})[】\]〕］]\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
+            rf"|{OPEN}(?P<label2>{alternation}){CLOSE}\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
         # a label alone on its line, as a Markdown heading or in bold: the text is the lines below
         re.compile(
-            rf"^\s*(?:#{{1,6}}\s+|\*\*)?{LEAD}(?:(?P<label>{alternation})|[【\[〔［](?P<label2>{alternation})[】\]〕］])\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
+            rf"^\s*(?:#{{1,6}}\s+|\*\*)?{LEAD}(?:(?P<label>{alternation})|{OPEN}(?P<label2>{alternation}){CLOSE})\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
         ),
         # a label inside another field's paragraph: "… - 建议归入：…"
         re.compile(rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{alternation})\s*(?:[（(][^）)]*[）)])?\s*[：:])"),
@@ -110,7 +112,7 @@ def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
     return tuple(dict(pairs).items())
 
 
-BRACKET_LABEL = re.compile(r"^\s*(?:[-•*·]\s+)?[【\[〔［](?P<label>[^\]】〕］\s\d]{1,6})[】\]〕］]")
+BRACKET_LABEL = re.compile(rf"^\s*(?:[-•*·]\s+)?{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}")
 """A short label in brackets at the start of a line (「[源] …」, 「〔边界〕…」)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
@@ -124,21 +126,21 @@ def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[s
     left between them (联 after 界 and before 放: the relation).  The editor is told each reading and
     where to write the label so that the next brief needs no guess; a label neither way reads stays
     unread (its paragraph is kept in the item's notes)."""
-    order: list[tuple[str, int]] = []
+    order: dict[str, int] = {}  # label → the line it first heads
     for row in part.lines:
-        if (m := BRACKET_LABEL.match(row.text)) and m["label"] not in known and m["label"] not in dict(order):
-            order.append((m["label"], row.number))
+        if (m := BRACKET_LABEL.match(row.text)) and m["label"] not in known:
+            order.setdefault(m["label"], row.number)
     if not order:
         return {}
     spelled: dict[str, set[str]] = {}
     for spelling, field in known.items():
         spelled.setdefault(field, set()).add(spelling)
     read: dict[str, tuple[str, str]] = {}
-    for label, _ in order:
+    for label in order:
         fields = {f for f, spellings in spelled.items() if any(all(c in s for c in label) for s in spellings)}
         if len(fields) == 1 and (field := fields.pop()) in FIELD_ORDER:
             read[label] = (field, "its characters")
-    labels = [label for label, _ in order]
+    labels = list(order)
     for k, label in enumerate(labels):
         if label in read:
             continue
@@ -151,7 +153,7 @@ def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[s
         if len(between) == 1 and between[0] not in taken:
             read[label] = (between[0], f"its place between {before} and {after}")
     acts = {label: act for act, label in FIELD_ACTS.items()}
-    for label, line in order:
+    for label, line in order.items():
         if label in read:
             field, how = read[label]
             draft.warn(
