@@ -53,9 +53,13 @@ untuned (6 correct, 16 asked, 47 wrong of 69; 2 withheld claims published), then
 FIFTH = ROOT / "tests" / "corpus" / "blind5"
 """Four later nights (11-25 … 11-28), written after blind4 was tuned on.  Held out and scored untuned
 (5 correct, 32 asked, 35 wrong of 72; nothing published), then tuned on (2026-12-05)."""
-FRESH = ROOT / "tests" / "corpus" / "blind6"
-"""Four later nights (11-29 … 12-02), written after blind5 was scored: held out, never tuned on."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, FRESH)
+SIXTH = ROOT / "tests" / "corpus" / "blind6"
+"""Four later nights (11-29 … 12-02), written after blind5 was scored.  Held out and scored untuned
+(2 correct, 29 asked, 45 wrong of 76; 2 withheld claims published), then tuned on (2026-12-05, after
+blind7 was written)."""
+FRESH = ROOT / "tests" / "corpus" / "blind7"
+"""Four later nights (12-03 … 12-06), written after blind6 was scored: held out, never tuned on."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, FRESH)
 
 
 def holdout() -> set[str]:
@@ -69,8 +73,8 @@ def holdout() -> set[str]:
 
 
 def nights(which: str = "all") -> list[Path]:
-    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind6/ only), or one
-    corpus folder's name (blind, blind2, … blind6)."""
+    """The nights of ``which``: tune, holdout (every held-out night), fresh (blind7/ only), or one
+    corpus folder's name (blind, blind2, … blind7)."""
     held = holdout()
     found = sorted((p for folder in CORPORA for p in folder.glob("2026-*.md")), key=lambda p: p.name)
     if which == "tune":

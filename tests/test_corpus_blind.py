@@ -140,17 +140,32 @@ def test_the_fifth_corpus_stays_where_it_is(scores):
     nothing published, every night check clean."""
     fifth = totals(_of(scores, "blind5"))
     # tuned on (2026-12-05): follow-ups numbered 其一 / ⑴ / T1, No.N items, bracketed one-character labels,
-    # a rating line, 疑点 N and No.N references, day/month dates: 15 correct, 46 asked, 11 wrong
-    assert fifth["correct"] >= 15 and fifth["correct"] + fifth["asked"] >= 61, table(scores)
+    # a rating line, 疑点 N and No.N references, day/month dates: 15 correct, 46 asked, 11 wrong; after
+    # the shapes of blind6 (items as table rows, run-in labels, …): 17, 45, 10
+    assert fifth["correct"] >= 17 and fifth["correct"] + fifth["asked"] >= 62, table(scores)
 
 
-def test_the_fresh_holdout_stays_where_it_is(scores):
-    """blind6/, never tuned on.  First run (2026-12-05, before any change made for it): 2 correct, 29
+def test_the_sixth_corpus_stays_where_it_is(scores):
+    """blind6/, held out until blind7/ was written, then tuned on (2026-12-05).  First run (2026-12-05, before any change made for it): 2 correct, 29
     asked, 45 wrong of 76, two withheld claims published (12-01: part 二 a list of groups, each
     contradiction an item under 「新开」, its ban in words no wording lists), every night check clean.
     Those two contradictions were then read, and fixed in general (a list item of any depth is a
     paragraph of part 二; a hold said right after its section withholds the quoted claim): 2, 31, 43,
     nothing published.  The helper's summary of the corpus named its writers' shapes and bans."""
-    fresh = totals(_of(scores, "blind6"))
-    # after tuning on blind5: 2, 34, 40 (the follow-up numberings also read 12-01's and 12-02's lists)
-    assert fresh["correct"] >= 2 and fresh["correct"] + fresh["asked"] >= 36, table(scores)
+    sixth = totals(_of(scores, "blind6"))
+    # after tuning on blind5: 2, 34, 40 (the follow-up numberings also read 12-01's and 12-02's lists);
+    # tuned on: items as table rows, run-in labels, a form's spaced labels, 条 N / A1 headings, follow-ups
+    # as a table or numbered 子 丑 寅, the writers' verbs in the vocabulary file
+    assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
+
+
+SIXTH_CORRECT, SIXTH_READ = 18, 55
+
+
+def test_the_fresh_holdout_stays_where_it_is(scores):
+    """blind7/, never tuned on: four nights by two returning writers (禾, 钟), one new (霁, a Logseq
+    export) and 岚 drifting further, written by a helper session after blind6/ was scored.  First run
+    (2026-12-05, with the changes made for blind6/ and before any made for it): 7 correct, 38 asked, 22
+    wrong of 67, nothing published, every night check clean."""
+    fresh = totals(_of(scores, "blind7"))
+    assert fresh["correct"] >= 7 and fresh["correct"] + fresh["asked"] >= 45, table(scores)

@@ -46,6 +46,11 @@ def _fields(style: str) -> str:
     if style == "one-character labels in brackets":  # unknown to the wordings: read by characters, then place
         short = ["[源]", "[点]", "[界]", "[联]", "[放]"]
         return "[值] 高价值\n" + "\n".join(f"{k} {v}" for k, v in zip(short, FIELDS.values(), strict=True))
+    if style == "a form's spaced labels":  # 评　级, 出　处 … (关联 unknown: read by its place)
+        spaced = ["出\u3000处", "要\u3000点", "边\u3000界", "关\u3000联", "落\u3000点"]
+        values = list(FIELDS.values())
+        values[1] = "\n\u3000\u3000① " + values[1]
+        return "评\u3000级：高价值\n" + "\n".join(f"{k}：{v}" for k, v in zip(spaced, values, strict=True))
     if style == "table":
         rows = "\n".join(f"| {SHORT.get(k, k)} | {v} |" for k, v in FIELDS.items())
         return "| 字段 | 内容 |\n|---|---|\n" + rows
@@ -92,6 +97,8 @@ ITEMS = {
     "N of M": "#### {n}/2\u3000{t}",
     "letter and number": "**D{n} · {t}**",
     "No.N": "### No.{n}　{t}",
+    "条 N, full-width space": "**条 {n}\u3000{t}**",
+    "letter and number, full-width space": "### A{n}\u3000{t}",
 }
 FOLLOW_UPS = {
     "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",
@@ -101,6 +108,8 @@ FOLLOW_UPS = {
     "其一 under a heading": "#### 移交（转周五）\n\n其一　复现 ITL\n其二　问维护者默认值",
     "⑴ under a bold line": "**留给明天的活**\n\n⑴ 复现 ITL\n⑵ 问维护者默认值",
     "letter and number, owner in brackets": "**交班单 · 周日**\n\nT1［洛］复现 ITL\nT2［Jay］问维护者默认值",
+    "earthly branches, owner last": "### 托付周四\n\n子\u3000复现 ITL〔洛〕\n丑\u3000问维护者默认值〔Jay〕",
+    "a table of its own": "### 交接表（→ 周二）\n\n| # | 事 | 谁 |\n|---|---|---|\n| 1 | 复现 ITL | 洛 |\n| 2 | 问维护者默认值 | Jay |",
 }
 
 
@@ -150,6 +159,7 @@ EXPECTED = (
         "emoji, full-width space",
         "numbered, English",
         "one-character labels in brackets",
+        "a form's spaced labels",
     ],
 )
 def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, heading, fields):
@@ -165,7 +175,10 @@ def test_a_follow_up_list_written_any_known_way_reads_the_same(follow_ups):
         "task list with owners": ["@洛 · ", "@Jay · "],
         "letter and number, owner in brackets": ["［洛］", "［Jay］"],
     }.get(follow_ups, ["", ""])
-    assert read_back(brief)[1] == [(n, owners[n - 1] + t) for n, t in EXPECTED[1]]
+    after = {"earthly branches, owner last": ["〔洛〕", "〔Jay〕"], "a table of its own": [" · 洛", " · Jay"]}.get(
+        follow_ups, ["", ""]
+    )
+    assert read_back(brief)[1] == [(n, owners[n - 1] + t + after[n - 1]) for n, t in EXPECTED[1]]
 
 
 def test_items_headed_in_an_unknown_way_are_found_by_their_fields_and_the_editor_is_told():
@@ -226,3 +239,77 @@ def test_a_contradiction_labelled_in_the_writers_own_word_is_tonights_and_its_cl
     )
     brief, _ = imported(markdown)
     assert [w["text"] for c in brief["contradictions"] for w in c.get("withheld", [])] == ["吞吐提升 3 倍"]
+
+
+def _one_item_night(items: str) -> str:
+    return (
+        HEAD
+        + f"## 增量（2）\n\n{items}\n\n## 矛盾\n\n无。\n\n## arXiv\n\n无。\n\n## 收尾\n\n- 两条都在 §3.1。\n\n"
+        + FOLLOW_UPS["task list"]
+        + "\n"
+    )
+
+
+def test_items_written_as_the_rows_of_one_table_are_read_cell_by_cell():
+    table = (
+        "| 条 | 标题 | 价值 | 出处 | 要点 | 边界 | 与活文档 | 落点 |\n"
+        "|---|---|---|---|---|---|---|---|\n"
+        "| 1 | vLLM 分块预填充默认开启 | 高价值 | https://docs.vllm.ai/en/latest/ | ① 默认开启 ② 阈值 2048 |"
+        " 已核查发布说明；未复现。 | §3.1 尚无此项。 | §3.1 新增子条目。 |\n"
+        "| 2 | SGLang 分块默认值 |  | https://docs.sglang.ai/ | ① 默认 8192 | 已核查文档；未复现。 |"
+        " §3.1 只写了 vLLM。 | §3.1 新增子条目。 |"
+    )
+    brief, notes = imported(_one_item_night(table))
+    got = [
+        (
+            i["number"],
+            i["title"],
+            i["value"],
+            i["sources"]["urls"],
+            i["points"],
+            i["relation"],
+            i["placement"]["section"],
+        )
+        for i in brief["items"]
+    ]
+    assert got == [
+        (
+            1,
+            "vLLM 分块预填充默认开启",
+            ["high"],
+            ["https://docs.vllm.ai/en/latest/"],
+            ["默认开启", "阈值 2048"],
+            "§3.1 尚无此项。",
+            "3.1",
+        ),
+        (2, "SGLang 分块默认值", [], ["https://docs.sglang.ai/"], ["默认 8192"], "§3.1 只写了 vLLM。", "3.1"),
+    ]  # the empty 价值 cell is no rating (shown as 未评级), not a word made up
+    assert any("«与活文档» is read as 与活文档脉络的关系" in n for n in notes)  # the editor is told the reading
+
+
+def test_an_item_written_as_one_paragraph_of_run_in_labels_of_the_writers_own_is_read_field_by_field():
+    paragraph = (
+        "**分量**：高价值。**出处**：https://docs.vllm.ai/en/latest/。**看到的**：一是默认开启；二是阈值 2048。"
+        "**没看到的**：已核查发布说明；未复现。**牵连**：§3.1 尚无此项。**落脚**：§3.1 新增子条目。"
+    )
+    brief, notes = imported(_one_item_night(f"### A1\u3000vLLM 分块预填充默认开启\n\n{paragraph}"))
+    (item,) = brief["items"]
+    assert (item["number"], item["title"], item["value"]) == (1, "vLLM 分块预填充默认开启", ["high"])
+    assert item["sources"]["urls"] == ["https://docs.vllm.ai/en/latest/"]
+    assert item["points"] == ["默认开启", "阈值 2048。"]
+    assert item["evidence"]["boundary"] == "已核查发布说明；未复现。"
+    assert (item["relation"], item["placement"]["section"]) == ("§3.1 尚无此项。", "3.1")
+    for label, field in (
+        ("看到的", "要点"),
+        ("没看到的", "证据边界"),
+        ("牵连", "与活文档脉络的关系"),
+        ("落脚", "建议归入"),
+    ):
+        assert any(f"«{label}» is read as {field} by its place" in n for n in notes), label
+
+
+def test_a_paragraph_that_bolds_a_word_or_two_is_not_cut_into_fields():
+    prose = "来源：https://docs.vllm.ai/en/latest/\n\n要点：默认开启，**阈值**：2048，**上限**：8192\n\n证据边界：已核查发布说明；未复现。\n\n"
+    prose += "关系：§3.1 尚无此项。\n\n建议归入：§3.1 新增子条目。"
+    brief, _ = imported(_one_item_night(f"条目 1：vLLM 分块预填充默认开启\n\n{prose}"))
+    assert brief["items"][0]["points"] == ["默认开启，**阈值**：2048，**上限**：8192"]

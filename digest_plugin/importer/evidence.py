@@ -83,6 +83,28 @@ def _material(text: str) -> dict[str, Any] | None:
     return ref
 
 
+NUMBERED_POINT = re.compile(r"(?:^|(?<=\s)|(?<=[。；;，,]))(?:[①-⑩]|[一二三四五六七八九十]是)\s*")
+"""A point numbered inside one paragraph: 「① … ② …」, 「一是…；二是…」."""
+POINT_NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩"
+
+
+def _numbered_points(text: str) -> list[str]:
+    """「① a ② b」 or 「一是 a；二是 b」 → [a, b] when the numbers run 1, 2, 3 … from the start (「① a」
+    alone is [a]); else the text is one point."""
+    marks = list(NUMBERED_POINT.finditer(text))
+    numbers = [
+        POINT_NUMBERS.index(m.group().strip()[0]) + 1
+        if m.group().strip()[0] in POINT_NUMBERS
+        else "一二三四五六七八九十".index(m.group().strip()[0]) + 1
+        for m in marks
+    ]
+    alone = len(marks) == 1 and marks[0].group().strip() == "①"  # a list of one: 「① …」
+    if (len(marks) < 2 and not alone) or numbers != list(range(1, len(marks) + 1)) or text[: marks[0].start()].strip():
+        return [text]
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return [text[m.end() : end].strip().rstrip("；;") for m, end in zip(marks, ends, strict=True)]
+
+
 def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _At) -> list[str]:
     """要点 bullets, inline (" - a - b") or one per line; a 要点 without bullets is one point."""
     if f is None or not f.text.strip():
@@ -90,6 +112,8 @@ def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _A
         return []
     text = f.text.strip()
     pieces = [p.strip() for p in POINT_BULLET.split(text)]
+    if len(pieces) == 1:
+        pieces = _numbered_points(text)
     if len(pieces) > 1 and pieces[0]:
         draft.warn(f.line, f"条目 {number}: 要点 has text before its first bullet; kept as the first point", at)
     return [p for p in pieces if p]

@@ -19,19 +19,20 @@ from .markdown import _paragraphs
 from .numbering import _check_numbering
 from .numbers import small_number
 from .placement import _guards, _read_placement, _repo_card_figures
+from .shapes import reshaped
 from .words import _title_rating, _value_words
 
 ITEM_HEADINGS = [
-    re.compile(r"^\s*[▍▎▌|]?\s*条目\s*(?P<number>\d+)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*条\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
-    re.compile(r"^\s*[A-Z](?P<number>\d{1,2})\s*[：:.、．·・|｜—–]\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[A-Z](?P<number>\d{1,2})(?!\d)(?:\s*[：:.、．·・|｜—–]\s*|\u3000\s*)(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
 ]
-"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」), 「第一条｜…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
-M), 「D1 · …」 (a letter and the number), 「No.1　…」.  One
+"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
+M), 「D1 · …」 or 「A1　…」 (a letter and the number), 「No.1　…」.  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -112,57 +113,89 @@ def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
     return tuple(dict(pairs).items())
 
 
-BRACKET_LABEL = re.compile(rf"^\s*(?:[-•*·]\s+)?{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}")
-"""A short label in brackets at the start of a line (「[源] …」, 「〔边界〕…」)."""
+BRACKET_LABEL = re.compile(
+    rf"^\s*(?:[-•*·]\s+)?(?:{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}|\*\*(?P<bold>[^*\s\d]{{1,6}})\*\*\s*[：:])"
+)
+"""A short label in brackets or in bold at the start of a line (「[源] …」, 「〔边界〕…」, 「**看到的**：…」)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
 
 
 def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[str, str]:
-    """Field labels in brackets the wordings do not know (「[源]」, 「[联]」), read as fields and marked.
+    """Field labels in brackets or bold that the wordings do not know (「[源]」, 「**看到的**：」), read as
+    fields and marked.
 
     A label is read as the one field whose spellings hold all its characters (源 is in 来源, 界 in
-    证据边界), else by its place: between two labels read, where the format has exactly one field
-    left between them (联 after 界 and before 放: the relation).  The editor is told each reading and
-    where to write the label so that the next brief needs no guess; a label neither way reads stays
-    unread (its paragraph is kept in the item's notes)."""
-    order: dict[str, int] = {}  # label → the line it first heads
+    证据边界), else by its place among the labels read (known ones and those read by characters):
+    between two of them, where the format has exactly one field left between them (联 after 界 and
+    before 放: the relation); or in a run of unread labels after one read, as many as the fields the
+    format has left after it, taken in the format's order (看到的 · 没看到的 · 牵连 · 落脚 after 出处:
+    points, boundary, relation, placement).  The editor is told each reading and where to write the
+    label so that the next brief needs no guess; a label no way reads stays unread (its paragraph is
+    kept in the item's notes, or read as the value rating when it holds only that)."""
+    order: dict[str, int] = {}  # label → the line it first heads, known labels too (their place counts)
     for row in part.lines:
-        if (m := BRACKET_LABEL.match(row.text)) and m["label"] not in known:
-            order.setdefault(m["label"], row.number)
-    if not order:
+        m = BRACKET_LABEL.match(row.text)
+        label = (m["label"] or m["bold"]) if m else None
+        if label is None and (lead := _KNOWN_LEAD.match(row.text)) and lead["plain"] in known:
+            label = lead["plain"]
+        if label:
+            order.setdefault(label, row.number)
+    unknown = [label for label in order if label not in known]
+    if not unknown:
         return {}
     spelled: dict[str, set[str]] = {}
     for spelling, field in known.items():
         spelled.setdefault(field, set()).add(spelling)
-    read: dict[str, tuple[str, str]] = {}
-    for label in order:
+    read: dict[str, tuple[str, str]] = {label: (known[label], "") for label in order if label in known}
+    for label in unknown:
         fields = {f for f, spellings in spelled.items() if any(all(c in s for c in label) for s in spellings)}
         if len(fields) == 1 and (field := fields.pop()) in FIELD_ORDER:
             read[label] = (field, "its characters")
     labels = list(order)
-    for k, label in enumerate(labels):
-        if label in read:
-            continue
-        before = next((read[x][0] for x in reversed(labels[:k]) if x in read), None)
-        after = next((read[x][0] for x in labels[k + 1 :] if x in read), None)
-        if before is None or after is None:
-            continue
-        between = FIELD_ORDER[FIELD_ORDER.index(before) + 1 : FIELD_ORDER.index(after)]
-        taken = {field for field, _ in read.values()}
-        if len(between) == 1 and between[0] not in taken:
-            read[label] = (between[0], f"its place between {before} and {after}")
+    _by_place(labels, read)
     acts = {label: act for act, label in FIELD_ACTS.items()}
-    for label, line in order.items():
+    for label in unknown:
         if label in read:
             field, how = read[label]
             draft.warn(
-                line,
+                order[label],
                 f"section 一: the label «{label}» is read as {field} by {how}; if right, add «{label}» to "
                 f"wordings: {acts[field]} in the vocabulary file",
                 ("items",),
             )
-    return {label: field for label, (field, _) in read.items()}
+    return {label: field for label, (field, _) in read.items() if label in unknown}
+
+
+_KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
+"""Any short label and its colon at the start of a line: only its place is used, for a known one."""
+
+
+def _by_place(labels: list[str], read: dict[str, tuple[str, str]]) -> None:
+    """Unread labels read by where they stand among the read ones (see :func:`_guessed_labels`): a run
+    of unread labels after a read one, up to the next read one or the end, is read in the format's
+    order when it has exactly as many labels as the format has fields left there."""
+    fields_of = {label: read[label][0] for label in labels if label in read and read[label][0] in FIELD_ORDER}
+    k = 0
+    while k < len(labels):
+        if labels[k] in read:
+            k += 1
+            continue
+        end = k
+        while end < len(labels) and labels[end] not in read:
+            end += 1
+        run = labels[k:end]
+        before = next((fields_of[x] for x in reversed(labels[:k]) if x in fields_of), None)
+        after = fields_of.get(labels[end]) if end < len(labels) else None
+        if before is not None:
+            stop = FIELD_ORDER.index(after) if after else len(FIELD_ORDER)
+            left = [f for f in FIELD_ORDER[FIELD_ORDER.index(before) + 1 : stop] if f not in fields_of.values()]
+            if len(run) == len(left):
+                where = f"between {before} and {after}" if after else f"after {before}, in the format's order"
+                for label, field in zip(run, left, strict=True):
+                    read[label] = (field, f"its place {where}")
+                    fields_of[label] = field
+        k = end
 
 
 TABLE_FRAME = re.compile(r"^\s*\|?\s*(?::?-{3,}:?\s*\|\s*)+(?::?-{3,}:?)?\s*\|?\s*$|^\s*\|\s*字段\s*\|")
@@ -173,8 +206,9 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
     """Each 条目 N：title and the labelled paragraphs under it."""
     blocks: list[tuple[_Line, re.Match[str], list[_Line]]] = []
     leading: list[_Line] = []
-    heading_of = _item_heading(part)
     spellings = _label_spellings(draft)
+    part = reshaped(part, {spelling for spelling, _ in spellings})
+    heading_of = _item_heading(part)
     spellings += tuple(_guessed_labels(part, dict(spellings), draft).items())
     labels = _labels(spellings)
     unknown = heading_of is None and not any(
@@ -322,10 +356,10 @@ RATING_LINE = re.compile(
 def _line_rating(text: str, line: int, draft: _Draft) -> list[ValueRating]:
     """The value ratings of a paragraph that says nothing else (「[值] 高价值」, 「🏷 评级　中等价值」,
     「价值：低价值」): each word a rating of the vocabulary; anything more and it is not a rating line."""
-    m = RATING_LINE.match(text.strip())
+    m = RATING_LINE.match(re.sub(r"^[-•*·]\s+|\*\*", "", text.strip()))
     if m is None:
         return []
-    words = [w for w in re.split(r"[\s，,、/；;|｜]+", m["rating"].strip("*")) if w]
+    words = [w for w in re.split(r"[\s，,、/；;|｜。.]+", m["rating"].strip("*")) if w]
     if not words or len(words) > 3 or not all(_value_words(w, draft) == [w] for w in words):
         return []
     return [draft.code("value_ratings", w, line) for w in words]

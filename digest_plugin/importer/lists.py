@@ -25,6 +25,8 @@ STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
 
 
+BRANCHES = "子丑寅卯辰巳午未申酉"
+"""The earthly branches some writers number a list with, one a line: 「子　…」 「丑　…」."""
 ORDINALS = "一二三四五六七八九十"
 """「其一 其二 …」: the ordinal a writer may number a list with (其 and a Chinese numeral)."""
 PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
@@ -34,11 +36,13 @@ PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 def _compiled(pattern: str) -> re.Pattern[str]:
     """A pattern of this module: ``{STEMS}``, ``{ORDINALS}`` and ``{PAREN}`` stand for their characters
     in a character class, ``{MORE}`` for the other numberings an entry may carry (其一, ⑴)."""
-    more = r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])"
-    pattern = pattern.replace("{MORE}", more)
-    return re.compile(
-        pattern.replace("{STEMS}", STEMS).replace("{ORDINALS}", ORDINALS).replace("{PAREN}", PARENTHESIZED)
+    more = (
+        r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
     )
+    pattern = pattern.replace("{MORE}", more)
+    for name, chars in (("{STEMS}", STEMS), ("{ORDINALS}", ORDINALS), ("{PAREN}", PARENTHESIZED)):
+        pattern = pattern.replace(name, chars)
+    return re.compile(pattern.replace("{BRANCHES}", BRANCHES))
 
 
 ENTRY = _compiled(
@@ -48,8 +52,13 @@ ENTRY = _compiled(
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
-list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「T1［钟］…」 (a
-letter and the number)."""
+list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
+(a letter and the number)."""
+TABLE_ENTRY = re.compile(r"^\s*\|\s*(?P<num>\d{1,2})\s*\|(?P<cells>.*?)\|?\s*$")
+"""A numbered row of a table under the heading: 「| 1 | 复跑头阻塞 | 麦 | 1202 | ▲1 |」 (its other cells are
+the entry's text, joined with 「 · 」)."""
+TABLE_FRAME = re.compile(r"^\s*\|(?:\s*[^|\d\s][^|]*\|)+\s*$|^\s*\|?(?:\s*:?-{3,}:?\s*\|?)+\s*$")
+"""A table's header row (no number in its first cell) and rule row: the frame of a list, not an entry."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
@@ -108,6 +117,8 @@ def _number(m: re.Match[str]) -> int:
         return ORDINALS.index(found["ordinal"]) + 1
     if found.get("paren2"):
         return PARENTHESIZED.index(found["paren2"]) + 1
+    if found.get("branch"):
+        return BRANCHES.index(found["branch"]) + 1
     if found.get("lnum"):
         return int(found["lnum"])
     return int(found.get("num") or paren or 0)
@@ -129,7 +140,13 @@ def block_lists(lines: list[_Line]) -> list[NumberedList]:
             j += 1
         while j < len(lines):
             text = lines[j].text
-            if m := ENTRY.match(text):
+            if row := TABLE_ENTRY.match(text):
+                cells = " · ".join(c.strip() for c in row["cells"].split("|") if c.strip())
+                current.entries.append(Entry(int(row["num"]), cells, lines[j].number))
+                current.lines.add(lines[j].number)
+            elif not current.entries and TABLE_FRAME.match(text):
+                current.lines.add(lines[j].number)  # the header and rule rows above the first entry
+            elif m := ENTRY.match(text):
                 box = None if m["box"] is None else bool(m["box"].strip())
                 current.entries.append(Entry(_number(m), m["text"].strip(), lines[j].number, box))
                 current.lines.add(lines[j].number)

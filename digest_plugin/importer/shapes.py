@@ -1,0 +1,129 @@
+"""Part 一 written in shapes the item reader does not read line by line, rewritten into lines it does.
+
+Writers lay items out every which way.  Three shapes carry the same fields as the team's format and
+are rewritten here, before the item reader (:mod:`.items`) sees them, so that one reader reads all:
+
+* **a form's spaced labels**: 「评　级：…」, 「出　处：…」 (the characters of a short label spaced out,
+  as on an official form) are the labels 评级, 出处, written in bold so that one the wordings do not
+  know is still read as a label (:func:`.items._guessed_labels`);
+* **run-in labels**: one paragraph per item, its fields led by bold labels inside it
+  (「**分量**：高价值。**出处**：…。**看到的**：…」), becomes one line per field;
+* **a table of items**: one row per item under a header row of field labels
+  (「| 条 | 标题 | 价值 | 出处 | 要点 | … |」) becomes an item heading and one labelled line per cell.
+
+Every rewritten line keeps the number of the line it came from, so findings still point at the
+brief as written.  Nothing is dropped: a cell or clause that is no field stays a line of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .common import _Line, _Part
+
+SPACED_LABEL = re.compile(
+    r"^(?P<lead>\s*(?:[-•*·]\s+)?\**)(?P<label>(?:[\u4e00-\u9fff][ \u3000]+){1,3}[\u4e00-\u9fff])(?=\**\s*[：:])"
+)
+"""「评　级：」: two to four characters spaced out, then a colon."""
+
+RUN_IN = re.compile(r"\*\*(?P<label>[^*\s\d][^*]{0,7})\*\*\s*[：:]")
+"""A bold label and its colon inside a paragraph: 「**出处**：」."""
+
+RUN_IN_LEAST = 3
+"""How many bold labels a paragraph needs before it is read as one item's fields (fewer is prose that
+happens to bold a word)."""
+
+TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$")
+RULE_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
+
+NUMBER_COLUMNS = ("条", "#", "序号", "编号", "No", "No.", "条目", "项")
+TITLE_COLUMNS = ("标题", "题目", "事项", "内容", "条目标题", "Title")
+
+
+def reshaped(part: _Part, labels: set[str]) -> _Part:
+    """The part with its spaced labels closed up, its run-in paragraphs split and its item table
+    unrolled; ``labels`` are the field labels the wordings know (a table is one of items only if its
+    header names enough of them)."""
+    lines = [_Line(x.number, _closed_up(x.text)) for x in part.lines]
+    lines = _unrolled(lines, labels)
+    lines = [piece for x in lines for piece in _run_in(x)]
+    return _Part(part.kind, part.heading, part.line, lines)
+
+
+def _closed_up(text: str) -> str:
+    m = SPACED_LABEL.match(text)
+    if m is None:
+        return text
+    label = re.sub(r"[ \u3000]+", "", m["label"])
+    if "*" in m["lead"]:
+        return m["lead"] + label + text[m.end() :]
+    return m["lead"] + f"**{label}**" + text[m.end() :]  # bold: a label, whether the wordings know it or not
+
+
+def _run_in(line: _Line) -> list[_Line]:
+    """「**分量**：高价值。**出处**：…」 → one line per bold label (a paragraph with fewer is left whole)."""
+    marks = list(RUN_IN.finditer(line.text))
+    if len(marks) < RUN_IN_LEAST:
+        return [line]
+    pieces = []
+    head = line.text[: marks[0].start()].strip()
+    if head:
+        pieces.append(_Line(line.number, head))
+    for m, nxt in zip(marks, [*marks[1:], None], strict=True):
+        pieces.append(_Line(line.number, line.text[m.start() : nxt.start() if nxt else len(line.text)].strip()))
+    return pieces
+
+
+def _cells(text: str) -> list[str] | None:
+    m = TABLE_ROW.match(text)
+    if m is None:
+        return None
+    return [c.strip() for c in re.split(r"(?<!\\)\|", m["cells"])]
+
+
+def _unrolled(lines: list[_Line], labels: set[str]) -> list[_Line]:
+    """A table whose header row names at least three field labels, each row an item: each row becomes
+    「条目 N：title」 and one 「**label**：cell」 line per other cell."""
+    out: list[_Line] = []
+    i = 0
+    while i < len(lines):
+        header = _cells(lines[i].text)
+        rule = _cells(lines[i + 1].text) if i + 1 < len(lines) else None
+        if (
+            header is None
+            or rule is None
+            or not all(RULE_CELL.match(c) for c in rule if c)
+            or sum(1 for c in header if _label_of(c, labels)) < 3
+            or not any(c in TITLE_COLUMNS for c in header)
+        ):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 2
+        position = 0
+        while j < len(lines) and (row := _cells(lines[j].text)) is not None:
+            position += 1
+            out.extend(_row_lines(header, row, lines[j].number, position))
+            j += 1
+        i = j
+    return out
+
+
+def _label_of(cell: str, labels: set[str]) -> bool:
+    """A header cell that names a field: a label the wordings know, or one that holds one (与活文档 in
+    与活文档脉络的关系 is read later by its characters)."""
+    cell = cell.strip("* ")
+    return bool(cell) and (cell in labels or any(cell in label or label in cell for label in labels if len(label) > 1))
+
+
+def _row_lines(header: list[str], row: list[str], number: int, position: int) -> list[_Line]:
+    cells = dict(zip(header, row, strict=False))
+    own = next((cells[c] for c in header if c in NUMBER_COLUMNS and cells.get(c, "").strip()), "")
+    title = next((cells[c] for c in header if c in TITLE_COLUMNS), "")
+    digits = re.sub(r"\D", "", own)
+    out = [_Line(number, f"条目 {digits or position}：{title}")]
+    for column in header:
+        if column in NUMBER_COLUMNS or column in TITLE_COLUMNS or not column or not cells.get(column, "").strip():
+            continue  # an empty cell says nothing (an empty 价值 is no rating)
+        out.append(_Line(number, f"**{column.strip('* ')}**：{cells.get(column, '').strip()}"))
+    return out
