@@ -403,3 +403,26 @@ def test_dates_and_numbers_written_yet_other_ways() -> None:
     # A version, a span of days and a weekday with no brief are no dates: nothing is named.
     for text in ("Llama 3.1 条目 2", "单仓库 7 日窗口条目 2", "Mon C1", "v1.1 条目 2"):
         assert find_references(text, tuesday, history) == [], text
+
+
+def test_a_writers_own_marks_and_name_and_a_four_digit_date() -> None:
+    """A later night names an earlier writer's contradiction by that writer's mark (「▲2」, learned from
+    the earlier night's titles), puts the writer's name between night and number (「前天芮 #5」,
+    「1021 Ana 条 3」), and may date a night in four digits (「1021」) (issue 29, blind6)."""
+    first = first_brief()
+    marked = first.model_copy(
+        update={
+            "author": "芮",
+            "contradictions": [c.model_copy(update={"title": f"▲{c.number}　{c.title}"}) for c in first.contradictions],
+        }
+    )
+    history = History([marked])
+    friday = dt.date(2026, 10, 23)  # 前天 is 10-21
+    item_3, c_2 = first.items[2].id, first.contradictions[1].id
+    assert resolved(find_references("前天芮 ▲2 验讫", friday, history)) == [("contradiction", first.id, c_2)]
+    assert resolved(find_references("回滚前天芮 #3", friday, history)) == [("item", first.id, item_3)]
+    assert resolved(find_references("1021 芮条 3 那一条", friday, history)) == [("item", first.id, item_3)]
+    # Not learned from plain titles, not a date when a unit or nothing dated follows, and tonight's own.
+    assert find_references("前天芮 ▲2", friday, History([first])) == []
+    for text in ("1021 token 的上下文", "bs=1021 条 3", "1022 条 3", "▲2 今晚新开"):
+        assert find_references(text, friday, history) == [], text

@@ -82,7 +82,8 @@ def test_the_fourth_corpus_stays_where_it_is(scores):
     """blind4/ scored 6 correct, 16 asked, 47 wrong of 69 and published 2 withheld claims before it was
     tuned on (2026-12-04, late)."""
     fourth = totals(_of(scores, "blind4"))
-    assert fourth["correct"] >= 13 and fourth["correct"] + fourth["asked"] >= 44, table(scores)
+    # 13, 31, 25 until a writer's marks, names and four-digit dates were read (2026-12-05): 15, 37, 17
+    assert fourth["correct"] >= 15 and fourth["correct"] + fourth["asked"] >= 52, table(scores)
 
 
 @pytest.fixture(scope="module")
@@ -155,17 +156,20 @@ def test_the_sixth_corpus_stays_where_it_is(scores):
     sixth = totals(_of(scores, "blind6"))
     # after tuning on blind5: 2, 34, 40 (the follow-up numberings also read 12-01's and 12-02's lists);
     # tuned on: items as table rows, run-in labels, a form's spaced labels, 条 N / A1 headings, follow-ups
-    # as a table or numbered 子 丑 寅, the writers' verbs in the vocabulary file
+    # as a table or numbered 子 丑 寅, the writers' verbs in the vocabulary file (18, 37, 21); then a
+    # writer's marks (▲2) and name (前天芮 #5), four-digit dates (1129), renames 「旧」→「新」, entries moved by
+    # title, a new list after the report on the old one, 「两处原地更新」 (26, 40, 10)
     assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
 
 
-SIXTH_CORRECT, SIXTH_READ = 18, 55
+SIXTH_CORRECT, SIXTH_READ = 26, 66
 
 
 def test_the_fresh_holdout_stays_where_it_is(scores):
     """blind7/, never tuned on: four nights by two returning writers (禾, 钟), one new (霁, a Logseq
     export) and 岚 drifting further, written by a helper session after blind6/ was scored.  First run
     (2026-12-05, with the changes made for blind6/ and before any made for it): 7 correct, 38 asked, 22
-    wrong of 67, nothing published, every night check clean."""
+    wrong of 67, nothing published, every night check clean.  After the second round of general changes
+    tuned on blind6/: 8, 39, 20."""
     fresh = totals(_of(scores, "blind7"))
-    assert fresh["correct"] >= 7 and fresh["correct"] + fresh["asked"] >= 45, table(scores)
+    assert fresh["correct"] >= 8 and fresh["correct"] + fresh["asked"] >= 47, table(scores)

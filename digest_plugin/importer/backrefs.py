@@ -106,6 +106,37 @@ class _Section:
 
 
 _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
+_MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3})(?P<n>\d{1,2})(?!\d)")
+"""A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」."""
+_NOT_MARKS = {
+    "#",
+    "(",
+    "（",
+    "[",
+    "［",
+    "【",
+    "〔",
+    "-",
+    "*",
+    "§",
+    "$",
+    "¥",
+    "~",
+    "@",
+    "+",
+    "=",
+    "/",
+    ".",
+    "<",
+    ">",
+    "No",
+    "T",
+    "D",
+    "E",
+    "v",
+    "V",
+}
+"""Leads that number other things (items, follow-ups, rounds, versions): never learned as a mark."""
 
 
 class History:
@@ -129,6 +160,11 @@ class History:
         self._outline_sections: set[str] = set()
         self.list_names: set[str] = set()
         """What earlier nights called their follow-up lists (「接棒事项」, 「TODO」)."""
+        self.contradiction_marks: set[str] = set()
+        """How earlier nights marked their contradictions' numbers (「▲1」, 「〖1〗」, 「C1」): a later night
+        names one by its writer's mark (「昨天芮 ▲2」)."""
+        self.authors: set[str] = set()
+        """Who wrote the earlier nights: a name between a night and a number (「前天芮 #5」) is no gap."""
         if outline is not None:
             self._outline_names = {_norm(entry.title) for entry in outline.entries}
             self._outline_sections = {section.number for section in outline.sections}
@@ -156,8 +192,13 @@ class History:
                 self._sections.append(_Section(brief.id, placement.section, placement.section_title))
         if brief.follow_ups_heading and (name := _list_name(brief.follow_ups_heading)):
             self.list_names.add(name)
+        if brief.author:
+            self.authors.add(brief.author)
         for contradiction in brief.contradictions:
             index.contradictions[contradiction.number] = contradiction.id
+            mark = _MARK_OF.match(contradiction.title)
+            if mark and int(mark["n"]) == contradiction.number and mark["mark"] not in _NOT_MARKS:
+                self.contradiction_marks.add(mark["mark"])
             index.texts["contradiction", contradiction.id] = f"{contradiction.title} {contradiction.text}"
         for c_update in brief.contradiction_updates:  # a restated line keeps the old id (FORMAT-NOTES 4)
             if c_update.number is not None:
@@ -231,6 +272,8 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
         r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
         r"|(?P<slash>(?<![\d/.v])\d{1,2}/\d{1,2}(?![\d/]))"
+        r"|(?P<mmdd>(?<![\w.\-/$#=:×x])(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\d.%,]"
+        r"|\s*(?:tok|ms|GB|MB|KB|B\b|s\b|万|倍|块|颗|张|路|个|次|台|卡|字|行|维|位|元|秒|毫秒|⭐)))"
         r"|(?P<hao>(?<![\d月/])\d{1,2}\s*号(?![\d]))"
         r"|(?P<dot>(?<![\w.§\-$])\d{1,2}\.\d{1,2}(?![\d.%]|\s*(?:万|倍|×|x|ms|s\b|GB|B\b|美元)))"
         r"|(?P<ri>(?<![\d月/.])\d{1,2}\s*日(?![\d内前后窗均]))"
@@ -243,11 +286,16 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @functools.cache
-def _list_pattern(names: tuple[str, ...] = ()) -> re.Pattern[str]:
+def _list_pattern(names: tuple[str, ...] = (), marks: tuple[str, ...] = ()) -> re.Pattern[str]:
     """The numbered references of a brief; ``names`` are the headings earlier nights gave their
-    follow-up lists (「接棒事项」, 「TODO」): a later night names a follow-up by its list's name."""
+    follow-up lists (「接棒事项」, 「TODO」): a later night names a follow-up by its list's name; ``marks``
+    the marks earlier nights numbered their contradictions with (「▲」, 「〖」)."""
     listed = "|".join(["跟进", "待办", "清单", *(re.escape(n) for n in sorted(names, key=len, reverse=True))])
-    return re.compile(_LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})"))
+    source = _LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})")
+    if marks:
+        marked = "|".join(re.escape(m) for m in sorted(marks, key=len, reverse=True))
+        source = rf"(?<![\w])(?:{marked})\s*(?P<cmark>\d{{1,2}})(?!\d)|" + source
+    return re.compile(source)
 
 
 _LIST_SOURCE = (
@@ -263,6 +311,7 @@ _LIST_SOURCE = (
     r"|(?P<fpar>[⑴-⑽](?:\s*(?:、|/|和|及|与)\s*[⑴-⑽])*)"
     r"|(?<![\w#])C\s*(?P<cc>\d{1,2})(?!\d)"
     r"|(?<![\w#])#(?P<ih>\d{1,2})(?![\d.])"
+    r"|(?<![第A-Za-z0-9_])条\s*(?P<itiao>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
     r"|(?P<circled>[①-⑳](?:\s*(?:、|/|和|及|与)\s*[①-⑳])*)"
@@ -282,6 +331,8 @@ _GROUP_KIND = {
     "fpar": "follow_up",
     "cc": "contradiction",
     "ih": "item",
+    "itiao": "item",
+    "cmark": "contradiction",
     "f_nth": "follow_up",
     "f": "follow_up",
     "nth": None,
@@ -418,6 +469,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         if kind == "iso":
             y, m, d = (int(x) for x in spelled.split("-"))
             day = _calendar(y, m, d)
+        elif kind == "mmdd":  # 「1129 岚（五）」: month and day in four digits, only a night some brief is dated
+            day = _month_day(today, int(spelled[:2]), int(spelled[2:]))
         elif kind in ("md", "cn", "slash", "dot"):
             m, d = (int(x) for x in re.findall(r"\d+", spelled))
             day = _month_day(today, m, d)
@@ -452,7 +505,7 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             week = tuple(b for b in earlier if monday <= b.date < monday + dt.timedelta(days=7))
             out.append(_When(match.start(), match.end(), week, None if week else "no brief last week"))
             continue
-        if kind in ("dot", "ri") and (day is None or day < today - RECENT or not history._on(day)):
+        if kind in ("dot", "ri", "mmdd") and (day is None or day < today - RECENT or not history._on(day)):
             continue  # 「11.17」, 「15 日」: only a day some recent brief is dated
         if day is None or day > today:
             continue
@@ -524,7 +577,8 @@ def find_references(
     date_iter = iter(dates)
     pending = next(date_iter, None)
 
-    for match in _list_pattern(tuple(sorted(history.list_names))).finditer(scan):
+    pattern = _list_pattern(tuple(sorted(history.list_names)), tuple(sorted(history.contradiction_marks)))
+    for match in pattern.finditer(scan):
         while pending is not None and pending.end <= match.start():
             last_when = pending
             pending = next(date_iter, None)
@@ -534,7 +588,10 @@ def find_references(
         if numbers is None:
             continue
         before = scan[: match.start()]
-        when = last_when if last_when is not None and _FILLER.match(scan[last_when.end : match.start()]) else None
+        gap = scan[last_when.end : match.start()] if last_when is not None else ""
+        for name in history.authors:
+            gap = gap.replace(name, "")  # 「前天芮 #5」: the night's writer between the night and the number
+        when = last_when if last_when is not None and _FILLER.match(gap) else None
         start = match.start()
         briefs: tuple[_Indexed, ...] | None = None
         ambiguous_round = False
@@ -551,8 +608,8 @@ def find_references(
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
-        elif group == "ih" or group == "cc":
-            continue  # 「#2」, 「C1」 undated: tonight's own (or a PR number)
+        elif group in ("ih", "cc", "itiao", "cmark"):
+            continue  # 「#2」, 「C1」, 「条 3」, 「▲1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):
                 continue  # 「见条目 3」: the brief's own item

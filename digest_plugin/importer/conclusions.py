@@ -68,9 +68,14 @@ def _read_conclusions(
     found = list(blocks)
     for i, text in enumerate(out["conclusions"]):
         line = draft.origins.get(("conclusions", i), part.line)
-        if any(b.line == line for b in blocks) or STATUS_LIST.match(text) or FOLLOW_UPS.match(text):
+        if any(b.line == line for b in blocks) or FOLLOW_UPS.match(text):
             continue  # a heading of a list above, or a list the patterns above have read
-        found += lists.inline_lists(text, line)
+        inline = lists.inline_lists(text, line)
+        if STATUS_LIST.match(
+            text
+        ):  # 「跟进：…完工；…接着挂。交给明天的下一棒：（1）…」: only a new list after the report
+            inline = [x for x in inline if not x.earlier and not STATUS_LIST.match(x.heading + "：")]
+        found += inline
     for numbered in sorted(found, key=lambda b: b.line):
         _numbered_list(numbered, out, stem, round_, today, history, draft)
     return out

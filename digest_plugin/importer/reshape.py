@@ -17,6 +17,9 @@ from .common import QUOTED, SECTION_REF, _Code, _Draft
 from .placement import _entry_to_update
 
 CLAUSE = re.compile(r"[^。；;\n]+")
+PLACES = re.compile(r"[两二三四五六七八九\d]\s*处")
+"""「两处原地更新」: the placement counts the places it updates, one clause (；) each."""
+ARROW = re.compile(r"\s*(?:→|->|⇒|=>|改为|改成|换成)\s*")
 OLD_NEW = re.compile(
     r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
 )
@@ -53,12 +56,16 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
 
 
 def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: _Draft) -> None:
-    """「三处原地更新——」 with one line per entry: each line names its entry (by § and name); two or
-    more named, the item updates them all (the first stays ``entry``)."""
+    """「三处原地更新——」 with one line per entry, or 「两处原地更新：§3.1 …；§3.3 …」 with one clause per
+    entry: each names its entry (by § and name); two or more named, the item updates them all (the
+    first stays ``entry``)."""
     placement = item.get("placement", {})
     if placement.get("action") is not PlacementAction.update_in_place:
         return
-    lines = [line for line in placement.get("text", "").split("\n- ")[1:] if line.strip()]
+    text = placement.get("text", "")
+    lines = [line for line in text.split("\n- ")[1:] if line.strip()]
+    if len(lines) < 2 and PLACES.search(text):  # 「两处原地更新：§3.1「…」加一行；§3.3「…」改上限」
+        lines = [clause for clause in re.split(r"[；;。]", text) if SECTION_REF.search(clause)]
     if len(lines) < 2:
         return
     main = placement.get("section", "")
@@ -84,6 +91,8 @@ def _renames(texts: list[tuple[int, str, Any]], draft: _Draft) -> list[dict[str,
             m = said.search(clause)
             section = SECTION_REF.search(clause)
             title = QUOTED.search(clause, m.end()) if m else None
+            while title and (after := ARROW.match(clause, title.end())) and (new := QUOTED.match(clause, after.end())):
+                title = new  # 「更名：「旧」→「新」」: the title after the arrow
             if m and section and title and section.start() < m.start():
                 entry = {"section": section["section"], "title": title["text"], "text": clause.strip()}
                 if all(r["section"] != entry["section"] for r in out):
@@ -101,10 +110,14 @@ def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, 
             if not m:
                 continue
             to = [s for s in SECTION_REF.finditer(clause) if s.start() > m.start()]
-            refs = [r for r in find_references(clause, today, history, part="items") if r.kind == "item" and r.id]
-            if not to or len({r.id for r in refs}) != 1:
+            refs = {
+                str(r.id) for r in find_references(clause, today, history, part="items") if r.kind == "item" and r.id
+            }
+            named = {str(r.id) for r in find_references(clause, today, history) if r.kind == "entry" and r.id}
+            if not to or (len(refs) != 1 and len(named) != 1):
                 continue
-            entry = history.entry_of(str(refs[0].id))
+            # 「把 10-31 条目 2 挪到 §5.2」, or the entry named by its title (「挪一条：「Meta 的 … 部署」……挪到 §5.4」)
+            entry = history.entry_of(next(iter(refs))) if len(refs) == 1 else next(iter(named))
             if entry is None:
                 draft.warn(line, f"«{clause.strip()}»: moves an item that made no entry; nothing moved")
                 continue

@@ -1,0 +1,83 @@
+"""A later night reshaping the doc in its writer's words (issue 29, part 5, read by the importer): a
+section renamed 「旧」→「新」, an entry moved that is named only by its title, and a new follow-up list
+written after the report on the old one in the same paragraph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from digest_plugin.importer import import_full
+from digest_plugin.model import Brief, Outline
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(path: Path) -> dict:
+    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+
+
+FIRST = Brief.model_validate(_load(ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"))
+OUTLINE = Outline.model_validate(_load(ROOT / "data" / "outlines" / "inference.yml"))
+
+NIGHT = """inference · E1 预消化简报（2026-10-22）
+
+作者：芮 · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+一、今日增量（1 条）
+
+条目 1：vLLM 分块预填充默认开启（高价值）
+
+来源：https://docs.vllm.ai/en/latest/
+
+要点：分块预填充默认开启
+
+证据边界：已核查发布说明；未复现。
+
+关系：§3.1 尚无此项。
+
+建议归入：§3.1 新增子条目。
+
+二、矛盾与待核实
+
+无。
+
+三、arXiv
+
+无。
+
+四、结论与动作
+
+- §3.1 更名：「调度与抢占」→「调度、抢占与分块」，编号不变。
+- 挪一条：「ModelExpress 工程细节」从 §3.2 挪到 §2.6，缓存一节更合适。
+- 跟进：昨天 Tom 的跟进 1 完成。交给明天的下一棒：（1）复现 ITL；（2）问维护者默认值。
+"""
+
+
+def test_a_rename_an_entry_moved_by_its_title_and_a_new_list_after_the_report() -> None:
+    done = import_full(NIGHT, outline=OUTLINE, known_briefs=[FIRST])
+    brief = YAML(typ="safe").load(done.text)
+    assert [(r["section"], r["title"]) for r in brief["section_renames"]] == [("3.1", "调度、抢占与分块")]
+    assert [(m["entry"], m["to"]) for m in brief["moves"]] == [(FIRST.items[2].id, "2.6")]
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(1, "复现 ITL"), (2, "问维护者默认值")]
+    (done_one,) = brief["follow_up_updates"]
+    assert (done_one["follow_up"], done_one["status"]) == (FIRST.follow_ups[0].id, "done")
+
+
+def test_an_update_of_two_places_counted_in_its_placement_updates_both_entries() -> None:
+    night = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：两处原地更新（截至 2026-10-22）：§1.1「Kapitsa」周增换数；§3.2「Dynamo 1.0 GA」加一行分块说明。",
+    )
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    placement = brief["items"][0]["placement"]
+    assert [placement["entry"], *placement.get("entries", [])] == ["kapitsa", "dynamo-1-0-ga"]
+    # without the count, the first § named is the update and nothing more is read into it
+    single = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。", "建议归入：§1.1「Kapitsa」原地更新；§3.2「Dynamo 1.0 GA」不动。"
+    )
+    placement = YAML(typ="safe").load(import_full(single, outline=OUTLINE, known_briefs=[FIRST]).text)["items"][0][
+        "placement"
+    ]
+    assert (placement["entry"], placement.get("entries")) == ("kapitsa", None)
