@@ -313,3 +313,15 @@ def test_a_paragraph_that_bolds_a_word_or_two_is_not_cut_into_fields():
     prose += "关系：§3.1 尚无此项。\n\n建议归入：§3.1 新增子条目。"
     brief, _ = imported(_one_item_night(f"条目 1：vLLM 分块预填充默认开启\n\n{prose}"))
     assert brief["items"][0]["points"] == ["默认开启，**阈值**：2048，**上限**：8192"]
+
+
+def test_new_words_of_a_boundary_written_the_teams_way_are_proposed_not_lost():
+    """「工单回复」 (a kind of source: its last word is a source noun), 「不可公开引用」 (what may not be done
+    with it) and 「身份未核验」 (a thing and what was not checked) are proposed as words (issue 29, item 11)."""
+    boundary = "工单回复，客服个人回信，不可公开引用；身份未核验；未复现。"
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"]).replace(
+        "已核查发布说明；未复现。", boundary
+    )
+    _, notes = imported(markdown)
+    proposed = {n.split("«")[1].split("»")[0] for n in notes if n.startswith("new word")}
+    assert {"工单回复", "不可公开引用", "身份未核验"} <= proposed

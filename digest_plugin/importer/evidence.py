@@ -195,11 +195,13 @@ def named_words(text: str, kind: str, draft: _Draft) -> list[str]:
 LEVEL_WORDS = re.compile(r"未验证|未经[^，。；]{0,6}验证|待核查|未披露|核实|核查|核对")
 """What was or was not checked says the level (仅核实目录结构, 未经独立验证), not a gap."""
 BOUNDARY_CLAUSES = re.compile(r"[；;。]|——|\n")
-GAP_SHAPE = re.compile(r"(?:[\u4e00-\u9fff]{1,3}(?=未公开|未给|未附))?(?:未|仅|缺|无)[\u4e00-\u9fff]{2,6}")
+GAP_SHAPE = re.compile(
+    r"(?:[\u4e00-\u9fff]{1,3}(?=未[\u4e00-\u9fff]{2}))?(?:未|仅|缺|无|不可|不能)[\u4e00-\u9fff]{2,6}"
+)
 """A gap as the team words one, a whole phrase of the boundary: 「；未附测试脚本；」, 「，未复现——」
 (not the end of a sentence about something else, 「…均未取到」; not a level, 「未经独立验证」); a thing
-and what it lacks (「配置未公开」), what there is none of (「无回放」), and a 「仅…」 that ends a phrase
-(「TTFT 那句仅单次测量」)."""
+and what it lacks (「配置未公开」, 「身份未核验」), what there is none of (「无回放」), what may not be done
+with it (「不可公开引用」), and a 「仅…」 that ends a phrase (「TTFT 那句仅单次测量」)."""
 TRAILING_ONLY = re.compile(r"(?<=[\u4e00-\u9fffA-Za-z\s])仅[\u4e00-\u9fff]{3,6}$")
 
 
@@ -217,11 +219,11 @@ def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
 
 def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]:
     """The boundary's first phrase, when it names a kind of source the vocabulary lacks
-    (「社区例会纪要（会后整理稿）；…」, 「邮件回复（厂商自述）；…」): its last word is a source noun of
+    (「社区例会纪要（会后整理稿）；…」, 「邮件回复（厂商自述）；…」, 「AMA 问答」): its last word is a source noun of
     ``wordings: source_noun``."""
     first = re.split(r"[（(；;，,。+·—]", boundary.strip(), maxsplit=1)[0].strip()
     nouns = draft.words.phrases("source_noun")
-    if not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", first) or not first.endswith(nouns):
+    if not re.fullmatch(r"(?:[A-Za-z]{2,8}\s?)?[\u4e00-\u9fff]{2,8}", first) or not first.endswith(nouns):
         return []
     if _any_word(first, draft):
         return []
