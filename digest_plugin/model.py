@@ -995,6 +995,7 @@ WORDING_ACTS: dict[str, str] = {
     "previous_round": "the round before this one (前一轮)",
     "renamed": "a section renamed, its number kept (改名为「…」)",
     "moved": "an entry moved to another section (挪到 §…)",
+    "split": "an earlier entry split in two or more, each part one of tonight's items (一分为二)",
     "erratum": "a correction of an earlier brief itself, at the start of its paragraph (勘误：…)",
     "field_sources": "another label for an item's 来源 (出处)",
     "field_points": "another label for an item's 要点",

@@ -143,7 +143,7 @@ def test_the_fifth_corpus_stays_where_it_is(scores):
     # tuned on (2026-12-05): follow-ups numbered 其一 / ⑴ / T1, No.N items, bracketed one-character labels,
     # a rating line, 疑点 N and No.N references, day/month dates: 15 correct, 46 asked, 11 wrong; after
     # the shapes of blind6 (items as table rows, run-in labels, …): 17, 45, 10
-    assert fifth["correct"] >= 18 and fifth["correct"] + fifth["asked"] >= 63, table(scores)
+    assert fifth["correct"] >= 18 and fifth["correct"] + fifth["asked"] >= 64, table(scores)
 
 
 def test_the_sixth_corpus_stays_where_it_is(scores):
@@ -159,11 +159,11 @@ def test_the_sixth_corpus_stays_where_it_is(scores):
     # as a table or numbered 子 丑 寅, the writers' verbs in the vocabulary file (18, 37, 21); then a
     # writer's marks (▲2) and name (前天芮 #5), four-digit dates (1129), renames 「旧」→「新」, entries moved by
     # title, a new list after the report on the old one, 「两处原地更新」 (26, 40, 10); then gaps worded
-    # 不可… / <thing>未…, source nouns 标签 / 草稿 / 问答 (28, 40, 8)
+    # 不可… / <thing>未…, source nouns 标签 / 草稿 / 问答 (28, 40, 8); then splits and 大前天 (30, 41, 5)
     assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
 
 
-SIXTH_CORRECT, SIXTH_READ = 28, 68
+SIXTH_CORRECT, SIXTH_READ = 30, 71
 
 
 def test_the_fresh_holdout_stays_where_it_is(scores):

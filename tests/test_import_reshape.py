@@ -81,3 +81,40 @@ def test_an_update_of_two_places_counted_in_its_placement_updates_both_entries()
         "placement"
     ]
     assert (placement["entry"], placement.get("entries")) == ("kapitsa", None)
+
+
+SPLIT = NIGHT.replace(
+    "一、今日增量（1 条）",
+    "一、今日增量（2 条）",
+).replace(
+    """关系：§3.1 尚无此项。
+
+建议归入：§3.1 新增子条目。""",
+    """关系：§3.2「ModelExpress 工程细节」（10-21 条目 3 起头）装了两样东西，索性一分为二：本条收传输，条目 2 收缓存。
+
+建议归入：§3.2 新增子条目「ModelExpress：传输」。
+
+条目 2：ModelExpress 缓存目录（中等价值）
+
+来源：https://github.com/ai-dynamo/modelexpress
+
+要点：缓存目录可配置
+
+证据边界：已核查文档；未复现。
+
+关系：拆分的另一半，缘由见条目 1。
+
+建议归入：§3.2 新增子条目「ModelExpress：缓存」。""",
+)
+
+
+def test_two_items_that_split_an_earlier_entry_are_its_parts() -> None:
+    brief = YAML(typ="safe").load(import_full(SPLIT, outline=OUTLINE, known_briefs=[FIRST]).text)
+    ids = [item["id"] for item in brief["items"]]
+    assert [(s["entry"], s["into"]) for s in brief["splits"]] == [(FIRST.items[2].id, ids)]
+
+
+def test_one_item_that_tells_of_an_earlier_split_splits_nothing() -> None:
+    told = NIGHT.replace("关系：§3.1 尚无此项。", "关系：10-21 条目 3 上周拆分过，这里只补一行。")
+    brief = YAML(typ="safe").load(import_full(told, outline=OUTLINE, known_briefs=[FIRST]).text)
+    assert "splits" not in brief

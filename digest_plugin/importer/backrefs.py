@@ -279,6 +279,7 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<ri>(?<![\d月/.])\d{1,2}\s*日(?![\d内前后窗均]))"
         r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?!\d))"
         r"|(?P<enwk>(?<![A-Za-z])(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?(?:'s)?(?![A-Za-z]))"
+        r"|(?P<three>大前天|大前晚)"
         rf"|(?P<rel>{words})"
         r"|(?<![下每上])(?P<wk>(?:上上|上|本)?周[一二三四五六日天](?!末))"
         r"|(?P<lastweek>上周)"
@@ -486,6 +487,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
                 continue  # a weekday named as a day to come, or a night nobody wrote
         elif kind in ("hao", "ri"):  # 「14 号」, 「15 日」: that day of this month, else of the month before
             day = _day_of_month(today, int(re.findall(r"\d+", spelled)[0]))
+        elif kind == "three":  # 「大前天」: three nights back
+            day = today - dt.timedelta(days=3)
         elif kind == "rel":
             if spelled in history.yesterday:
                 day = today - dt.timedelta(days=1)

@@ -53,6 +53,9 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
     errata = _errata(texts, today, history, draft)
     if errata:
         brief["errata"] = errata
+    splits = _splits(items, today, history, draft)
+    if splits:
+        brief["splits"] = splits
 
 
 def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: _Draft) -> None:
@@ -124,6 +127,40 @@ def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, 
             if all(x["entry"] != entry for x in out):
                 out.append({"entry": _Code(entry), "to": to[0]["section"], "text": clause.strip()})
     return out
+
+
+def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+    """「§5.4 Kapitsa 子条目（10-29 条目 1 起头）……索性一分为二：本条收版本与格式，条 3 收同机基准」: the
+    items whose own words say they split something are the parts, and the one earlier entry those words
+    name is what they split.  Two parts and one entry, or nothing but a question for the editor."""
+    said = draft.words.wording("split")
+    parts: list[tuple[int, dict[str, Any], str]] = []
+    named: set[str] = set()
+    for index, item in enumerate(items):
+        texts = [item.get("title", ""), item.get("relation", ""), item.get("placement", {}).get("text", "")]
+        clauses = [c for t in texts for c in CLAUSE.findall(t) if said.search(c)]
+        if not clauses:
+            continue
+        parts.append((index, item, clauses[0].strip()))
+        for text in texts:
+            for r in find_references(text, today, history, part="items"):
+                if r.kind == "item" and r.id and (entry := history.entry_of(str(r.id))):
+                    named.add(entry)
+                elif r.kind == "entry" and r.id:
+                    named.add(str(r.id))
+    if len(parts) < 2:
+        return []
+    if len(named) != 1:
+        numbers = "、".join(str(item.get("number")) for _, item, _ in parts)
+        draft.warn(
+            draft.origins.get(("items", parts[0][0]), 1),
+            f"条目 {numbers} say they split an entry, but "
+            + (f"name {len(named)} earlier entries ({', '.join(sorted(named))})" if named else "name no earlier entry")
+            + "; write splits: [{entry: <id>, into: [<item ids>]}]",
+        )
+        return []
+    text = "；".join(dict.fromkeys(clause for _, _, clause in parts))
+    return [{"entry": _Code(named.pop()), "into": [_Code(str(item["id"])) for _, item, _ in parts], "text": text}]
 
 
 def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
