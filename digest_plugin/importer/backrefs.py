@@ -108,34 +108,7 @@ class _Section:
 _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
 _MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3})(?P<n>\d{1,2})(?!\d)")
 """A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」."""
-_NOT_MARKS = {
-    "#",
-    "(",
-    "（",
-    "[",
-    "［",
-    "【",
-    "〔",
-    "-",
-    "*",
-    "§",
-    "$",
-    "¥",
-    "~",
-    "@",
-    "+",
-    "=",
-    "/",
-    ".",
-    "<",
-    ">",
-    "No",
-    "T",
-    "D",
-    "E",
-    "v",
-    "V",
-}
+_NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>") | {"No", "T", "D", "E", "v", "V"}
 """Leads that number other things (items, follow-ups, rounds, versions): never learned as a mark."""
 
 

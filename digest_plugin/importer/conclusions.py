@@ -71,9 +71,8 @@ def _read_conclusions(
         if any(b.line == line for b in blocks) or FOLLOW_UPS.match(text):
             continue  # a heading of a list above, or a list the patterns above have read
         inline = lists.inline_lists(text, line)
-        if STATUS_LIST.match(
-            text
-        ):  # 「跟进：…完工；…接着挂。交给明天的下一棒：（1）…」: only a new list after the report
+        if STATUS_LIST.match(text):
+            # 「跟进：…完工；…接着挂。交给明天的下一棒：（1）…」: a report, then a new list; only the list is new
             inline = [x for x in inline if not x.earlier and not STATUS_LIST.match(x.heading + "：")]
         found += inline
     for numbered in sorted(found, key=lambda b: b.line):

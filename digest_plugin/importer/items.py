@@ -119,6 +119,8 @@ BRACKET_LABEL = re.compile(
 """A short label in brackets or in bold at the start of a line (「[源] …」, 「〔边界〕…」, 「**看到的**：…」)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
+_KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
+"""Any short label and its colon at the start of a line: only its place is used, for a known one."""
 
 
 def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[str, str]:
@@ -165,10 +167,6 @@ def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[s
                 ("items",),
             )
     return {label: field for label, (field, _) in read.items() if label in unknown}
-
-
-_KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
-"""Any short label and its colon at the start of a line: only its place is used, for a known one."""
 
 
 def _by_place(labels: list[str], read: dict[str, tuple[str, str]]) -> None:

@@ -34,8 +34,9 @@ PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 
 
 def _compiled(pattern: str) -> re.Pattern[str]:
-    """A pattern of this module: ``{STEMS}``, ``{ORDINALS}`` and ``{PAREN}`` stand for their characters
-    in a character class, ``{MORE}`` for the other numberings an entry may carry (其一, ⑴)."""
+    """A pattern of this module: ``{STEMS}``, ``{ORDINALS}``, ``{PAREN}`` and ``{BRANCHES}`` stand for
+    their characters in a character class, ``{MORE}`` for the other numberings an entry may carry (其一,
+    ⑴, 子)."""
     more = (
         r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
     )
@@ -57,7 +58,7 @@ list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）�
 TABLE_ENTRY = re.compile(r"^\s*\|\s*(?P<num>\d{1,2})\s*\|(?P<cells>.*?)\|?\s*$")
 """A numbered row of a table under the heading: 「| 1 | 复跑头阻塞 | 麦 | 1202 | ▲1 |」 (its other cells are
 the entry's text, joined with 「 · 」)."""
-TABLE_FRAME = re.compile(r"^\s*\|(?:\s*[^|\d\s][^|]*\|)+\s*$|^\s*\|?(?:\s*:?-{3,}:?\s*\|?)+\s*$")
+LIST_TABLE_FRAME = re.compile(r"^\s*\|(?:\s*[^|\d\s][^|]*\|)+\s*$|^\s*\|?(?:\s*:?-{3,}:?\s*\|?)+\s*$")
 """A table's header row (no number in its first cell) and rule row: the frame of a list, not an entry."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
@@ -144,7 +145,7 @@ def block_lists(lines: list[_Line]) -> list[NumberedList]:
                 cells = " · ".join(c.strip() for c in row["cells"].split("|") if c.strip())
                 current.entries.append(Entry(int(row["num"]), cells, lines[j].number))
                 current.lines.add(lines[j].number)
-            elif not current.entries and TABLE_FRAME.match(text):
+            elif not current.entries and LIST_TABLE_FRAME.match(text):
                 current.lines.add(lines[j].number)  # the header and rule rows above the first entry
             elif m := ENTRY.match(text):
                 box = None if m["box"] is None else bool(m["box"].strip())

@@ -1,6 +1,6 @@
 """What a brief does to the doc's shape, read from its words: one item updating several entries, a
-section renamed, an entry moved, a paper withdrawn (in :mod:`.citations`), an erratum of an earlier
-brief.  The phrases are the team's (``wordings:`` ``renamed``, ``moved``, ``erratum``); what they point
+section renamed, an entry moved or split, a paper withdrawn (in :mod:`.citations`), an erratum of an
+earlier brief.  The phrases are the team's (``wordings:`` ``renamed``, ``moved``, ``split``, ``erratum``); what they point
 at is read by back-reference (「10-31 条目 2」) or by an entry's name in the named section, never guessed:
 a change whose target is not named exactly is a warning for the editor, and nothing is written.
 """
