@@ -992,6 +992,7 @@ WORDING_ACTS: dict[str, str] = {
     "withheld": "a claim kept out of the doc until settled (不上活文档)",
     "yesterday": "the night before tonight, when a brief points back (昨天, 昨晚)",
     "day_before": "the night before that (前天)",
+    "three_back": "three nights before tonight (大前天)",
     "previous_round": "the round before this one (前一轮)",
     "renamed": "a section renamed, its number kept (改名为「…」)",
     "moved": "an entry moved to another section (挪到 §…)",

@@ -423,6 +423,9 @@ def test_a_writers_own_marks_and_name_and_a_four_digit_date() -> None:
     assert resolved(find_references("回滚前天芮 #3", friday, history)) == [("item", first.id, item_3)]
     assert resolved(find_references("1021 芮条 3 那一条", friday, history)) == [("item", first.id, item_3)]
     assert resolved(find_references("大前天芮条 3", dt.date(2026, 10, 24), history)) == [("item", first.id, item_3)]
+    # three nights back is a wording the team edits (``wordings: three_back``), like 昨天 and 前天
+    worded = History([marked], relative={"three_back": ("三晚前",)})
+    assert resolved(find_references("三晚前芮条 3", dt.date(2026, 10, 24), worded)) == [("item", first.id, item_3)]
     # Not learned from plain titles, not a date when a unit or nothing dated follows, and tonight's own.
     assert find_references("前天芮 ▲2", friday, History([first])) == []
     for text in ("1021 token 的上下文", "bs=1021 条 3", "1022 条 3", "▲2 今晚新开"):

@@ -105,7 +105,7 @@ def import_full(
     check § numbers; ``known_briefs`` keeps derived ids unique across the data folder."""
     known_briefs = sorted(known_briefs, key=lambda b: (b.date, b.id))
     draft = _Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
-    relative = {act: draft.words.phrases(act) for act in ("yesterday", "day_before", "previous_round")}
+    relative = {act: draft.words.phrases(act) for act in ("yesterday", "day_before", "three_back", "previous_round")}
     history = History(known_briefs, outline, relative)
     outline = _with_brief_entries(outline, known_briefs)
     lines = [_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]

@@ -123,7 +123,8 @@ class History:
     ) -> None:
         said = {act: tuple(relative.get(act) or words) if relative else words for act, words in RELATIVE.items()}
         self.yesterday, self.day_before = said["yesterday"], said["day_before"]
-        self.dates = _date_pattern((*self.yesterday, *self.day_before, *said["previous_round"]))
+        self.three_back = said["three_back"]
+        self.dates = _date_pattern((*self.yesterday, *self.day_before, *self.three_back, *said["previous_round"]))
         self._briefs: list[_Indexed] = []
         self._entry_of: dict[str, str] = {}
         self._entries: list[_Entry] = []
@@ -231,9 +232,10 @@ _NL = rf"{_N}(?:\s*(?:、|/|和|及|与|–|—|~|至|到)\s*{_N})*"
 RELATIVE: dict[str, tuple[str, ...]] = {
     "yesterday": ("昨日", "昨天", "昨晚", "昨夜"),
     "day_before": ("前天", "前晚"),
+    "three_back": ("大前天", "大前晚"),
     "previous_round": ("前一轮", "上一轮", "上轮"),
 }
-"""How a brief says the night before, the night before that, and the round before; the importer
+"""How a brief says the night before, the two nights before that, and the round before; the importer
 passes the site's words (``wordings:`` of the vocabulary file), these when it has none."""
 
 
@@ -252,7 +254,6 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<ri>(?<![\d月/.])\d{1,2}\s*日(?![\d内前后窗均]))"
         r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?!\d))"
         r"|(?P<enwk>(?<![A-Za-z])(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?(?:'s)?(?![A-Za-z]))"
-        r"|(?P<three>大前天|大前晚)"
         rf"|(?P<rel>{words})"
         r"|(?<![下每上])(?P<wk>(?:上上|上|本)?周[一二三四五六日天](?!末))"
         r"|(?P<lastweek>上周)"
@@ -460,13 +461,13 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
                 continue  # a weekday named as a day to come, or a night nobody wrote
         elif kind in ("hao", "ri"):  # 「14 号」, 「15 日」: that day of this month, else of the month before
             day = _day_of_month(today, int(re.findall(r"\d+", spelled)[0]))
-        elif kind == "three":  # 「大前天」: three nights back
-            day = today - dt.timedelta(days=3)
         elif kind == "rel":
             if spelled in history.yesterday:
                 day = today - dt.timedelta(days=1)
             elif spelled in history.day_before:
                 day = today - dt.timedelta(days=2)
+            elif spelled in history.three_back:  # 「大前天」 (the longer word is tried first: not 前天)
+                day = today - dt.timedelta(days=3)
             else:
                 out.append(_previous_round(match, earlier, round_))
                 continue
