@@ -34,6 +34,22 @@ MARKDOWN_MARKS = re.compile(r"^\s*#{1,6}\s+|^\s*\*\*(?=.*\*\*\s*$)|\*\*\s*$")
 BULLET = re.compile(r"^\s*[-•*·・+]\s+(?P<text>.*?)\s*$")
 
 
+TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*?)\|?\s*$")
+RULE_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
+
+
+def table_cells(text: str) -> list[str] | None:
+    """A Markdown table row's cells, stripped (「| 1 | 复跑 | 麦 |」 → ['1', '复跑', '麦']); None for a line
+    that is no row.  A pipe written 「\\|」 stays inside its cell."""
+    m = TABLE_ROW.match(text)
+    return None if m is None else [c.strip() for c in re.split(r"(?<!\\)\|", m["cells"])]
+
+
+def is_rule_row(cells: list[str] | None) -> bool:
+    """「|---|:--:|」: the row under a table's header."""
+    return cells is not None and any(cells) and all(RULE_CELL.match(c) for c in cells if c)
+
+
 # --- placement
 SECTION_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from typing import Any
 from urllib.parse import urlparse
 
@@ -85,19 +86,13 @@ def _material(text: str) -> dict[str, Any] | None:
 
 NUMBERED_POINT = re.compile(r"(?:^|(?<=\s)|(?<=[。；;，,]))(?:[①-⑩]|[一二三四五六七八九十]是)\s*")
 """A point numbered inside one paragraph: 「① … ② …」, 「一是…；二是…」."""
-POINT_NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩"
 
 
 def _numbered_points(text: str) -> list[str]:
     """「① a ② b」 or 「一是 a；二是 b」 → [a, b] when the numbers run 1, 2, 3 … from the start (「① a」
     alone is [a]); else the text is one point."""
     marks = list(NUMBERED_POINT.finditer(text))
-    numbers = [
-        POINT_NUMBERS.index(m.group().strip()[0]) + 1
-        if m.group().strip()[0] in POINT_NUMBERS
-        else "一二三四五六七八九十".index(m.group().strip()[0]) + 1
-        for m in marks
-    ]
+    numbers = [int(unicodedata.numeric(m.group().strip()[0])) for m in marks]  # ② and 二 are both 2
     alone = len(marks) == 1 and marks[0].group().strip() == "①"  # a list of one: 「① …」
     if (len(marks) < 2 and not alone) or numbers != list(range(1, len(marks) + 1)) or text[: marks[0].start()].strip():
         return [text]

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from .backrefs import History, Reference, find_references
-from .common import MARKDOWN_MARKS, _Line, _strip_end
+from .common import MARKDOWN_MARKS, _Line, _strip_end, table_cells
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
@@ -55,11 +55,6 @@ ENTRY = _compiled(
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
 list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
 (a letter and the number)."""
-TABLE_ENTRY = re.compile(r"^\s*\|\s*(?P<num>\d{1,2})\s*\|(?P<cells>.*?)\|?\s*$")
-"""A numbered row of a table under the heading: 「| 1 | 复跑头阻塞 | 麦 | 1202 | ▲1 |」 (its other cells are
-the entry's text, joined with 「 · 」)."""
-LIST_TABLE_FRAME = re.compile(r"^\s*\|(?:\s*[^|\d\s][^|]*\|)+\s*$|^\s*\|?(?:\s*:?-{3,}:?\s*\|?)+\s*$")
-"""A table's header row (no number in its first cell) and rule row: the frame of a list, not an entry."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
@@ -141,11 +136,13 @@ def block_lists(lines: list[_Line]) -> list[NumberedList]:
             j += 1
         while j < len(lines):
             text = lines[j].text
-            if row := TABLE_ENTRY.match(text):
-                cells = " · ".join(c.strip() for c in row["cells"].split("|") if c.strip())
-                current.entries.append(Entry(int(row["num"]), cells, lines[j].number))
+            row = table_cells(text)
+            if row and re.fullmatch(
+                r"\d{1,2}", row[0]
+            ):  # 「| 1 | 复跑头阻塞 | 麦 | 1202 |」: the other cells are its text
+                current.entries.append(Entry(int(row[0]), " · ".join(c for c in row[1:] if c), lines[j].number))
                 current.lines.add(lines[j].number)
-            elif not current.entries and LIST_TABLE_FRAME.match(text):
+            elif row and not current.entries:
                 current.lines.add(lines[j].number)  # the header and rule rows above the first entry
             elif m := ENTRY.match(text):
                 box = None if m["box"] is None else bool(m["box"].strip())

@@ -113,10 +113,9 @@ def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, 
             if not m:
                 continue
             to = [s for s in SECTION_REF.finditer(clause) if s.start() > m.start()]
-            refs = {
-                str(r.id) for r in find_references(clause, today, history, part="items") if r.kind == "item" and r.id
-            }
-            named = {str(r.id) for r in find_references(clause, today, history) if r.kind == "entry" and r.id}
+            found = [r for r in find_references(clause, today, history, part="items") if r.id]
+            refs = {str(r.id) for r in found if r.kind == "item"}
+            named = {str(r.id) for r in found if r.kind == "entry"}
             if not to or (len(refs) != 1 and len(named) != 1):
                 continue
             # 「把 10-31 条目 2 挪到 §5.2」, or the entry named by its title (「挪一条：「Meta 的 … 部署」……挪到 §5.4」)

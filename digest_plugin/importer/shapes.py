@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line, _Part
+from .common import _Line, _Part, is_rule_row, table_cells
 
 SPACED_LABEL = re.compile(
     r"^(?P<lead>\s*(?:[-•*·]\s+)?\**)(?P<label>(?:[\u4e00-\u9fff][ \u3000]+){1,3}[\u4e00-\u9fff])(?=\**\s*[：:])"
@@ -32,9 +32,6 @@ RUN_IN = re.compile(r"\*\*(?P<label>[^*\s\d][^*]{0,7})\*\*\s*[：:]")
 RUN_IN_LEAST = 3
 """How many bold labels a paragraph needs before it is read as one item's fields (fewer is prose that
 happens to bold a word)."""
-
-TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$")
-RULE_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
 
 NUMBER_COLUMNS = ("条", "#", "序号", "编号", "No", "No.", "条目", "项")
 TITLE_COLUMNS = ("标题", "题目", "事项", "内容", "条目标题", "Title")
@@ -74,25 +71,17 @@ def _run_in(line: _Line) -> list[_Line]:
     return pieces
 
 
-def _cells(text: str) -> list[str] | None:
-    m = TABLE_ROW.match(text)
-    if m is None:
-        return None
-    return [c.strip() for c in re.split(r"(?<!\\)\|", m["cells"])]
-
-
 def _unrolled(lines: list[_Line], labels: set[str]) -> list[_Line]:
     """A table whose header row names at least three field labels, each row an item: each row becomes
     「条目 N：title」 and one 「**label**：cell」 line per other cell."""
     out: list[_Line] = []
     i = 0
     while i < len(lines):
-        header = _cells(lines[i].text)
-        rule = _cells(lines[i + 1].text) if i + 1 < len(lines) else None
+        header = table_cells(lines[i].text)
+        rule = table_cells(lines[i + 1].text) if i + 1 < len(lines) else None
         if (
             header is None
-            or rule is None
-            or not all(RULE_CELL.match(c) for c in rule if c)
+            or not is_rule_row(rule)
             or sum(1 for c in header if _label_of(c, labels)) < 3
             or not any(c in TITLE_COLUMNS for c in header)
         ):
@@ -101,7 +90,7 @@ def _unrolled(lines: list[_Line], labels: set[str]) -> list[_Line]:
             continue
         j = i + 2
         position = 0
-        while j < len(lines) and (row := _cells(lines[j].text)) is not None:
+        while j < len(lines) and (row := table_cells(lines[j].text)) is not None:
             position += 1
             out.extend(_row_lines(header, row, lines[j].number, position))
             j += 1
