@@ -32,7 +32,7 @@ from .edit import Checks, EditError, add_citation, add_words, close_follow_up, r
 from .export import export
 from .files import FileError, create
 from .findings import DataError
-from .importer import import_full, normalized
+from .importer import FILE_NAME, import_full, normalized
 from .layout import layouts
 from .leaks import Leak, LeakCheck, find_leaks
 from .load import load_file, site_vocabulary
@@ -306,14 +306,21 @@ def _import(args: argparse.Namespace) -> int:
         return 1
     known, outlines = _readable(args.data)
     topic = re.search(r"（(\w[\w-]*)）|^(\w[\w-]*)\s*·", markdown, re.M)
-    name = (topic.group(1) or topic.group(2)) if topic else None
+    named = FILE_NAME.match(args.markdown.stem)  # the team's <date>-<topic>-<round>.md
+    name = (topic.group(1) or topic.group(2)) if topic else named["topic"] if named else None
     try:
         words = site_vocabulary(args.data)
     except DataError as exc:
         print(format_text(exc.findings, Path.cwd()), file=sys.stderr)
         return 1
     try:
-        done = import_full(markdown, outline=outlines.get(name) if name else None, known_briefs=known, vocabulary=words)
+        done = import_full(
+            markdown,
+            outline=outlines.get(name) if name else None,
+            known_briefs=known,
+            vocabulary=words,
+            name=args.markdown.stem,
+        )
     except Exception as exc:  # noqa: BLE001 - a brief no one foresaw is the importer's bug, never a traceback
         print(
             f"{args.markdown}:1: error: the importer failed on this brief ({type(exc).__name__}: {exc}); nothing was "

@@ -26,7 +26,7 @@ brief gives (``2026-10-21-e1-item-1``, ``-c1``, ``-f1``), the same stems ``diges
 
 from __future__ import annotations
 
-__all__ = ["MARK", "SCHEMA_LINE", "ImportNote", "Imported", "import_brief", "import_full", "normalized"]
+__all__ = ["FILE_NAME", "MARK", "SCHEMA_LINE", "ImportNote", "Imported", "import_brief", "import_full", "normalized"]
 
 import datetime as dt
 from collections.abc import Iterable
@@ -42,11 +42,13 @@ from .conclusions import _read_conclusions
 from .contradictions import _read_contradictions, propose_patterns
 from .earlier import _with_brief_entries
 from .emit import _emit, _reorder
-from .header import _id_stem, _read_header
+from .header import FILE_NAME, _id_stem, _read_header
 from .items import _read_items
 from .links import _link
 from .markdown import _split_parts, normalized
 from .numbering import _check_counts, _validate
+from .orgmode import from_org
+from .outliner import unexported
 from .reshape import read_reshape
 from .safe import settle
 from .unread import mark_unread
@@ -98,20 +100,22 @@ def import_full(
     outline: Outline | None = None,
     known_briefs: Iterable[Brief] = (),
     vocabulary: Vocabulary | None = None,
+    name: str | None = None,
 ) -> Imported:
     """Markdown text of a brief → YAML text of the brief, plus warnings (never raises on content).
 
     ``outline`` lets the importer name existing entries (update in place, "after", touches) and
-    check § numbers; ``known_briefs`` keeps derived ids unique across the data folder."""
+    check § numbers; ``known_briefs`` keeps derived ids unique across the data folder; ``name`` is the
+    file's name without its suffix, where the header gives no date, topic or round."""
     known_briefs = sorted(known_briefs, key=lambda b: (b.date, b.id))
     draft = _Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
     relative = {act: draft.words.phrases(act) for act in ("yesterday", "day_before", "three_back", "previous_round")}
     history = History(known_briefs, outline, relative)
     outline = _with_brief_entries(outline, known_briefs)
-    lines = [_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
+    lines = unexported(from_org([_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]))
     parts = _split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
-    brief.update(_read_header(parts[0], draft))
+    brief.update(_read_header(parts[0], draft, name))
     stem = _id_stem(brief, known_briefs)
     items: list[dict[str, Any]] = []
     for part in parts[1:]:

@@ -163,6 +163,13 @@ class _Draft:
         self.warnings.append(ImportNote(line, message))
         self.comments.setdefault(at, []).append(message)
 
+    def settled(self, at: _At) -> list[str]:
+        """The doubts marked on ``at``, taken back (a later reading decided it); the messages, so a
+        caller can say what settled them."""
+        messages = self.comments.pop(at, [])
+        self.warnings = [w for w in self.warnings if w.message not in messages]
+        return messages
+
     def unplaced(self, line: int, text: str, where: str, at: _At = ("#top",)) -> None:
         """Text with no place in the format: quoted, so it is not lost."""
         self.warn(line, f"{where}: text not placed, keep or move it by hand: «{_one_line(text)}»", at)

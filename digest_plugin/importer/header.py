@@ -61,7 +61,7 @@ REFERENCE_COUNT = re.compile(r"引用\s*(?:→|->)\s*(?P<count>\d+)")
 SCOPE = re.compile(r"(?<!证据)边界\s*[：:]\s*(?P<scope>.+)$", re.S)
 
 
-def _read_header(part: _Part, draft: _Draft) -> dict[str, Any]:
+def _read_header(part: _Part, draft: _Draft, name: str | None = None) -> dict[str, Any]:
     """Title (the first line), byline (作者 · round · date time) and provenance (处理依据 … 参照 … 边界：…)."""
     header: dict[str, Any] = {}
     lines = list(part.lines)
@@ -83,7 +83,7 @@ def _read_header(part: _Part, draft: _Draft) -> dict[str, Any]:
             header.update(_read_provenance(m["rest"], number, draft))
     for number, text in others:
         draft.unplaced(number, text, "header")
-    _header_fallbacks(header, title, title_line, draft)
+    _header_fallbacks(header, title, title_line, draft, name)
     return header
 
 
@@ -170,14 +170,24 @@ def _doc_ref(path: str, meta: str) -> dict[str, Any]:
     return ref
 
 
-def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: _Draft) -> None:
+FILE_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})-(?P<topic>[a-z0-9]+(?:-[a-z0-9]+)*)-(?P<round>E\d+)$")
+"""The team's name for a brief's file, ``2026-10-21-inference-E1``: its date, topic and round."""
+
+
+def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: _Draft, name: str | None = None) -> None:
     """Topic, round and date also appear in the title; use them where the byline lacks one,
-    and warn where the two disagree."""
+    and warn where the two disagree.  A brief whose title and byline give none of them (exported from
+    a tool with a header of its own) takes them from its file's name, the team's
+    ``<date>-<topic>-<round>``, marked for the editor."""
     facts = TITLE_FACTS.match(title)
+    named = FILE_NAME.match(name or "")
     for key in ("topic", "round", "date"):
         from_title = facts[key] if facts else None
         if key not in header and from_title:
             header[key] = _Code(from_title) if key != "date" else from_title
+        elif key not in header and named:
+            header[key] = _Code(named[key]) if key != "date" else named[key]
+            draft.warn(line, f"no {key} in the byline or the title; read from the file's name «{name}»; check", (key,))
         elif key in header and from_title and str(header[key]) != from_title:
             draft.warn(
                 draft.origins.get((key,), line),

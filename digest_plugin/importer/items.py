@@ -14,7 +14,7 @@ from ..model import (
     ValueRating,
 )
 from .common import BULLET, _At, _bare, _Code, _Draft, _Field, _join, _Line, _Part
-from .evidence import _read_evidence, _read_points, _read_sources
+from .evidence import GAP_SHAPE, _read_evidence, _read_points, _read_sources
 from .markdown import _paragraphs
 from .numbering import _check_numbering
 from .numbers import small_number
@@ -114,9 +114,11 @@ def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
 
 
 BRACKET_LABEL = re.compile(
-    rf"^\s*(?:[-•*·]\s+)?(?:{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}|\*\*(?P<bold>[^*\s\d]{{1,6}})\*\*\s*[：:])"
+    rf"^\s*(?:[-•*·]\s+)?(?:{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}"
+    r"|\*\*(?P<bold>[^*\s\d]{1,6}|[A-Za-z][A-Za-z_-]{5,15})\*\*\s*[：:])"
 )
-"""A short label in brackets or in bold at the start of a line (「[源] …」, 「〔边界〕…」, 「**看到的**：…」)."""
+"""A short label in brackets or in bold at the start of a line (「[源] …」, 「〔边界〕…」, 「**看到的**：…」, an
+English word up to 16 letters, 「**BOUNDARY**：…」)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
 _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
@@ -154,7 +156,11 @@ def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[s
         fields = {f for f, spellings in spelled.items() if any(all(c in s for c in label) for s in spellings)}
         if len(fields) == 1 and (field := fields.pop()) in FIELD_ORDER:
             read[label] = (field, "its characters")
-    labels = list(order)
+    texts = _label_texts(part)
+    for label in unknown:
+        if label not in read and (held := _by_content(label, texts, read, draft)):
+            read[label] = (held, "what it holds")
+    labels = [x for x in order if not _all_ratings(texts.get(x, []), draft)]  # a rating line is no field
     _by_place(labels, read)
     acts = {label: act for act, label in FIELD_ACTS.items()}
     for label in unknown:
@@ -186,14 +192,76 @@ def _by_place(labels: list[str], read: dict[str, tuple[str, str]]) -> None:
         before = next((fields_of[x] for x in reversed(labels[:k]) if x in fields_of), None)
         after = fields_of.get(labels[end]) if end < len(labels) else None
         if before is not None:
-            stop = FIELD_ORDER.index(after) if after else len(FIELD_ORDER)
+            later = after is not None and FIELD_ORDER.index(after) > FIELD_ORDER.index(before)
+            stop = FIELD_ORDER.index(after) if after and later else len(FIELD_ORDER)
             left = [f for f in FIELD_ORDER[FIELD_ORDER.index(before) + 1 : stop] if f not in fields_of.values()]
             if len(run) == len(left):
-                where = f"between {before} and {after}" if after else f"after {before}, in the format's order"
+                where = f"between {before} and {after}" if after and later else f"after {before}, in the format's order"
                 for label, field in zip(run, left, strict=True):
                     read[label] = (field, f"its place {where}")
                     fields_of[label] = field
         k = end
+
+
+def _label_texts(part: _Part) -> dict[str, list[tuple[str, bool]]]:
+    """Each bold or bracketed label's texts in the part: (the text after it on its line, whether
+    bullets follow it), one per line it heads."""
+    texts: dict[str, list[tuple[str, bool]]] = {}
+    lines = part.lines
+    for i, row in enumerate(lines):
+        m = BRACKET_LABEL.match(row.text)
+        if m is None:
+            continue
+        nxt = next((x for x in lines[i + 1 :] if x.text.strip()), None)
+        listed = nxt is not None and bool(BULLET.match(nxt.text)) and nxt.text[:1].isspace() >= row.text[:1].isspace()
+        rest = re.sub(r"^\s*\**\s*[：:]?\s*", "", row.text[m.end() :])
+        texts.setdefault(m["label"] or m["bold"], []).append((rest.strip(), listed))
+    return texts
+
+
+SOURCE_SHAPE = re.compile(r"https?://|[\w.-]+/[\w./-]+\.(?:md|txt|json|ya?ml|html|pdf)\b")
+
+
+def _by_content(
+    label: str, texts: dict[str, list[tuple[str, bool]]], read: dict[str, tuple[str, str]], draft: _Draft
+) -> str | None:
+    """The field an unknown label holds, by what it holds in most of the items (an outliner's 凭据 with
+    links is the sources, 说了啥 with bullets under it the points, 没核到 with 「未复现」 the evidence
+    boundary); None unless exactly this label holds it and that field is not read yet."""
+    taken = {field for field, _ in read.values()}
+
+    def holds(name: str) -> str | None:
+        rows = texts.get(name, [])
+        if not rows:
+            return None
+        votes = Counter(field for text, listed in rows if (field := _what_it_holds(text, listed, draft)))
+        best = votes.most_common(1)
+        return best[0][0] if best and best[0][1] * 2 > len(rows) else None
+
+    field = holds(label)
+    if field is None or field in taken:
+        return None
+    if any(holds(other) == field for other in texts if other != label and other not in read):
+        return None  # two labels hold the same: neither is read by it
+    return field
+
+
+def _what_it_holds(text: str, listed: bool, draft: _Draft) -> str | None:
+    if SOURCE_SHAPE.search(text):
+        return "来源"
+    if not text and listed:
+        return "要点"
+    if text and (
+        draft.words.level_reading(text)
+        or any(GAP_SHAPE.fullmatch(p.strip()) for p in re.split(r"[，,；;。（）()]", text))
+    ):
+        return "证据边界"
+    return None
+
+
+def _all_ratings(rows: list[tuple[str, bool]], draft: _Draft) -> bool:
+    """Every text of the label is a value rating and nothing else (「成色：高价值」)."""
+    return bool(rows) and all(text and _line_rating(text, 0, draft) for text, _ in rows)
 
 
 TABLE_FRAME = re.compile(r"^\s*\|?\s*(?::?-{3,}:?\s*\|\s*)+(?::?-{3,}:?)?\s*\|?\s*$|^\s*\|\s*字段\s*\|")
@@ -254,7 +322,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
 
 
 ANY_HEADING = re.compile(
-    r"^[^\w「]*(?:第\s*)?(?P<number>\d{1,2}(?![\d.])|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
+    r"^[^\w「]*(?:第\s*)?(?P<number>\d{1,2}(?!\d|\.\d)|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
     r"(?P<title>[\w「（(].*?)[*\s]*$"
 )
 """An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」): marks, an optional number, the title."""
@@ -271,7 +339,12 @@ def _headings_by_shape(part: _Part, labels: _Labels) -> dict[int, re.Match[str]]
         text = line.text
         if not text.strip() or TABLE_FRAME.match(text):
             continue
-        is_field = bool(labels.field.match(text) or labels.heading.match(text) or labels.table.match(text))
+        is_field = bool(
+            labels.field.match(text)
+            or labels.heading.match(text)
+            or labels.table.match(text)
+            or BRACKET_LABEL.match(text)
+        )  # (a bold label no wording knows, 「**VALUE**：高价值」, is a field too: the heading is above it)
         heading = previous is not None and not BULLET.match(previous.text) and is_field and not in_fields
         if heading and previous is not None and (m := ANY_HEADING.match(_bare(previous.text))):
             found[previous.number] = m
@@ -320,6 +393,9 @@ def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:
             fields.append(current)
         elif (bullet := BULLET.match(line.text)) and current is not None:
             current.text += "\n- " + bullet["text"]
+        elif BRACKET_LABEL.match(line.text) and current is not None and current.text:
+            current = _Field(None, text, line.number)  # a label no wording knows still starts a paragraph
+            fields.append(current)
         elif current is not None and (not previous_blank or (current.label and not current.text)):
             current.text = _join(current.text, text) if current.text else text
         else:
@@ -346,7 +422,7 @@ def _inline_fields(f: _Field, labels: _Labels) -> Iterator[_Field]:
 
 
 RATING_LINE = re.compile(
-    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|\w{1,4}[：:])?\s*(?P<rating>.+)$"
+    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})[：:])?\s*(?P<rating>.+)$"
 )
 """A line that may hold only the item's value rating, after a short label of any kind."""
 

@@ -83,7 +83,7 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     first = placement.get("entry") or found[0]
     placement["entry"] = _Code(first)
     placement["entries"] = [_Code(e) for e in found if e != first]
-    draft.comments.pop(("items", index, "placement", "entry"), None)
+    draft.settled(("items", index, "placement", "entry"))
 
 
 def _renames(texts: list[tuple[int, str, Any]], draft: _Draft) -> list[dict[str, Any]]:

@@ -39,10 +39,23 @@ def settle(brief: dict[str, Any], outline: Outline | None, history: History, dra
             _duplicate_of(item, placement, today, history, draft, at, line)
         elif action is PlacementAction.update_in_place and not placement.get("entry"):
             _lead_instead(item, placement, outline, draft, at, line)
+        if placement.get("section") == "" and placement.get("action") is PlacementAction.update_in_place:
+            _section_of_entry(placement, outline, draft, at)
         if placement.get("section") == "" and PlacementAction(placement["action"]).places:
             _kept_out_until_placed(item, placement, draft, at, line)
         if placement.get("section") == "":
             del placement["section"]
+
+
+def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft: _Draft, at: tuple) -> None:
+    """An in-place update that names its entries by title and no § (「两处原地更新。「Kapitsa：版本与模型格式」
+    ——…」): its section is the section of the entry it updates (the first, when it updates several),
+    and the doubt about the missing § goes, since the entry decides it."""
+    entry = next((e for e in (outline.entries if outline else []) if e.id == placement.get("entry")), None)
+    if entry is None:
+        return
+    placement["section"] = entry.section
+    draft.settled(at + ("section",))
 
 
 def _duplicate_of(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from .common import _Line, _Part, is_rule_row, table_cells
+from .outliner import outlined_items
 
 SPACED_LABEL = re.compile(
     r"^(?P<lead>\s*(?:[-•*·]\s+)?\**)(?P<label>(?:[\u4e00-\u9fff][ \u3000]+){1,3}[\u4e00-\u9fff])(?=\**\s*[：:])"
@@ -41,7 +42,7 @@ def reshaped(part: _Part, labels: set[str]) -> _Part:
     """The part with its spaced labels closed up, its run-in paragraphs split and its item table
     unrolled; ``labels`` are the field labels the wordings know (a table is one of items only if its
     header names enough of them)."""
-    lines = [_Line(x.number, _closed_up(x.text)) for x in part.lines]
+    lines = [_Line(x.number, _closed_up(x.text)) for x in outlined_items(part.lines)]
     lines = _unrolled(lines, labels)
     lines = [piece for x in lines for piece in _run_in(x)]
     return _Part(part.kind, part.heading, part.line, lines)

@@ -428,9 +428,8 @@ class _State:
         if target in self.created:
             item["placement"]["entry"] = _Code(target)
             at = ("items", index, "placement", "entry")
-            settled = self.draft.comments.pop(at, [])  # the doubt is settled, by the reference (which the note names)
+            self.draft.settled(at)  # the doubt is settled, by the reference (which the note names)
             if explicit:
-                self.draft.warnings = [w for w in self.draft.warnings if w.message not in settled]
                 return
             self.draft.warn(
                 self.draft.origins.get(("items", index), 1),
