@@ -430,3 +430,19 @@ def test_a_writers_own_marks_and_name_and_a_four_digit_date() -> None:
     assert find_references("前天芮 ▲2", friday, History([first])) == []
     for text in ("1021 token 的上下文", "bs=1021 条 3", "1022 条 3", "▲2 今晚新开"):
         assert find_references(text, friday, history) == [], text
+
+
+def test_a_contradiction_numbered_in_chinese_numerals() -> None:
+    """「10-21 矛盾二」, 「昨天的疑点一」: a writer who numbers her contradictions 矛盾一, 矛盾二 is named so by the
+    others; 「矛盾一直没解决」 is no reference."""
+    history = corpus_history("2026-10-24")
+    today = dt.date(2026, 10, 24)
+    assert resolved(find_references("10-21 矛盾二（版本口径）照旧", today, history)) == [
+        ("contradiction", E1_21, "vllm-version-basis")
+    ]
+    assert resolved(find_references("10-21 疑点二 照旧", today, history)) == [
+        ("contradiction", E1_21, "vllm-version-basis")
+    ]
+    assert [
+        r for r in find_references("10-21 以来这个矛盾一直没解决", today, history) if r.kind == "contradiction"
+    ] == []

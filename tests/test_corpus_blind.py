@@ -62,28 +62,29 @@ def test_the_nights_tuned_on_stay_where_they_are(scores):
 
 def test_the_first_holdout_stays_where_it_is(scores):
     held = totals([s for s in _of(scores, "blind") if s.night in holdout()])
-    assert held["correct"] >= 24 and held["correct"] + held["asked"] >= 39, table(scores)  # (25 of 17+17+18 when
+    assert held["correct"] >= 29 and held["correct"] + held["asked"] >= 41, table(scores)  # (25 of 17+17+18 when
     # 仅单次测量 was first proposed on 11-12; since it is proposed on 11-05, 11-12 has one decision less)
 
 
 def test_the_second_corpus_stays_where_it_is(scores):
     """blind2/ scored 0 correct, 8 asked, 65 wrong of 73 before it was tuned on (2026-12-04)."""
     second = totals(_of(scores, "blind2"))
-    assert second["correct"] >= 50 and second["correct"] + second["asked"] >= 66, table(scores)
+    assert second["correct"] >= 54 and second["correct"] + second["asked"] >= 66, table(scores)
 
 
 def test_the_third_corpus_stays_where_it_is(scores):
     """blind3/ scored 5 correct, 18 asked, 25 wrong of 48 before it was tuned on (2026-12-04, late)."""
     third = totals(_of(scores, "blind3"))
-    assert third["correct"] >= 13 and third["correct"] + third["asked"] >= 42, table(scores)
+    assert third["correct"] >= 18 and third["correct"] + third["asked"] >= 43, table(scores)
 
 
 def test_the_fourth_corpus_stays_where_it_is(scores):
     """blind4/ scored 6 correct, 16 asked, 47 wrong of 69 and published 2 withheld claims before it was
     tuned on (2026-12-04, late)."""
     fourth = totals(_of(scores, "blind4"))
-    # 13, 31, 25 until a writer's marks, names and four-digit dates were read (2026-12-05): 15, 37, 17
-    assert fourth["correct"] >= 15 and fourth["correct"] + fourth["asked"] >= 52, table(scores)
+    # 13, 31, 25 until a writer's marks, names and four-digit dates were read (2026-12-05): 15, 37, 17; after
+    # blind7's round (citation lines by their pieces, …): 18, 35, 16
+    assert fourth["correct"] >= 18 and fourth["correct"] + fourth["asked"] >= 53, table(scores)
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +151,9 @@ def test_the_fifth_corpus_stays_where_it_is(scores):
     # tuned on (2026-12-05): follow-ups numbered 其一 / ⑴ / T1, No.N items, bracketed one-character labels,
     # a rating line, 疑点 N and No.N references, day/month dates: 15 correct, 46 asked, 11 wrong; after
     # the shapes of blind6 (items as table rows, run-in labels, …): 17, 45, 10
-    assert fifth["correct"] >= 18 and fifth["correct"] + fifth["asked"] >= 64, table(scores)
+    # citation lines read by their pieces (《title》, 「S2 被引 5,231」, 「S2=…」, an earlier night's counts kept in the
+    # use note), a 「；」 inside brackets not ending a clause: 32, 35, 5
+    assert fifth["correct"] >= 32 and fifth["correct"] + fifth["asked"] >= 67, table(scores)
 
 
 def test_the_sixth_corpus_stays_where_it_is(scores):
@@ -170,7 +173,7 @@ def test_the_sixth_corpus_stays_where_it_is(scores):
     assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
 
 
-SIXTH_CORRECT, SIXTH_READ = 30, 71
+SIXTH_CORRECT, SIXTH_READ = 37, 71  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5
 
 
 def test_the_seventh_corpus_stays_where_it_is(scores):
@@ -181,13 +184,15 @@ def test_the_seventh_corpus_stays_where_it_is(scores):
     seventh = totals(_of(scores, "blind7"))
     # tuned on: an outliner's export (property lines, page links, task markers, a bullet heading its
     # children), labels read by what they hold, an in-place update's section taken from its entry, the
-    # writers' verbs in the vocabulary file: SEVENTH_CORRECT, SEVENTH_READ
+    # writers' verbs in the vocabulary file; then citation lines read by their pieces, 第 N 项 headings, fields
+    # in a blockquote or led by 「**label**　」, a rating in brackets before the title, 矛盾一 / 疑点一, renames
+    # written verb first, 「两处」 updates named by title alone (or asked about when one is not found)
     assert seventh["correct"] >= SEVENTH_CORRECT and seventh["correct"] + seventh["asked"] >= SEVENTH_READ, table(
         scores
     )
 
 
-SEVENTH_CORRECT, SEVENTH_READ = 19, 61
+SEVENTH_CORRECT, SEVENTH_READ = 36, 67  # 19, 42, 6 after the exports; 36, 31, 0 after the second round
 
 
 def test_the_fresh_holdout_stays_where_it_is(scores):
@@ -198,10 +203,11 @@ def test_the_fresh_holdout_stays_where_it_is(scores):
     nights run ahead of the clock, now checked with ``allow_future_dates``; 12-09 because its Org header
     gave no date, topic or round).  Then, from the helper's one-line summary of its formats and without
     reading its text or its wrong decisions: Org files read by Org's own syntax, a brief's date, topic
-    and round taken from its file's name when its header gives none: FRESH_CORRECT, FRESH_READ, every
-    night check clean, nothing published."""
+    and round taken from its file's name when its header gives none: 8, 29, 29, every night check clean,
+    nothing published.  After the second round tuned on blind7/ (citation lines, 第 N 项 headings, fields
+    in a blockquote, 矛盾一, …): 16, 22, 28."""
     fresh = totals(_of(scores, "blind8"))
     assert fresh["correct"] >= FRESH_CORRECT and fresh["correct"] + fresh["asked"] >= FRESH_READ, table(scores)
 
 
-FRESH_CORRECT, FRESH_READ = 8, 37
+FRESH_CORRECT, FRESH_READ = 16, 38

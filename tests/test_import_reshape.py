@@ -118,3 +118,36 @@ def test_one_item_that_tells_of_an_earlier_split_splits_nothing() -> None:
     told = NIGHT.replace("关系：§3.1 尚无此项。", "关系：10-21 条目 3 上周拆分过，这里只补一行。")
     brief = YAML(typ="safe").load(import_full(told, outline=OUTLINE, known_briefs=[FIRST]).text)
     assert "splits" not in brief
+
+
+def test_a_rename_written_verb_first_is_read() -> None:
+    """「改名：§3.1「旧」→「新」，编号不变」: the verb, then the section with its old and new title."""
+    night = NIGHT.replace(
+        "- §3.1 更名：「调度与抢占」→「调度、抢占与分块」，编号不变。",
+        "- 改名：§3.1「调度与抢占」→「调度、抢占与分块」，编号不变。",
+    )
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    assert [(r["section"], r["title"]) for r in brief["section_renames"]] == [("3.1", "调度、抢占与分块")]
+
+
+def test_an_update_of_two_places_named_by_title_alone_updates_both_entries_in_their_sections() -> None:
+    """「两处原地更新。「Kapitsa」——…。「Dynamo 1.0 GA」——…」: no § at all; each title names one entry of the
+    outline, and the item goes to the first one's section."""
+    night = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：两处原地更新。「Kapitsa」——周增换数。「Dynamo 1.0 GA」——加一行分块说明。",
+    )
+    done = import_full(night, outline=OUTLINE, known_briefs=[FIRST])
+    placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
+    assert (placement["section"], placement["entry"], placement.get("entries")) == ("1.1", "kapitsa", ["dynamo-1-0-ga"])
+
+
+def test_an_update_of_two_places_that_finds_one_entry_asks_for_the_other() -> None:
+    night = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：两处原地更新。§1.1「Kapitsa」周增换数；§3.2「没有这一条」加一行。",
+    )
+    done = import_full(night, outline=OUTLINE, known_briefs=[FIRST])
+    placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
+    assert placement["entry"] == "kapitsa" and "entries" not in placement
+    assert any("says «两处» but names 1 entry" in n.message for n in done.notes)

@@ -51,6 +51,9 @@ def _fields(style: str) -> str:
         values = list(FIELDS.values())
         values[1] = "\n\u3000\u3000① " + values[1]
         return "评\u3000级：高价值\n" + "\n".join(f"{k}：{v}" for k, v in zip(spaced, values, strict=True))
+    if style == "blockquote, bold labels and a full-width space":  # labels the wordings do not know (证据到哪 …)
+        own = ["出处", "摘要", "证据到哪", "与活文档", "落点"]
+        return "\n>\n".join(f"> **{k}**\u3000{v}" for k, v in zip(own, FIELDS.values(), strict=True))
     if style == "table":
         rows = "\n".join(f"| {SHORT.get(k, k)} | {v} |" for k, v in FIELDS.items())
         return "| 字段 | 内容 |\n|---|---|\n" + rows
@@ -99,6 +102,7 @@ ITEMS = {
     "No.N": "### No.{n}　{t}",
     "条 N, full-width space": "**条 {n}\u3000{t}**",
     "letter and number, full-width space": "### A{n}\u3000{t}",
+    "第 N 项": "### 第 {n} 项 · {t}",
 }
 FOLLOW_UPS = {
     "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",
@@ -160,6 +164,7 @@ EXPECTED = (
         "numbered, English",
         "one-character labels in brackets",
         "a form's spaced labels",
+        "blockquote, bold labels and a full-width space",
     ],
 )
 def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, heading, fields):
@@ -325,3 +330,18 @@ def test_new_words_of_a_boundary_written_the_teams_way_are_proposed_not_lost():
     _, notes = imported(markdown)
     proposed = {n.split("«")[1].split("»")[0] for n in notes if n.startswith("new word")}
     assert {"工单回复", "不可公开引用", "身份未核验"} <= proposed
+
+
+@pytest.mark.parametrize("rating", ["〈高价值〉 ", "[高价值] ", "【高价值】", "<高价值>"])
+def test_a_rating_in_brackets_before_the_title_is_the_items_rating(rating):
+    markdown = night(PARTS["plain"], "条目 {n}：" + rating + "{t}", "lines", FOLLOW_UPS["task list"])
+    brief, _ = imported(markdown.replace("（高价值）", "").replace("（中等价值）", ""))
+    assert [i["value"] for i in brief["items"]] == [["high"], ["high"]]
+
+
+def test_a_bracketed_word_before_the_title_that_is_no_rating_is_no_rating():
+    brief, _ = imported(night(PARTS["plain"], "条目 {n}：【更正】{t}", "lines", FOLLOW_UPS["task list"]))
+    assert brief["items"][0]["value"] == ["high"]  # from the title's end, not from 【更正】
+    plain = night(PARTS["plain"], "条目 {n}：【更正】{t}", "lines", FOLLOW_UPS["task list"]).replace("（高价值）", "")
+    brief, notes = imported(plain)
+    assert brief["items"][0]["value"] == [] and any("条目 1: no value rating" in n for n in notes)

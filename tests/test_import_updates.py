@@ -144,3 +144,13 @@ def test_a_correction_of_words_no_figure_holds_names_the_words(data):
         "v0.30.0–v0.30.1",
         "v0.29.2–v0.30.1（v0.31.0 起默认分块缓解）",
     )
+
+
+def test_a_semicolon_inside_brackets_does_not_end_the_clause():
+    """「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」: the words after the bracket still say what
+    happened to C1 (the correction was read as "outcome unknown" when the clause ended at the 「；」)."""
+    from digest_plugin.importer.updates import _clause_after
+
+    text = "12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」；其余照旧。"
+    assert _clause_after(text, len("12-01 C1"), len(text)) == "（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」"
+    assert _clause_after("a；b", 0, 3) == "a"

@@ -23,6 +23,7 @@ CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("card", re.compile(r"^卡片(?:来源)?\s*(?P<value>\S+)$")),
     ("cited_by", re.compile(rf"^(?:被引\s*)?(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)$")),
+    ("cited_by", re.compile(rf"^(?:被引\s*)?(?P<source>S2|OpenAlex)\s*(?:被引)?\s*[=:：]?\s*(?P<count>{NUMBER})$")),
     ("as_of", re.compile(r"^截至\s*(?P<value>\d{4}-\d{2}-\d{2})$")),
     ("version", re.compile(r"^(?P<value>v[1-9]\d*)$")),
     ("openalex_id", re.compile(r"^OpenAlex\s*ID\s*(?P<value>W\d+)$")),
@@ -31,6 +32,8 @@ CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+EARLIER_COUNTS = re.compile(rf"^\S.{{0,15}}?\s*(?:为|是|时)?\s*{NUMBER}\s*/\s*{NUMBER}$")
+"""「上周日 4,756 / 2,110」, 「11-12 为 23 / 11」: an earlier night's two counts, which the data already holds."""
 ANY_ID = re.compile(r"(?:arXiv\s*[:：]?\s*)?(?<![\d.])(?P<id>\d{4}\.\d{4,5}(?:v\d+)?)(?![\d])", re.I)
 SEPARATORS = re.compile(r"\s*(?:[|｜·—–]+|\s-\s|^\s*[:：]|\s+)\s*")
 VERSION_IN_BRACKETS = re.compile(r"(?P<id>arXiv\s*[:：]\s*[\w./-]+?)\s*[（(](?P<version>v\d+)[）)]")
@@ -41,7 +44,7 @@ def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
     """The note before the list, one bullet per arXiv id, and what was not registered after it."""
     # a bullet naming an arXiv id, or a line "arXiv:ID — title" (a paragraph that only mentions an
     # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it)
-    starts = re.compile(r"^\s*(?:[-•*·]\s*arXiv\s*[:：]|arXiv\s*[:：]\s*[\w./-]+\s*(?:[（(]v\d+[）)])?\s*[—–])")
+    starts = re.compile(r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–])")
     entries, others = _entries(part.lines, starts)
     out: dict[str, Any] = {}
     first_entry = entries[0][0] if entries else None
@@ -79,13 +82,19 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
         if len(ids) != 1:
             draft.unplaced(line, text, "section 三: no single arXiv id to cite here")
             return None
-        title = SEPARATORS.sub(" ", ANY_ID.sub(" ", text)).strip()
-        draft.warn(
-            line,
-            f"«{_one_line(text)[:60]}» is not 'arXiv:ID — title': read as {ids[0]}, the rest as its title; check",
-            at,
-        )
-        return {"arxiv": ids[0], "title": title or ids[0]}
+        loose = _loose(ids[0], text)
+        if loose is None:
+            title = SEPARATORS.sub(" ", ANY_ID.sub(" ", text)).strip()
+            draft.warn(
+                line,
+                f"«{_one_line(text)[:60]}» is not 'arXiv:ID — title': read as {ids[0]}, the rest as its title; check",
+                at,
+            )
+            loose = {"arxiv": ids[0], "title": title or ids[0]}
+        if verified:
+            loose["verified"] = True
+        _cited_before(loose, draft)
+        return loose
     citation: dict[str, Any] = {"arxiv": m["id"], "title": ""}
     rest = m["rest"]
     open_at = min((i for i in (rest.find("（"), rest.find("(")) if i >= 0), default=-1)
@@ -116,8 +125,80 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
         citation["withdrawn"] = True  # its authors withdrew it: number kept, shown 已撤稿
     note = note.strip().lstrip("—–-。；;，,").strip()
     if note:
-        citation["use_note"] = note
+        citation["use_note"] = note + citation.get("use_note", "")  # (an earlier night's counts after it)
+    if not citation.get("cited_by") and (COUNT_AFTER.search(rest) or COUNT_BEFORE.search(rest)):
+        # counts written in a way not read: asked, never dropped in silence
+        draft.warn(line, f"citation {citation['arxiv']}: the line gives counts, but none was read; write cited_by", at)
     _cited_before(citation, draft)
+    return citation
+
+
+LOOSE_TITLE = re.compile(r"《(?P<title>[^》]+)》|^\s*[|｜]\s*(?P<cell>[^|｜]+?)\s*[|｜]")
+"""The title of a citation line in another shape: in 《》, or the first cell after the id (「| title | S2=… |」)."""
+COUNT_AFTER = re.compile(rf"(?<![A-Za-z])(?P<source>S2|OpenAlex)\s*(?:被引|引用)?\s*[=:：]?\s*(?P<count>{NUMBER})")
+COUNT_BEFORE = re.compile(rf"(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)(?![A-Za-z])")
+LOOSE_AS_OF = re.compile(r"截至\s*[=:：]?\s*(?P<date>\d{4}-\d{2}-\d{2})")
+TITLE_END = re.compile(
+    r"\s*(?:——|—|\s[-–]\s|[（(]|[|｜]|[：:]\s*(?:S2|OpenAlex|被引)|[；;]|\s(?=S2\b|OpenAlex\b)|\s+被引)"
+)
+USE_NOTE = re.compile(r"(?:用途\s*[：:=]\s*|[）)]\s*(?:——|—)\s*)(?P<note>[^（(]+?)\s*$")
+
+
+def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
+    """A citation line in a shape other than 「arXiv:ID — Title（…）——note」, read by its pieces: the title in
+    《》, or up to the first separator after the id; the first count given for each source (「S2 被引 5,231」,
+    「S2 771 · OpenAlex 418」, 「S2=5,216」, 「4,762 / S2」: the first, since later ones are the last night's);
+    the date after 截至; the use note after 用途 or after the closing bracket.  None unless the title and
+    both sources' counts are read, each whole: the line then needs no question."""
+    after = text[ANY_ID.search(text).end() :] if ANY_ID.search(text) else text  # type: ignore[union-attr]
+    after = re.sub(
+        r"^[`\s]+", "", re.sub(r"\*\*([^*]+)\*\*\s*[：:]?", r"；\1：", after)
+    )  # 「**被引**：」 a fact of its own
+    m = LOOSE_TITLE.search(after)
+    if m and m["title"]:
+        title = m["title"]
+    elif m and m["cell"]:
+        title = m["cell"]
+    else:
+        end = TITLE_END.search(after)
+        title = after[: end.start()] if end else ""
+    title = title.strip(" —–-:：·`")
+    counts: dict[str, int] = {}
+    used: list[
+        tuple[int, int]
+    ] = []  # the numbers already read: 「S2 1.31 万 / OpenAlex 7,196」 gives 1.31 万 to S2 only
+    for found in sorted([*COUNT_AFTER.finditer(after), *COUNT_BEFORE.finditer(after)], key=lambda x: x.start()):
+        span = found.span("count")
+        if any(span[0] < end and start < span[1] for start, end in used):
+            continue
+        used.append(span)
+        count = read_number(found["count"].strip().rstrip(",，.．"))
+        if found["source"] not in counts:
+            if not isinstance(count, int) or count < 0:
+                return None  # a count not read whole: the editor writes it
+            counts[found["source"]] = count
+    if not title or set(counts) != {"S2", "OpenAlex"}:
+        return None
+    citation: dict[str, Any] = {"arxiv": arxiv_id, "title": title}
+    dated = LOOSE_AS_OF.search(after)
+    citation["cited_by"] = [
+        {
+            "source": source,
+            "count": counts[source],
+            **({"as_of": dt.date.fromisoformat(dated["date"])} if dated else {}),
+        }
+        for source in ("S2", "OpenAlex")
+    ]
+    note = USE_NOTE.search(after)
+    taken = [*used, *([dated.span()] if dated else []), *([note.span()] if note else [])]
+    rest = "".join(c for i, c in enumerate(after) if not any(a <= i < b for a, b in taken)).replace(title, "", 1)
+    pieces = [p.strip(" ，,、:：=·《》/`") for p in re.split(r"[|｜；;。（）()]|——|—", rest)]
+    kept = [p for p in pieces if re.search(r"\w{2}", re.sub(r"S2|OpenAlex|被引|截至|用途", "", p))]
+    said = [note["note"].strip(" 。")] if note else []
+    if kept:
+        said.append(f"（{'；'.join(kept)}）")  # what else the line says (last night's counts …): kept, not lost
+    if said:
+        citation["use_note"] = "".join(said)
     return citation
 
 
@@ -166,4 +247,8 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draf
             else:
                 citation[key] = m["value"]
             return
+    if EARLIER_COUNTS.match(piece):  # 「上周日 4,756 / 2,110」: the counts an earlier night gave, said again
+        note = citation.get("use_note")
+        citation["use_note"] = f"{note}（{piece}）" if note else f"（{piece}）"
+        return
     draft.unplaced(line, piece, f"citation {citation['arxiv']}: fact in brackets not understood", at + ("title",))

@@ -24,14 +24,14 @@ from .words import _title_rating, _value_words
 
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
-    re.compile(r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*条\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项]\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[A-Z](?P<number>\d{1,2})(?!\d)(?:\s*[：:.、．·・|｜—–]\s*|\u3000\s*)(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
 ]
-"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
+"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」), 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」 or 「A1　…」 (a letter and the number), 「No.1　…」.  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
@@ -115,10 +115,11 @@ def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
 
 BRACKET_LABEL = re.compile(
     rf"^\s*(?:[-•*·]\s+)?(?:{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}"
-    r"|\*\*(?P<bold>[^*\s\d]{1,6}|[A-Za-z][A-Za-z_-]{5,15})\*\*\s*[：:])"
+    r"|\*\*(?P<bold>[^*\s\d]{1,6}|[A-Za-z][A-Za-z_-]{5,15})\*\*(?:\s*[：:]|\u3000+(?=\S)|\s*$))"
 )
 """A short label in brackets or in bold at the start of a line (「[源] …」, 「〔边界〕…」, 「**看到的**：…」, an
-English word up to 16 letters, 「**BOUNDARY**：…」)."""
+English word up to 16 letters, 「**BOUNDARY**：…」); a bold one ends in a colon, a full-width space
+(「**证据到哪**　…」) or the line (the label alone above its text)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
 _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")

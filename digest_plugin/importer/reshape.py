@@ -12,8 +12,10 @@ import re
 from typing import Any
 
 from ..model import Outline, PlacementAction
+from ..vocabulary import fold
 from .backrefs import History, find_references
 from .common import QUOTED, SECTION_REF, _Code, _Draft
+from .numbers import small_number
 from .placement import _entry_to_update
 
 CLAUSE = re.compile(r"[^。；;\n]+")
@@ -67,17 +69,31 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
         return
     text = placement.get("text", "")
     lines = [line for line in text.split("\n- ")[1:] if line.strip()]
-    if len(lines) < 2 and PLACES.search(text):  # 「两处原地更新：§3.1「…」加一行；§3.3「…」改上限」
-        lines = [clause for clause in re.split(r"[；;。]", text) if SECTION_REF.search(clause)]
+    places = PLACES.search(text)
+    if len(lines) < 2 and places:  # 「两处原地更新：§3.1「…」加一行；§3.3「…」改上限」, or each by its title alone
+        lines = [clause for clause in re.split(r"[；;。]", text) if SECTION_REF.search(clause) or QUOTED.search(clause)]
     if len(lines) < 2:
         return
     main = placement.get("section", "")
     found: list[str] = []
     for line in lines:
-        section = (SECTION_REF.search(line) or {"section": main})["section"]
-        entry = _entry_to_update(line, item.get("title", ""), section, outline)
+        named = SECTION_REF.search(line)
+        entry = (
+            _entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
+            if named or main
+            else None
+        ) or (None if named else _titled_anywhere(line, outline))
         if entry and entry not in found:
             found.append(entry)
+    wanted = small_number(places.group(0)[:-1].strip()) if places else None
+    if places and wanted and len(found) < wanted:  # 「两处」 and one entry found: the editor names the other
+        draft.warn(
+            draft.origins.get(("items", index), 1),
+            f"条目 {item['number']}: 建议归入 says «{places.group(0)}» but names {len(found)} entr"
+            f"{'y' if len(found) == 1 else 'ies'} this importer finds ({', '.join(found) or 'none'}); "
+            "write the others under placement.entries",
+            ("items", index, "placement", "entry"),
+        )
     if len(found) < 2:
         return
     first = placement.get("entry") or found[0]
@@ -86,21 +102,45 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     draft.settled(("items", index, "placement", "entry"))
 
 
+def _titled_anywhere(clause: str, outline: Outline | None) -> str | None:
+    """The one entry of any section whose title the clause quotes (「「Kapitsa：同机基准（M4 Max）」——…」)."""
+    quoted = [fold(q) for q in QUOTED.findall(clause)]
+    hits = {e.id for e in (outline.entries if outline else []) if fold(e.title) in quoted}
+    return hits.pop() if len(hits) == 1 else None
+
+
 def _renames(texts: list[tuple[int, str, Any]], draft: _Draft) -> list[dict[str, Any]]:
+    """「§5.2 改名为「新」」, 「§1.1 更名：「旧」→「新」」 or 「改名：§5.2「旧」→「新」」: the section and its new title
+    (the last of an arrow's chain); one rename a section."""
     said = draft.words.wording("renamed")
     out: list[dict[str, Any]] = []
     for _line, text, _item in texts:
         for clause in CLAUSE.findall(text):
             m = said.search(clause)
             section = SECTION_REF.search(clause)
-            title = QUOTED.search(clause, m.end()) if m else None
-            while title and (after := ARROW.match(clause, title.end())) and (new := QUOTED.match(clause, after.end())):
-                title = new  # 「更名：「旧」→「新」」: the title after the arrow
-            if m and section and title and section.start() < m.start():
-                entry = {"section": section["section"], "title": title["text"], "text": clause.strip()}
-                if all(r["section"] != entry["section"] for r in out):
-                    out.append(entry)
+            if not m or not section:
+                continue
+            if section.start() < m.start():  # the section, then the verb and the title after it
+                title = _last_title(clause, QUOTED.search(clause, m.end()))
+            else:  # the verb, then the section with its titles right after it
+                title = _last_title(clause, QUOTED.match(clause, _skip_space(clause, section.end())))
+            if title is None:
+                continue
+            entry = {"section": section["section"], "title": title["text"], "text": clause.strip()}
+            if all(r["section"] != entry["section"] for r in out):
+                out.append(entry)
     return out
+
+
+def _last_title(clause: str, title: re.Match[str] | None) -> re.Match[str] | None:
+    """The quoted title at the end of 「旧」→「新」 (or the one title when no arrow follows it)."""
+    while title and (after := ARROW.match(clause, title.end())) and (new := QUOTED.match(clause, after.end())):
+        title = new
+    return title
+
+
+def _skip_space(text: str, at: int) -> int:
+    return at + len(text[at:]) - len(text[at:].lstrip())
 
 
 def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 Writers lay items out every which way.  Three shapes carry the same fields as the team's format and
 are rewritten here, before the item reader (:mod:`.items`) sees them, so that one reader reads all:
 
+* **a blockquote**: an item's fields set as a quote (「> **出处**　…」) are its fields;
 * **a form's spaced labels**: 「评　级：…」, 「出　处：…」 (the characters of a short label spaced out,
   as on an official form) are the labels 评级, 出处, written in bold so that one the wordings do not
   know is still read as a label (:func:`.items._guessed_labels`);
@@ -27,6 +28,8 @@ SPACED_LABEL = re.compile(
 )
 """「评　级：」: two to four characters spaced out, then a colon."""
 
+QUOTE_MARK = re.compile(r"^\s*(?:>\s?)+")
+"""「> **出处**　…」: an item's fields set in a blockquote (a layout, not a quotation of someone)."""
 RUN_IN = re.compile(r"\*\*(?P<label>[^*\s\d][^*]{0,7})\*\*\s*[：:]")
 """A bold label and its colon inside a paragraph: 「**出处**：」."""
 
@@ -42,7 +45,7 @@ def reshaped(part: _Part, labels: set[str]) -> _Part:
     """The part with its spaced labels closed up, its run-in paragraphs split and its item table
     unrolled; ``labels`` are the field labels the wordings know (a table is one of items only if its
     header names enough of them)."""
-    lines = [_Line(x.number, _closed_up(x.text)) for x in outlined_items(part.lines)]
+    lines = [_Line(x.number, _closed_up(QUOTE_MARK.sub("", x.text))) for x in outlined_items(part.lines)]
     lines = _unrolled(lines, labels)
     lines = [piece for x in lines for piece in _run_in(x)]
     return _Part(part.kind, part.heading, part.line, lines)

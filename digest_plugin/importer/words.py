@@ -28,16 +28,24 @@ GAP_WORDS: list[tuple[Gap, re.Pattern[str]]] = [
 
 
 TRAILING_BRACKET = re.compile(r"[（(](?P<inner>[^（()）]*)[）)]\s*$")
+LEADING_BRACKET = re.compile(r"^\s*[〈<【\[［〔（(](?P<inner>[^〈<【\[［〔（()）〕］\]】>〉]{1,12})[〉>】\]］〕）)]")
+"""「〈中等价值〉 标题」, 「[高价值] 标题」: a rating in brackets before the title."""
+OTHER_TRAILING = re.compile(r"[〈<【\[［〔](?P<inner>[^〈<【\[［〔〕］\]】>〉]{1,12})[〉>】\]］〕]\s*$")
+"""「标题〈高价值〉」, 「标题【中等价值】」: a rating in other brackets after it."""
 
 
 def _title_rating(title: str, line: int, draft: _Draft) -> list[ValueRating]:
-    """A rating written at the end of the title: "…（高价值）", "…（低价值，仅见截图）".
+    """A rating written at the end of the title: "…（高价值）", "…（低价值，仅见截图）"; or, rating words only, in
+    other brackets before or after it: "〈中等价值〉 …", "…【高价值】".
 
     A bracket part that is a word of the vocabulary is read as it; one of the same shape as a
     rating (低价值, 极高价值) is a new word, proposed for the vocabulary file."""
     m = TRAILING_BRACKET.search(title)
     if not m:
-        return []
+        other = LEADING_BRACKET.search(title) or OTHER_TRAILING.search(title)
+        if other is None or not all(_value_words(p.strip(), draft) for p in re.split(r"[，,、/；;]", other["inner"])):
+            return []  # (in other brackets only a rating and nothing else: 「【更正】…」 is no rating)
+        m = other
     codes = []
     for part in re.split(r"[，,、/；;]", m["inner"]):
         part = part.strip()

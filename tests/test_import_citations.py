@@ -1,0 +1,84 @@
+"""Part 三 written the ways writers write a citation line (issue 29): the title in 《》 or a table's
+cell, the counts source first or last, in full-width digits or 万, the date after 截至; the line read
+whole or asked about, never a count dropped in silence, and nothing else on the line lost."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from ruamel.yaml import YAML
+
+from digest_plugin.importer import import_full
+
+TITLE = "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+NIGHT = """inference · E1 预消化简报（2026-10-22）
+
+作者：Ana · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+一、今日增量（1 条）
+
+条目 1：vLLM 分块预填充默认开启（高价值）
+
+来源：https://docs.vllm.ai/en/latest/
+
+要点：分块预填充默认开启
+
+证据边界：已核查发布说明；未复现。
+
+关系：§3.1 尚无此项。
+
+建议归入：§3.1 新增子条目。
+
+二、矛盾与待核实
+
+无。
+
+三、可引用的 arXiv 号
+
+{line}
+
+四、结论与动作
+
+- 无。
+"""
+
+
+def cited(line: str) -> tuple[dict, list[str]]:
+    done = import_full(NIGHT.format(line=line))
+    brief = YAML(typ="safe").load(done.text)
+    (citation,) = brief["citations"]
+    return citation, [n.message for n in done.notes if "2309.06180" in n.message or "citation" in n.message]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"· arXiv:2309.06180《{TITLE}》——S2 被引 5,231，OpenAlex 3,068，截至 2026-10-22（上周为 5,216 / 3,060）。用途：分页块",
+        f"- `arXiv:2309.06180` {TITLE} — S2 5,231 · OpenAlex 3,068（截至 2026-10-22；上周为 5,216 / 3,060）— 分页块",
+        f"- arXiv:2309.06180 | {TITLE} | S2=5,231 | OpenAlex=3,068 | 截至=2026-10-22 | 上周为 5,216 / 3,060 | 分页块",
+        f"- arXiv:2309.06180 {TITLE} —— S2 ５,２３１ / OpenAlex ３,０６８（截至 2026-10-22；上周为 5,216 / 3,060）—— 分页块",
+        f"- arXiv:2309.06180 — {TITLE}（被引 5,231 / S2、3,068 / OpenAlex，截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
+        f"- arXiv:2309.06180 — {TITLE}：S2 5,231、OpenAlex 3,068（截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
+    ],
+)
+def test_a_citation_line_in_any_of_the_writers_shapes_reads_the_same(line):
+    citation, notes = cited(line)
+    assert (citation["arxiv"], citation["title"]) == ("2309.06180", TITLE)
+    assert [(c["source"], c["count"], c.get("as_of")) for c in citation["cited_by"]] == [
+        ("S2", 5231, dt.date(2026, 10, 22)),
+        ("OpenAlex", 3068, dt.date(2026, 10, 22)),
+    ]
+    assert "分页块" in citation["use_note"] and "5,216 / 3,060" in citation["use_note"]  # nothing of it lost
+    assert notes == []  # read whole: no question
+
+
+def test_a_line_whose_counts_cannot_be_read_whole_is_asked_about():
+    citation, notes = cited(f"· arXiv:2309.06180《{TITLE}》——S2 被引 52,31，OpenAlex 3,068。")
+    assert "cited_by" not in citation
+    assert notes  # the editor is told, with the line
+
+
+def test_a_line_that_gives_counts_in_a_way_not_read_is_asked_about():
+    citation, notes = cited(f"- arXiv:2309.06180 — {TITLE}（S2 五千二百 / OpenAlex 约 3k）——分页块")
+    assert "cited_by" not in citation and notes
