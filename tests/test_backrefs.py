@@ -446,3 +446,16 @@ def test_a_contradiction_numbered_in_chinese_numerals() -> None:
     assert [
         r for r in find_references("10-21 以来这个矛盾一直没解决", today, history) if r.kind == "contradiction"
     ] == []
+
+
+def test_weekdays_written_with_libai_or_xingqi() -> None:
+    """「礼拜一」, 「星期一」 and 「上礼拜四」 are 周一 and 上周四, as writers say them."""
+    history = corpus_history("2026-10-30")
+    thursday = dt.date(2026, 10, 29)
+    expected = [("item", "2026-10-26-inference-E1", "torchtpu-meta-talk")]
+    assert resolved(find_references("礼拜一条目 1", thursday, history)) == expected
+    assert resolved(find_references("星期一条目 1", thursday, history)) == expected
+    monday = dt.date(2026, 10, 26)
+    assert resolved(find_references("上礼拜四的矛盾 1 就此证实", monday, history)) == [
+        ("contradiction", E2_22, "torchtpu-meta-scale")
+    ]

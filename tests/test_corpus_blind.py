@@ -83,8 +83,9 @@ def test_the_fourth_corpus_stays_where_it_is(scores):
     tuned on (2026-12-04, late)."""
     fourth = totals(_of(scores, "blind4"))
     # 13, 31, 25 until a writer's marks, names and four-digit dates were read (2026-12-05): 15, 37, 17; after
-    # blind7's round (citation lines by their pieces, …): 18, 35, 16
-    assert fourth["correct"] >= 18 and fourth["correct"] + fourth["asked"] >= 53, table(scores)
+    # blind7's round (citation lines by their pieces, …): 18, 35, 16; then 礼拜四 / 星期四 weekdays, a citation
+    # table under its own header, 改字 / Rename / 撤换 in the vocabulary file, a source kind after 「+」: 24, 35, 9
+    assert fourth["correct"] >= 24 and fourth["correct"] + fourth["asked"] >= 59, table(scores)
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +154,7 @@ def test_the_fifth_corpus_stays_where_it_is(scores):
     # the shapes of blind6 (items as table rows, run-in labels, …): 17, 45, 10
     # citation lines read by their pieces (《title》, 「S2 被引 5,231」, 「S2=…」, an earlier night's counts kept in the
     # use note), a 「；」 inside brackets not ending a clause: 32, 35, 5
-    assert fifth["correct"] >= 32 and fifth["correct"] + fifth["asked"] >= 67, table(scores)
+    assert fifth["correct"] >= 36 and fifth["correct"] + fifth["asked"] >= 69, table(scores)
 
 
 def test_the_sixth_corpus_stays_where_it_is(scores):
@@ -173,7 +174,7 @@ def test_the_sixth_corpus_stays_where_it_is(scores):
     assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
 
 
-SIXTH_CORRECT, SIXTH_READ = 37, 71  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5
+SIXTH_CORRECT, SIXTH_READ = 38, 71  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5
 
 
 def test_the_seventh_corpus_stays_where_it_is(scores):
@@ -192,7 +193,7 @@ def test_the_seventh_corpus_stays_where_it_is(scores):
     )
 
 
-SEVENTH_CORRECT, SEVENTH_READ = 36, 67  # 19, 42, 6 after the exports; 36, 31, 0 after the second round
+SEVENTH_CORRECT, SEVENTH_READ = 37, 67  # 19, 42, 6 after the exports; 36, 31, 0 after the second round
 
 
 def test_the_fresh_holdout_stays_where_it_is(scores):
@@ -205,9 +206,10 @@ def test_the_fresh_holdout_stays_where_it_is(scores):
     reading its text or its wrong decisions: Org files read by Org's own syntax, a brief's date, topic
     and round taken from its file's name when its header gives none: 8, 29, 29, every night check clean,
     nothing published.  After the second round tuned on blind7/ (citation lines, 第 N 项 headings, fields
-    in a blockquote, 矛盾一, …): 16, 22, 28."""
+    in a blockquote, 矛盾一, …): 16, 22, 28; after the third (citation tables, 礼拜 weekdays, …, and a citation
+    with no title read given its id and a question, which a night of it needed to check clean): 16, 25, 25."""
     fresh = totals(_of(scores, "blind8"))
     assert fresh["correct"] >= FRESH_CORRECT and fresh["correct"] + fresh["asked"] >= FRESH_READ, table(scores)
 
 
-FRESH_CORRECT, FRESH_READ = 16, 38
+FRESH_CORRECT, FRESH_READ = 16, 41

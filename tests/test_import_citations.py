@@ -82,3 +82,25 @@ def test_a_line_whose_counts_cannot_be_read_whole_is_asked_about():
 def test_a_line_that_gives_counts_in_a_way_not_read_is_asked_about():
     citation, notes = cited(f"- arXiv:2309.06180 — {TITLE}（S2 五千二百 / OpenAlex 约 3k）——分页块")
     assert "cited_by" not in citation and notes
+
+
+def test_a_table_of_citations_reads_row_by_row_and_keeps_every_cell():
+    table = (
+        "| 编号 | 题目 | S2 | OpenAlex | 截至 | 上次 | 备注 |\n|---|---|---|---|---|---|---|\n"
+        f"| arXiv:2309.06180 | {TITLE} | ５,２３１ | ３,０６８ | 2026-10-22 | 5,216 / 3,060（礼拜三） | 分页块 |"
+    )
+    citation, notes = cited(table)
+    assert (citation["arxiv"], citation["title"]) == ("2309.06180", TITLE)
+    assert [(c["source"], c["count"], c.get("as_of")) for c in citation["cited_by"]] == [
+        ("S2", 5231, dt.date(2026, 10, 22)),
+        ("OpenAlex", 3068, dt.date(2026, 10, 22)),
+    ]
+    assert "上次：5,216 / 3,060（礼拜三）" in citation["use_note"] and "分页块" in citation["use_note"]
+    assert notes == []
+
+
+def test_a_table_of_citations_with_no_title_column_asks_for_the_title_and_never_leaves_it_empty():
+    table = "| 编号 | S2 | OpenAlex |\n|---|---|---|\n| arXiv:2309.06180 | 5,231 | 3,068 |"
+    citation, notes = cited(table)
+    assert citation["title"] == "2309.06180" and any("no title read" in n for n in notes)
+    assert [c["count"] for c in citation["cited_by"]] == [5231, 3068]

@@ -151,3 +151,16 @@ def test_an_update_of_two_places_that_finds_one_entry_asks_for_the_other() -> No
     placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
     assert placement["entry"] == "kapitsa" and "entries" not in placement
     assert any("says «两处» but names 1 entry" in n.message for n in done.notes)
+
+
+def test_a_new_sub_entry_named_after_xin_zi_tiao_mu_is_that_entrys_title() -> None:
+    """「§3.1 新子条目「prefill 抢占：本地实测」（从…分出）」: the name after 新子条目 is the new entry's, so a later
+    night that quotes it finds the entry."""
+    night = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：§3.1 新子条目「prefill 抢占：本地实测」（从「长 prefill 头阻塞」分出）。",
+    )
+    placement = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)["items"][0][
+        "placement"
+    ]
+    assert placement["entry_title"] == "prefill 抢占：本地实测"

@@ -345,3 +345,13 @@ def test_a_bracketed_word_before_the_title_that_is_no_rating_is_no_rating():
     plain = night(PARTS["plain"], "条目 {n}：【更正】{t}", "lines", FOLLOW_UPS["task list"]).replace("（高价值）", "")
     brief, notes = imported(plain)
     assert brief["items"][0]["value"] == [] and any("条目 1: no value rating" in n for n in notes)
+
+
+def test_a_source_kind_of_two_latin_words_joined_with_a_plus_is_proposed():
+    """「发布说明（项目文档）+ GitHub issue 关闭说明」: the second source, 「GitHub issue」, is a kind the vocabulary
+    lacks (its last word a source noun): proposed, not lost."""
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"]).replace(
+        "证据边界：已核查发布说明；未复现。", "证据边界：发布说明（项目文档）+ GitHub issue 关闭说明；未复现。"
+    )
+    done = import_full(markdown)
+    assert "GitHub issue" in done.new_words.get("source_kinds", {}).values()

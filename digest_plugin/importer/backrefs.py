@@ -255,7 +255,7 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?!\d))"
         r"|(?P<enwk>(?<![A-Za-z])(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?(?:'s)?(?![A-Za-z]))"
         rf"|(?P<rel>{words})"
-        r"|(?<![下每上])(?P<wk>(?:上上|上|本)?周[一二三四五六日天](?!末))"
+        r"|(?<![下每上])(?P<wk>(?:上上|上|本)?(?:周|礼拜|星期)[一二三四五六日天](?!末))"
         r"|(?P<lastweek>上周)"
     )
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import arxiv
 from ..model import DOI
-from .common import BULLET, _At, _Code, _Draft, _one_line, _Part
+from .common import BULLET, _At, _Code, _Draft, _Line, _one_line, _Part, is_rule_row, table_cells
 from .markdown import _entries
 from .numbers import NUMBER, read_number
 
@@ -44,6 +44,7 @@ def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
     """The note before the list, one bullet per arXiv id, and what was not registered after it."""
     # a bullet naming an arXiv id, or a line "arXiv:ID — title" (a paragraph that only mentions an
     # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it)
+    part = _Part(part.kind, part.heading, part.line, _unrolled_table(part.lines))
     starts = re.compile(r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–])")
     entries, others = _entries(part.lines, starts)
     out: dict[str, Any] = {}
@@ -67,6 +68,47 @@ def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
     if len(out["citations"]) < len(read):  # an entry with no id left the list: its marks follow the rest
         draft.renumbered("citations", [i for i, c in enumerate(read) if c is not None])
     return out
+
+
+TITLE_COLUMNS = ("题目", "标题", "论文", "Title", "title")
+SOURCE_COLUMNS = ("S2", "OpenAlex")
+
+
+def _unrolled_table(lines: list[_Line]) -> list[_Line]:
+    """A table of citations, one row a paper under a header that names its columns (「| 编号 | 题目 | S2 |
+    OpenAlex | 截至 | 上次 | 备注 |」): each row becomes the team's line, 「- arXiv:ID — title（被引 N / S2，M /
+    OpenAlex，截至 …）——note」, the cells no column names kept in the note as 「header：cell」.  Other
+    tables stay as they are."""
+    out: list[_Line] = []
+    i = 0
+    while i < len(lines):
+        header = table_cells(lines[i].text)
+        rule = table_cells(lines[i + 1].text) if i + 1 < len(lines) else None
+        if header is None or not is_rule_row(rule) or not {"S2", "OpenAlex"} <= {c.strip() for c in header}:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 2
+        while j < len(lines) and (row := table_cells(lines[j].text)) is not None:
+            out.append(_Line(lines[j].number, _citation_row([c.strip() for c in header], row)))
+            j += 1
+        i = j
+    return out
+
+
+def _citation_row(header: list[str], row: list[str]) -> str:
+    cells = dict(zip(header, (c.strip() for c in row), strict=False))
+    ident = next((c for c in cells.values() if ANY_ID.search(c)), "")
+    title = next((cells[c] for c in header if c in TITLE_COLUMNS), "")  # none: the reader asks for it
+    facts = [f"被引 {cells[c]} / {c}" for c in SOURCE_COLUMNS if cells.get(c)]
+    facts += [f"截至 {cells[c]}" for c in header if c == "截至" and cells.get(c)]
+    rest = [
+        f"{c}：{cells[c]}" if c not in ("备注", "用途", "note") else cells[c]
+        for c in header
+        if cells.get(c) and cells[c] != ident and c not in (*TITLE_COLUMNS, *SOURCE_COLUMNS, "截至")
+    ]
+    line = f"- {ident if ident.lower().startswith('arxiv') else 'arXiv:' + ident} — {title}（{'，'.join(facts)}）"
+    return line + (f"——{'；'.join(rest)}" if rest else "")
 
 
 def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At) -> dict[str, Any] | None:
@@ -108,6 +150,9 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
     if colon and facts and all(any(pattern.match(p) for _, pattern in CITATION_FACTS) for p in facts):
         title, meta = head, "，".join([*facts, meta])  # "Title：被引 4690 / S2、2073 / OpenAlex（截至 …）"
     citation["title"] = title.strip()
+    if not citation["title"]:  # 「arXiv:ID —（被引 …）」, a table with no title column: never an empty title
+        citation["title"] = citation["arxiv"]
+        draft.warn(line, f"citation {citation['arxiv']}: no title read; its id stands in for it; write title", at)
     lead, _, after = note.strip().lstrip("—–-。；;，,").strip().partition("。")
     facts = [p.strip() for p in FACT_SEPARATOR.split(lead) if p.strip()]
     if facts and all(any(pattern.match(p) for _, pattern in CITATION_FACTS) for p in facts):

@@ -213,16 +213,27 @@ def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
 
 
 def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]:
-    """The boundary's first phrase, when it names a kind of source the vocabulary lacks
-    (「社区例会纪要（会后整理稿）；…」, 「邮件回复（厂商自述）；…」, 「AMA 问答」): its last word is a source noun of
-    ``wordings: source_noun``."""
-    first = re.split(r"[（(；;，,。+·—]", boundary.strip(), maxsplit=1)[0].strip()
+    """The boundary's first phrase (and each phrase it joins to it with 「+」), when it names a kind of source
+    the vocabulary lacks (「社区例会纪要（会后整理稿）；…」, 「邮件回复（厂商自述）；…」, 「AMA 问答」, 「… + GitHub
+    issue」): its last word is a source noun of ``wordings: source_noun``."""
+    head = re.split(r"[；;。]", boundary.strip(), maxsplit=1)[0]
     nouns = draft.words.phrases("source_noun")
-    if not re.fullmatch(r"(?:[A-Za-z]{2,8}\s?)?[\u4e00-\u9fff]{2,8}", first) or not first.endswith(nouns):
-        return []
-    if _any_word(first, draft):
-        return []
-    return [draft.code("source_kinds", first, line)]
+    found = []
+    for joined in head.split("+"):  # 「发布说明（项目文档）+ GitHub issue 维护者回复」: each source joined by +
+        first = re.split(r"[（(，,·—]", joined.strip(), maxsplit=1)[0].strip()
+        latin = re.match(
+            r"[A-Za-z]{2,10}\s[A-Za-z]{2,10}(?![A-Za-z])", first
+        )  # 「GitHub issue 关闭说明」: GitHub issue
+        for name in (first, latin.group(0) if latin else ""):
+            if SOURCE_KIND_SHAPE.fullmatch(name) and name.endswith(nouns) and not _any_word(name, draft):
+                found.append(draft.code("source_kinds", name, line))
+                break
+    return found
+
+
+SOURCE_KIND_SHAPE = re.compile(r"(?:[A-Za-z]{2,8}\s?)?[\u4e00-\u9fff]{2,8}|[A-Za-z]{2,10}\s[A-Za-z]{2,10}")
+"""A kind of source as a name: a few Chinese characters (after one Latin word, 「AMA 问答」), or two Latin
+words (「GitHub issue」)."""
 
 
 def _any_word(text: str, draft: _Draft) -> bool:
