@@ -527,6 +527,9 @@ class Item(Model):
 
     id: Slug
     number: Number
+    mark: Text | None = None
+    """How the brief's heading numbered it, when not 「条目 N」 (「#增1」, 「No.3」, 「A2」): a later night may
+    name the item so, in its writer's numbering (「昨晚霁的 #增1」)."""
     title: Text
     value: list[ValueRating] = Field(default_factory=list)
     """The brief's value rating(s); briefs do omit it (none: the site shows 未评级, never a guess)."""

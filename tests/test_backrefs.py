@@ -10,6 +10,7 @@ reported on their own (``pytest -s -n0`` prints the table).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -459,3 +460,36 @@ def test_weekdays_written_with_libai_or_xingqi() -> None:
     assert resolved(find_references("上礼拜四的矛盾 1 就此证实", monday, history)) == [
         ("contradiction", E2_22, "torchtpu-meta-scale")
     ]
+
+
+def test_an_item_named_in_its_writers_own_numbering() -> None:
+    """A night whose headings number items 「A1　…」 (or an outliner's 「#增1」) keeps that mark in its data;
+    the next night names the item so (「昨晚 Ana 的 A2」, 「10-22 #增1」) and is understood.  Undated, 「A2」 is
+    nobody's item."""
+    from digest_plugin.importer import import_full
+
+    night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
+    numbered = re.sub(r"^条目 (\d+)：", r"A\1　", night, flags=re.M)
+    assert numbered != night
+    brief = Brief.model_validate(YAML(typ="safe").load(import_full(numbered, known_briefs=[first_brief()]).text))
+    assert [i.mark for i in brief.items][:2] == ["A1", "A2"]
+    history = History([first_brief(), brief], outline())
+    today = dt.date(2026, 10, 23)
+    assert resolved(find_references("昨晚 Ana 的 A2 撤回", today, history)) == [("item", brief.id, brief.items[1].id)]
+    assert find_references("A2 撤回", today, history) == []
+
+
+def test_an_item_named_by_its_writers_chinese_numeral_in_brackets() -> None:
+    """Items headed 「**（一）…**」: 「昨晚 Tom（二）」 names the second; undated, 「（二）」 is nobody's."""
+    from digest_plugin.importer import import_full
+
+    night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
+    numbered = re.sub(
+        r"^条目 (\d+)：(.*)$", lambda m: f"**（{'一二三四五六七'[int(m[1]) - 1]}）{m[2]}**", night, flags=re.M
+    )
+    brief = Brief.model_validate(YAML(typ="safe").load(import_full(numbered, known_briefs=[first_brief()]).text))
+    assert [i.mark for i in brief.items][:2] == ["（一）", "（二）"]
+    history = History([first_brief(), brief], outline())
+    today = dt.date(2026, 10, 23)
+    assert resolved(find_references("回滚：昨晚 Tom（二）", today, history)) == [("item", brief.id, brief.items[1].id)]
+    assert [r for r in find_references("（二）已完成", today, history) if r.kind == "item"] == []

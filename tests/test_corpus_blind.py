@@ -85,7 +85,7 @@ def test_the_fourth_corpus_stays_where_it_is(scores):
     # 13, 31, 25 until a writer's marks, names and four-digit dates were read (2026-12-05): 15, 37, 17; after
     # blind7's round (citation lines by their pieces, …): 18, 35, 16; then 礼拜四 / 星期四 weekdays, a citation
     # table under its own header, 改字 / Rename / 撤换 in the vocabulary file, a source kind after 「+」: 24, 35, 9
-    assert fourth["correct"] >= 24 and fourth["correct"] + fourth["asked"] >= 59, table(scores)
+    assert fourth["correct"] >= 24 and fourth["correct"] + fourth["asked"] >= 60, table(scores)
 
 
 @pytest.fixture(scope="module")
@@ -193,7 +193,7 @@ def test_the_seventh_corpus_stays_where_it_is(scores):
     )
 
 
-SEVENTH_CORRECT, SEVENTH_READ = 37, 67  # 19, 42, 6 after the exports; 36, 31, 0 after the second round
+SEVENTH_CORRECT, SEVENTH_READ = 38, 67  # 19, 42, 6 after the exports; 36, 31, 0 after the second round
 
 
 def test_the_fresh_holdout_stays_where_it_is(scores):

@@ -119,6 +119,7 @@ def items_of(brief: dict) -> list[tuple]:
 def test_a_logseq_export_reads_like_the_plain_brief():
     brief, notes = imported(LOGSEQ)
     assert items_of(brief) == EXPECTED_ITEMS
+    assert [i.get("mark") for i in brief["items"]] == ["#增1", "#增2"]  # the writer's numbering, kept
     assert [w["text"] for c in brief["contradictions"] for w in c.get("withheld", [])] == [CLAIM]
     assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [
         (1, "LATER 〔洛〕复现 ITL"),

@@ -164,3 +164,15 @@ def test_a_new_sub_entry_named_after_xin_zi_tiao_mu_is_that_entrys_title() -> No
         "placement"
     ]
     assert placement["entry_title"] == "prefill 抢占：本地实测"
+
+
+def test_a_retraction_named_twice_takes_its_replacement_from_the_second_mention() -> None:
+    """The conclusions' summary names the retraction first (「条 1 撤回 10-21 条目 1」), the line after it says
+    what replaces it (「由条 1 替换」): the retraction keeps both."""
+    night = NIGHT.replace(
+        "- 跟进：昨天 Tom 的跟进 1 完成。",
+        "- 一条：条 1 撤回 10-21 条目 1。\n- 撤回：10-21 条目 1（旧说法）——发布说明已改；由条 1 替换。\n- 跟进：昨天 Tom 的跟进 1 完成。",
+    )
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    (retraction,) = brief["retractions"]
+    assert (retraction["item"], retraction.get("superseded_by")) == (FIRST.items[0].id, brief["items"][0]["id"])

@@ -110,6 +110,14 @@ _MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3})(?P<n>\d{1,2})(?
 """A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」."""
 _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>") | {"No", "T", "D", "E", "v", "V"}
 """Leads that number other things (items, follow-ups, rounds, versions): never learned as a mark."""
+_ITEM_MARK = re.compile(r"^(?P<mark>[^\d\s]{1,4}?)\s*(?P<n>\d{1,2})$")
+"""An item's mark that is a lead and its number: 「#增1」, 「A6」, 「No.3」 (not 「（五）」 or 「1/4」)."""
+_PAREN_MARK = re.compile(r"^[（(](?P<n>[一二三四五六七八九十]{1,3})[）)]$")
+"""An item's mark that is a Chinese numeral in brackets: 「（五）」."""
+_NOT_ITEM_MARKS = frozenset(
+    {"#", "＃", "条", "条目", "第", "No", "No.", "T", "E", "C", "v", "V", "§", "$", "~", "+", "-"}
+)
+"""Leads every brief's references already read (条目 N, #N, No.N) or that number other things."""
 
 
 class History:
@@ -137,6 +145,9 @@ class History:
         self.contradiction_marks: set[str] = set()
         """How earlier nights marked their contradictions' numbers (「▲1」, 「〖1〗」, 「C1」): a later night
         names one by its writer's mark (「昨天芮 ▲2」)."""
+        self.item_marks: set[str] = set()
+        """How earlier nights' headings numbered their items (「#增1」, 「A6」): a later night names one so
+        (「昨晚霁的 #增1」, 「12-02 A6」)."""
         self.authors: set[str] = set()
         """Who wrote the earlier nights: a name between a night and a number (「前天芮 #5」) is no gap."""
         if outline is not None:
@@ -145,11 +156,24 @@ class History:
         for brief in sorted(briefs, key=lambda b: (b.date, b.round)):
             self.add(brief)
 
+    def _learn_item_mark(self, mark: str | None, number: int) -> None:
+        """「#增1」 → 「#增」, 「（五）」 → 「（）」: how that night's writer numbered items, when the mark agrees
+        with the item's number."""
+        if not mark:
+            return
+        own = _ITEM_MARK.match(mark)
+        if own and int(own["n"]) == number and own["mark"] not in _NOT_ITEM_MARKS:
+            self.item_marks.add(own["mark"])
+        bracketed = _PAREN_MARK.match(mark)
+        if bracketed and small_number(bracketed["n"]) == number:
+            self.item_marks.add("（）")  # 「1129 岚（五）」: item 5 of that night
+
     def add(self, brief: Brief) -> None:
         """Index ``brief``: after it is imported, the next night can refer to it."""
         index = _Indexed(brief.id, brief.date, brief.round)
         for item in brief.items:
             index.items[item.number] = item.id
+            self._learn_item_mark(item.mark, item.number)
             if item.placement.action.creates_entry:
                 self._entry_of[item.id] = item.id
             elif item.placement.action is PlacementAction.update_in_place and item.placement.entry:
@@ -261,15 +285,23 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @functools.cache
-def _list_pattern(names: tuple[str, ...] = (), marks: tuple[str, ...] = ()) -> re.Pattern[str]:
+def _list_pattern(
+    names: tuple[str, ...] = (), marks: tuple[str, ...] = (), item_marks: tuple[str, ...] = ()
+) -> re.Pattern[str]:
     """The numbered references of a brief; ``names`` are the headings earlier nights gave their
     follow-up lists (「接棒事项」, 「TODO」): a later night names a follow-up by its list's name; ``marks``
-    the marks earlier nights numbered their contradictions with (「▲」, 「〖」)."""
+    the marks earlier nights numbered their contradictions with (「▲」, 「〖」), ``item_marks`` their items
+    (「#增」, 「A」)."""
     listed = "|".join(["跟进", "待办", "清单", *(re.escape(n) for n in sorted(names, key=len, reverse=True))])
     source = _LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})")
     if marks:
         marked = "|".join(re.escape(m) for m in sorted(marks, key=len, reverse=True))
         source = rf"(?<![\w])(?:{marked})\s*(?P<cmark>\d{{1,2}})(?!\d)|" + source
+    if "（）" in item_marks:  # a night numbered its items （一）（二）: 「1129 岚（五）」 names its fifth
+        source = r"[（(](?P<iparen>[一二三四五六七八九十]{1,3})[）)]|" + source
+    if leads := [m for m in item_marks if m != "（）"]:
+        marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
+        source = rf"(?<![\w])(?:{marked})\s*(?P<imark>\d{{1,2}})(?![\d.])|" + source
     return re.compile(source)
 
 
@@ -308,6 +340,8 @@ _GROUP_KIND = {
     "ih": "item",
     "itiao": "item",
     "cmark": "contradiction",
+    "imark": "item",
+    "iparen": "item",
     "f_nth": "follow_up",
     "f": "follow_up",
     "nth": None,
@@ -554,7 +588,9 @@ def find_references(
     date_iter = iter(dates)
     pending = next(date_iter, None)
 
-    pattern = _list_pattern(tuple(sorted(history.list_names)), tuple(sorted(history.contradiction_marks)))
+    pattern = _list_pattern(
+        tuple(sorted(history.list_names)), tuple(sorted(history.contradiction_marks)), tuple(sorted(history.item_marks))
+    )
     for match in pattern.finditer(scan):
         while pending is not None and pending.end <= match.start():
             last_when = pending
@@ -585,8 +621,8 @@ def find_references(
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
-        elif group in ("ih", "cc", "itiao", "cmark"):
-            continue  # 「#2」, 「C1」, 「条 3」, 「▲1」 undated: tonight's own (or a PR number)
+        elif group in ("ih", "cc", "itiao", "cmark", "imark", "iparen"):
+            continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「#增1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):
                 continue  # 「见条目 3」: the brief's own item

@@ -30,6 +30,7 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[A-Z](?P<number>\d{1,2})(?!\d)(?:\s*[：:.、．·・|｜—–]\s*|\u3000\s*)(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」), 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」 or 「A1　…」 (a letter and the number), 「No.1　…」.  One
@@ -315,11 +316,24 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
         draft.origins[at] = heading.number
         if seen[number] > 1:
             draft.warn(heading.number, f"条目 {number} appears twice; the second got id {item_id}", at + ("id",))
-        items.append(_read_item(number, item_id, m["title"], heading.number, body, outline, draft, at, labels))
+        item = _read_item(number, item_id, m["title"], heading.number, body, outline, draft, at, labels)
+        if mark := _mark_of(m):
+            item = {"id": item["id"], "number": item["number"], "mark": mark, **item}  # (after the number)
+        items.append(item)
     _check_numbering(
         [i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft
     )
     return items
+
+
+PLAIN_MARK = re.compile(r"^(?:条目|第)?\s*\d{1,2}\s*(?:条)?$")
+
+
+def _mark_of(m: re.Match[str]) -> str | None:
+    """The heading's numbering as written, when it is not the plain 「条目 N」 (「#增1」, 「第 1 项」, 「A6」,
+    「（五）」): kept, so a later night that names the item in its writer's numbering is understood."""
+    mark = re.sub(r"[*#]+\s+|\*\*", "", m.string[: m.start("title")]).strip(" \u3000：:.、．·・|｜—–")
+    return mark if mark and not PLAIN_MARK.match(mark) else None
 
 
 ANY_HEADING = re.compile(

@@ -76,7 +76,8 @@ def _has_children(lines: list[_Line], i: int) -> bool:
 
 def outlined_items(lines: list[_Line]) -> list[_Line]:
     """Part 一's top-level bullets that carry at least two property lines (now bold labels) as items:
-    「- #增1 title」 → 「条目 1：title」, and the lines under it lifted one level; other lines as they are."""
+    「- #增1 title」 → 「#增1 title」 (「- title」 → 「条目 N：title」, N its place), and the lines under it lifted one
+    level; other lines as they are."""
     starts = [i for i, x in enumerate(lines) if TOP_BULLET.match(x.text) and _labelled_children(lines, i) >= 2]
     if not starts:
         return lines
@@ -85,7 +86,8 @@ def outlined_items(lines: list[_Line]) -> list[_Line]:
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         m = TOP_BULLET.match(lines[start].text)
         assert m is not None  # (chosen by it)
-        out.append(_Line(lines[start].number, f"条目 {m['number'] or k + 1}：{m['title']}"))
+        tagged = f"#{m['tag']}{m['number']} {m['title']}" if m["tag"] and m["number"] else None  # 「#增1 …」 kept
+        out.append(_Line(lines[start].number, tagged or f"条目 {m['number'] or k + 1}：{m['title']}"))
         out.extend(_lifted(lines[start + 1 : end]))
     return out
 

@@ -43,7 +43,10 @@ def last_status(text: str, words: Vocabulary) -> FollowUpStatus | None:
     return max(said, key=lambda x: x[0])[1] if said else None
 
 
-REPLACED_BY_NUMBER = re.compile(r"由(?:今日|今天|本轮)?条目\s*(?P<n>\d+)\s*(?:替代|取代)")
+REPLACED_BY_NUMBER = re.compile(
+    r"由(?:今日|今天|本轮)?(?:条目|条|第)\s*(?P<n>\d+)\s*(?:项|条)?\s*(?:替代|取代|替换|替下|接替)"
+)
+"""「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」: tonight's item that replaces the retracted one."""
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
 REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
@@ -400,8 +403,15 @@ class _State:
             )
 
     def retraction(self, item_id: str, piece: _Piece) -> None:
-        if item_id in self.retractions:
+        """The retraction of an earlier item, with tonight's item that replaces it; a second mention
+        (the conclusions' summary, then the line under the items) adds what the first lacked."""
+        if (known := self.retractions.get(item_id)) is not None:
+            if "superseded_by" not in known and (again := self._retraction(item_id, piece)).get("superseded_by"):
+                known["superseded_by"], known["reason"] = again["superseded_by"], again["reason"]
             return
+        self.retractions[item_id] = self._retraction(item_id, piece)
+
+    def _retraction(self, item_id: str, piece: _Piece) -> dict[str, Any]:
         text = piece.text
         reason = REASON.search(text)
         retraction: dict[str, Any] = {"item": _Code(item_id), "reason": (reason["reason"] if reason else text).strip()}
@@ -411,7 +421,7 @@ class _State:
             retraction["superseded_by"] = _Code(items[int(numbered["n"])])
         elif self.draft.words.wording("replaced_by_this").search(text) and piece.item:
             retraction["superseded_by"] = _Code(piece.item)
-        self.retractions[item_id] = retraction
+        return retraction
 
     def entry_named(self, target: str, item_id: str, explicit: bool = False) -> None:
         """An in-place update whose entry the placement did not name, but whose text names the one
