@@ -307,7 +307,8 @@ def _import(args: argparse.Namespace) -> int:
     known, outlines = _readable(args.data)
     topic = re.search(r"（(\w[\w-]*)）|^(\w[\w-]*)\s*·", markdown, re.M)
     named = FILE_NAME.match(args.markdown.stem)  # the team's <date>-<topic>-<round>.md
-    name = (topic.group(1) or topic.group(2)) if topic else named["topic"] if named else None
+    candidates = [(topic.group(1) or topic.group(2)) if topic else None, named["topic"] if named else None]
+    name = next((c for c in candidates if c in outlines), candidates[0])  # 「增量（1）」 names no topic
     try:
         words = site_vocabulary(args.data)
     except DataError as exc:

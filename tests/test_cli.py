@@ -150,3 +150,24 @@ def test_an_importer_failure_is_a_located_error_not_a_traceback(data_copy, capsy
     assert err.startswith(f"{brief}:1: error: the importer failed on this brief (ValueError: zip()")
     assert "nothing was written" in err and "Traceback" not in err
     assert sorted(p.name for p in (data_copy / "briefs").iterdir()) == before
+
+
+def test_an_org_brief_imports_with_its_date_topic_and_round_from_its_file_name(
+    data_copy, capsys, monkeypatch, tmp_path
+):
+    """An Emacs Org brief has no 「inference · E1 …（date）」 title line: `digest import` takes the date, topic and
+    round from the team's file name, finds that topic's outline, and writes a brief `digest check` passes."""
+    brief = tmp_path / "2026-10-22-inference-E1.md"
+    brief.write_text(
+        "#+TITLE: 预消化简报\n#+AUTHOR: Ana\n\n* 增量（1）\n** 条目 1：vLLM 分块预填充默认开启（高价值）\n:PROPERTIES:\n"
+        ":来源: https://docs.vllm.ai/en/latest/\n:要点: 分块预填充默认开启\n:证据边界: 已核查发布说明；未复现。\n"
+        ":关系: §3.1 尚无此项。\n:建议归入: §1.1「Kapitsa」原地更新。\n:END:\n* 矛盾\n- 无。\n* arXiv\n- 无。\n* 结论\n- 无。\n",
+        encoding="utf-8",
+    )
+    code, out, err = run_cli(
+        "import", str(brief), "--data", str(data_copy), cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert code == 0 and out.strip().endswith("2026-10-22-inference-E1.yml"), err
+    assert "read from the file's name «2026-10-22-inference-E1»" in err
+    written = (data_copy / "briefs" / "2026-10-22-inference-E1.yml").read_text(encoding="utf-8")
+    assert 'entry: "kapitsa"' in written or "entry: kapitsa" in written  # the topic's outline was found

@@ -195,7 +195,8 @@ def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
     「S2 771 · OpenAlex 418」, 「S2=5,216」, 「4,762 / S2」: the first, since later ones are the last night's);
     the date after 截至; the use note after 用途 or after the closing bracket.  None unless the title and
     both sources' counts are read, each whole: the line then needs no question."""
-    after = text[ANY_ID.search(text).end() :] if ANY_ID.search(text) else text  # type: ignore[union-attr]
+    named = ANY_ID.search(text)
+    after = text[named.end() :] if named else text
     after = re.sub(
         r"^[`\s]+", "", re.sub(r"\*\*([^*]+)\*\*\s*[：:]?", r"；\1：", after)
     )  # 「**被引**：」 a fact of its own

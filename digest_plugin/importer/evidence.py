@@ -225,7 +225,12 @@ def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]
             r"[A-Za-z]{2,10}\s[A-Za-z]{2,10}(?![A-Za-z])", first
         )  # 「GitHub issue 关闭说明」: GitHub issue
         for name in (first, latin.group(0) if latin else ""):
-            if SOURCE_KIND_SHAPE.fullmatch(name) and name.endswith(nouns) and not _any_word(name, draft):
+            if (
+                SOURCE_KIND_SHAPE.fullmatch(name)
+                and name.endswith(nouns)
+                and not _any_word(name, draft)
+                and not draft.words.level_reading(name)  # 「已核查发布说明」 says how far, not what kind
+            ):
                 found.append(draft.code("source_kinds", name, line))
                 break
     return found

@@ -33,7 +33,7 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」), 「（一）…」, 「#1 …」, 「1/4 …」 (N of
-M), 「D1 · …」 or 「A1　…」 (a letter and the number), 「No.1　…」.  One
+M), 「D1 · …」 or 「A1　…」 (a letter and the number), 「No.1　…」, 「#增1 …」 (a tag and the number).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -215,13 +215,18 @@ def _label_texts(part: _Part) -> dict[str, list[tuple[str, bool]]]:
         if m is None:
             continue
         nxt = next((x for x in lines[i + 1 :] if x.text.strip()), None)
-        listed = nxt is not None and bool(BULLET.match(nxt.text)) and nxt.text[:1].isspace() >= row.text[:1].isspace()
+        listed = nxt is not None and bool(BULLET.match(nxt.text)) and _indent(nxt.text) >= _indent(row.text)
         rest = re.sub(r"^\s*\**\s*[：:]?\s*", "", row.text[m.end() :])
         texts.setdefault(m["label"] or m["bold"], []).append((rest.strip(), listed))
     return texts
 
 
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
 SOURCE_SHAPE = re.compile(r"https?://|[\w.-]+/[\w./-]+\.(?:md|txt|json|ya?ml|html|pdf)\b")
+"""What only a source field holds: a link, or a path of the team's store."""
 
 
 def _by_content(
