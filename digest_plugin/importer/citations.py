@@ -20,10 +20,15 @@ which :func:`read_number` then reads whole or refuses (``47,91``), never cut at 
 CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
 
 
+COUNT_THEN_SOURCE = rf"(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)(?![A-Za-z])"
+"""A count, then whose it is: 「4,762 / S2」."""
+SOURCE_THEN_COUNT = rf"(?<![A-Za-z])(?P<source>S2|OpenAlex)\s*(?:被引|引用)?\s*[=:：]?\s*(?P<count>{NUMBER})"
+"""Whose, then the count: 「S2 被引 5,231」, 「S2=5,216」, 「OpenAlex 418」."""
+
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("card", re.compile(r"^卡片(?:来源)?\s*(?P<value>\S+)$")),
-    ("cited_by", re.compile(rf"^(?:被引\s*)?(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)$")),
-    ("cited_by", re.compile(rf"^(?:被引\s*)?(?P<source>S2|OpenAlex)\s*(?:被引)?\s*[=:：]?\s*(?P<count>{NUMBER})$")),
+    ("cited_by", re.compile(rf"^(?:被引\s*)?{COUNT_THEN_SOURCE}$")),
+    ("cited_by", re.compile(rf"^(?:被引\s*)?{SOURCE_THEN_COUNT}$")),
     ("as_of", re.compile(r"^截至\s*(?P<value>\d{4}-\d{2}-\d{2})$")),
     ("version", re.compile(r"^(?P<value>v[1-9]\d*)$")),
     ("openalex_id", re.compile(r"^OpenAlex\s*ID\s*(?P<value>W\d+)$")),
@@ -180,8 +185,8 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
 
 LOOSE_TITLE = re.compile(r"《(?P<title>[^》]+)》|^\s*[|｜]\s*(?P<cell>[^|｜]+?)\s*[|｜]")
 """The title of a citation line in another shape: in 《》, or the first cell after the id (「| title | S2=… |」)."""
-COUNT_AFTER = re.compile(rf"(?<![A-Za-z])(?P<source>S2|OpenAlex)\s*(?:被引|引用)?\s*[=:：]?\s*(?P<count>{NUMBER})")
-COUNT_BEFORE = re.compile(rf"(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)(?![A-Za-z])")
+COUNT_AFTER = re.compile(SOURCE_THEN_COUNT)
+COUNT_BEFORE = re.compile(COUNT_THEN_SOURCE)
 LOOSE_AS_OF = re.compile(r"截至\s*[=:：]?\s*(?P<date>\d{4}-\d{2}-\d{2})")
 TITLE_END = re.compile(
     r"\s*(?:——|—|\s[-–]\s|[（(]|[|｜]|[：:]\s*(?:S2|OpenAlex|被引)|[；;]|\s(?=S2\b|OpenAlex\b)|\s+被引)"
@@ -197,9 +202,8 @@ def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
     both sources' counts are read, each whole: the line then needs no question."""
     named = ANY_ID.search(text)
     after = text[named.end() :] if named else text
-    after = re.sub(
-        r"^[`\s]+", "", re.sub(r"\*\*([^*]+)\*\*\s*[：:]?", r"；\1：", after)
-    )  # 「**被引**：」 a fact of its own
+    after = re.sub(r"\*\*([^*]+)\*\*\s*[：:]?", r"；\1：", after)  # 「**被引**：」: a fact of its own
+    after = re.sub(r"^[`\s]+", "", after)
     m = LOOSE_TITLE.search(after)
     if m and m["title"]:
         title = m["title"]
@@ -210,9 +214,8 @@ def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
         title = after[: end.start()] if end else ""
     title = title.strip(" —–-:：·`")
     counts: dict[str, int] = {}
-    used: list[
-        tuple[int, int]
-    ] = []  # the numbers already read: 「S2 1.31 万 / OpenAlex 7,196」 gives 1.31 万 to S2 only
+    # the numbers already read: 「S2 1.31 万 / OpenAlex 7,196」 gives 1.31 万 to S2 only
+    used: list[tuple[int, int]] = []
     for found in sorted([*COUNT_AFTER.finditer(after), *COUNT_BEFORE.finditer(after)], key=lambda x: x.start()):
         span = found.span("count")
         if any(span[0] < end and start < span[1] for start, end in used):

@@ -208,6 +208,19 @@ class _Field:
         return f"{self.head}{self.text}"
 
 
+ENTRY_NUMBER = re.compile(r"(?P<mark>[①-⑩⑴-⑽]|[A-Za-z]?\d{1,2}(?!\d)[.、．)）]?|[（(]\d{1,2}[）)]|[ivx]{1,4}\.)\s+")
+"""An entry's own number, right after a task's status marker (「⑵」, 「L1」, 「3.」, 「（2）」, 「iv.」)."""
+
+
+def marker_after_number(marker: str, rest: str) -> str:
+    """「DONE ⑶ 交叉引用」 → 「⑶ DONE 交叉引用」: an outliner's or Org's task marker moved after the entry's number,
+    so the list reads as any numbered list and the marker as a status word (``wordings: follow_up_*``); with
+    no number after it, the marker stays first."""
+    if m := ENTRY_NUMBER.match(rest):
+        return f"{m['mark']} {marker} {rest[m.end() :]}".rstrip()
+    return f"{marker} {rest}".rstrip()
+
+
 def _join(before: str, after: str) -> str:
     """Join a wrapped line: no space between Chinese characters, one between Latin words."""
     if not before:

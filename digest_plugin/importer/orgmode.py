@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line
+from .common import _Line, marker_after_number
 
 KEYWORD = re.compile(r"^#\+(?P<key>[A-Za-z_]+):\s*(?P<value>.*)$")
 DRAWER = re.compile(r"^\s*:(?:PROPERTIES|END|LOGBOOK):\s*$", re.I)
@@ -37,8 +37,6 @@ LINK = re.compile(r"\[\[(?P<url>[^\[\]]+)\](?:\[(?P<text>[^\[\]]+)\])?\]")
 RULE_ROW = re.compile(r"^\s*\|[-+|: ]+\|?\s*$")
 BLOCK = re.compile(r"^\s*#\+(?:BEGIN|END)_\w+", re.I)
 DEFAULT_KEYWORDS = ("TODO", "DONE")
-NUMBER_MARK = re.compile(r"(?P<mark>[①-⑩⑴-⑽]|[A-Za-z]?\d{1,2}[.、．)）]?|[（(]\d{1,2}[）)]|[ivx]{1,4}\.)\s+")
-"""A headline's own number after its TODO keyword (``KILL ⑵ …``, ``DONE 3. …``)."""
 
 
 def is_org(lines: list[_Line]) -> bool:
@@ -100,13 +98,9 @@ def _line(text: str, keywords: tuple[str, ...]) -> str:
 
 
 def _with_keyword_after_number(text: str, keywords: tuple[str, ...]) -> str:
-    """``KILL ⑵ text`` → ``⑵ KILL text``; a keyword with no number after it stays first."""
+    """``KILL ⑵ text`` → ``⑵ KILL text`` (:func:`.common.marker_after_number`), for the file's TODO keywords."""
     first, _, rest = text.partition(" ")
-    if first not in keywords:
-        return text
-    if m := NUMBER_MARK.match(rest):
-        return f"{m['mark']} {first} {rest[m.end() :]}"
-    return text
+    return marker_after_number(first, rest) if first in keywords else text
 
 
 def _inline(text: str) -> str:

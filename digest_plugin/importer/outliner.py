@@ -27,21 +27,21 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line
+from .common import _Line, marker_after_number
 
 PROPERTY = re.compile(r"^(?P<indent>\s*)(?:[-*]\s+)?(?P<key>[^\s:：\[\]*#`|]{1,12})::(?:\s+(?P<value>.*))?$")
 """``key:: value``, Logseq's (and Roam's) property line, alone on its line or as a bullet."""
 PAGE_LINK = re.compile(r"\[\[(?P<page>[^\[\]\n]+)\]\]")
 """``[[page]]``: a link to another page of the outliner (a night, a person, a term)."""
 LEAST = 3
-TASK = re.compile(
-    r"^(?P<lead>\s*[-*]\s+)(?P<marker>TODO|DOING|LATER|NOW|DONE|CANCELED|CANCELLED|WAITING|WAIT|IN-PROGRESS)\s+"
-    r"(?P<mark>[①-⑩⑴-⑽]|[A-Z]\d{1,2}(?!\d)|\d{1,2}[.、．)）]|[（(]\d{1,2}[）)])?\s*(?P<rest>.*)$"
-)
-"""A task's marker before its text (Logseq's ``DONE ⑶ …``): moved after the entry's number (``⑶ DONE …``)
-so the list reads as any numbered list, the marker one of the status words (``wordings: follow_up_*``)."""
-PARENT = re.compile(r"^(?P<lead>\s*[-*]\s+)(?P<text>[^：:]*?[^\s：:])\s*$")
 """How many property lines make a brief an outliner's export."""
+TASK = re.compile(
+    r"^(?P<lead>\s*[-*]\s+)(?P<marker>TODO|DOING|LATER|NOW|DONE|CANCELED|CANCELLED|WAITING|WAIT|IN-PROGRESS)\s+(?P<rest>.*)$"
+)
+"""A bullet led by a Logseq task marker (``DONE ⑶ …``): the marker goes after the entry's number
+(:func:`.common.marker_after_number`)."""
+PARENT = re.compile(r"^(?P<lead>\s*[-*]\s+)(?P<text>[^：:]*?[^\s：:])\s*$")
+"""A bullet with no colon in it: when bullets follow it, deeper, it heads them."""
 
 TOP_BULLET = re.compile(r"^[-*]\s+(?:[#＃](?P<tag>[^\s\d#＃]{0,6}?)(?P<number>\d{1,2})(?!\d)\s+)?(?P<title>\S.*)$")
 """A top-level bullet, with a tag that numbers it (``#增1 …``, ``#3 …``) or none."""
@@ -60,7 +60,7 @@ def unexported(lines: list[_Line]) -> list[_Line]:
         if m := PROPERTY.match(text):
             text = f"{m['indent']}**{m['key']}**：{m['value'] or ''}".rstrip()
         elif m := TASK.match(text):
-            text = f"{m['lead']}{m['mark'] + ' ' if m['mark'] else ''}{m['marker']} {m['rest']}".rstrip()
+            text = m["lead"] + marker_after_number(m["marker"], m["rest"])
         elif (m := PARENT.match(text)) and _has_children(lines, i):
             text = f"{m['lead']}{m['text']}："  # a bullet that heads the bullets under it, as a colon heads a list
         out.append(_Line(line.number, text))

@@ -24,7 +24,7 @@ from typing import Any
 from ..model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
 from ..vocabulary import Vocabulary, fold
 from .backrefs import UNDATED, History, Reference, find_references
-from .common import CLOSING, OPENING, _Code, _Draft
+from .common import _Code, _Draft, _split_outside
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
 # phrases are the team's data).  Order matters: the first act that matches in the reference's own
@@ -492,16 +492,8 @@ def _clause(text: str, at: int) -> str:
 def _clause_after(text: str, start: int, end: int) -> str:
     """From ``start`` to the clause's end (「；」 「。」 or a line's end), a 「；」 inside brackets not counting:
     「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」 is one clause."""
-    depth = 0
-    for i in range(start, end):
-        char = text[i]
-        if char in OPENING:
-            depth += 1
-        elif char in CLOSING:
-            depth = max(0, depth - 1)
-        elif char in CLAUSE_END and (depth == 0 or char == "\n"):
-            return text[start:i]
-    return text[start:end]
+    line = text[start:end].split("\n", 1)[0]
+    return _split_outside(line, CLAUSE_END.replace("\n", ""))[0]
 
 
 RUN_JOIN = re.compile(r"[\s、，,和及与/]*")
