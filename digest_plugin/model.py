@@ -571,6 +571,9 @@ class Contradiction(Model):
 
     id: Slug
     number: Number
+    mark: Text | None = None
+    """How the brief numbered it, when with a numeral of its own (「❶」): a later night may name the
+    contradiction so (「昨晚宁的 ❶」)."""
     title: Text
     text: Text
     touches: Touches = Field(default_factory=Touches)

@@ -63,7 +63,9 @@ correct, 38 asked, 22 wrong of 67; nothing published), then tuned on (2026-12-05
 written)."""
 FRESH = ROOT / "tests" / "corpus" / "blind8"
 """Four later nights (12-07 … 12-10), written after blind7 was scored: held out, never tuned on."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH)
+NINTH = ROOT / "tests" / "corpus" / "blind9"
+"""Four later nights (12-11 … 12-14), written after blind8 was scored (2026-12-05): held out, never tuned on."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH)
 
 
 def holdout() -> set[str]:

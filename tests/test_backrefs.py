@@ -493,3 +493,41 @@ def test_an_item_named_by_its_writers_chinese_numeral_in_brackets() -> None:
     today = dt.date(2026, 10, 23)
     assert resolved(find_references("回滚：昨晚 Tom（二）", today, history)) == [("item", brief.id, brief.items[1].id)]
     assert [r for r in find_references("（二）已完成", today, history) if r.kind == "item"] == []
+
+
+def test_a_contradiction_named_by_its_writers_dark_numeral() -> None:
+    """A night that numbers its contradictions 「❶ ❷」 keeps the numeral (``mark``); a later night names one by
+    the numeral alone after the night (「前天宁的 ❷」, 「Wed ❷」).  Undated, 「❷」 is tonight's own; a night
+    that numbered its contradictions otherwise is not named so."""
+    first = first_brief()
+    dark = first.model_copy(
+        update={
+            "author": "宁",
+            "contradictions": [c.model_copy(update={"mark": chr(0x2775 + c.number)}) for c in first.contradictions],
+        }
+    )
+    history = History([dark])
+    friday = dt.date(2026, 10, 23)  # 前天 and Wed are 10-21
+    c_2 = first.contradictions[1].id
+    assert resolved(find_references("前天宁的 ❷ 落锤", friday, history)) == [("contradiction", first.id, c_2)]
+    assert resolved(find_references("Wed ❷ (版本口径) holds", friday, history)) == [("contradiction", first.id, c_2)]
+    assert find_references("❷ 今晚新开", friday, history) == []
+    assert find_references("前天宁的 ❷ 落锤", friday, History([first])) == []
+
+
+def test_a_line_of_part_two_that_opens_with_a_night_names_its_doubt() -> None:
+    """「10-21 那桩（modelexpress 文档）：…」 in part 二: a night and a description, no number, at the head of a
+    status line (or a table row) name that night's contradiction the description fits; a description
+    several fit comes back with them as candidates, never a guess; in an item's text, or in the middle
+    of a line, the same words name nothing."""
+    history = corpus_history("2026-10-24")
+    today = dt.date(2026, 10, 24)
+    expected = [("contradiction", E1_21, "vllm-version-basis")]
+    line = "10-21 那桩（modelexpress 文档）：文档已改，落锤"
+    assert resolved(find_references(line, today, history, part="contradictions")) == expected
+    assert resolved(find_references(f"- {line}", today, history, part="contradictions")) == expected
+    assert [r for r in find_references(line, today, history, part="items") if r.kind == "contradiction"] == []
+    (loose,) = find_references("10-21 那桩（版本口径）：落锤", today, history, part="contradictions")
+    assert loose.kind == "contradiction" and loose.id is None and "vllm-version-basis" in loose.candidates
+    middle = f"新开一桩；{line}"
+    assert [r for r in find_references(middle, today, history, part="contradictions") if r.id] == []

@@ -85,7 +85,8 @@ def test_the_fourth_corpus_stays_where_it_is(scores):
     # 13, 31, 25 until a writer's marks, names and four-digit dates were read (2026-12-05): 15, 37, 17; after
     # blind7's round (citation lines by their pieces, …): 18, 35, 16; then 礼拜四 / 星期四 weekdays, a citation
     # table under its own header, 改字 / Rename / 撤换 in the vocabulary file, a source kind after 「+」: 24, 35, 9
-    assert fourth["correct"] >= 24 and fourth["correct"] + fourth["asked"] >= 60, table(scores)
+    # table, then ❶-numbered doubts named by a later night (「Sat ❶」) and 「礼拜四苏那桩」 rows: 25, 37, 6
+    assert fourth["correct"] >= 25 and fourth["correct"] + fourth["asked"] >= 62, table(scores)
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +155,8 @@ def test_the_fifth_corpus_stays_where_it_is(scores):
     # the shapes of blind6 (items as table rows, run-in labels, …): 17, 45, 10
     # citation lines read by their pieces (《title》, 「S2 被引 5,231」, 「S2=…」, an earlier night's counts kept in the
     # use note), a 「；」 inside brackets not ending a clause: 32, 35, 5
-    assert fifth["correct"] >= 36 and fifth["correct"] + fifth["asked"] >= 69, table(scores)
+    # a table of earlier doubts in part 二 read row by row, 「礼拜三乔那桩（…）」 at a line's head, 落锤: 38, 33, 1
+    assert fifth["correct"] >= 38 and fifth["correct"] + fifth["asked"] >= 71, table(scores)
 
 
 def test_the_sixth_corpus_stays_where_it_is(scores):
@@ -174,7 +176,8 @@ def test_the_sixth_corpus_stays_where_it_is(scores):
     assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
 
 
-SIXTH_CORRECT, SIXTH_READ = 38, 71  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5
+SIXTH_CORRECT, SIXTH_READ = 40, 72  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5;
+# after a night's own numerals (「昨晚宁的 ❶」) and doubt tables in part 二: 40, 32, 4
 
 
 def test_the_seventh_corpus_stays_where_it_is(scores):
@@ -213,3 +216,17 @@ def test_the_fresh_holdout_stays_where_it_is(scores):
 
 
 FRESH_CORRECT, FRESH_READ = 16, 41
+
+
+def test_the_ninth_corpus_stays_where_it_is(scores):
+    """blind9/, never tuned on: four nights (12-11 … 12-14) by 钟, 岚 and 乔 drifting further and a new
+    writer (柏) whose brief is a Word document converted by pandoc, written by a helper session after
+    blind8/ was scored.  First run (2026-12-05, before any change made for it, its text and its wrong
+    decisions unread): 13 correct, 21 asked, 33 wrong of 67; nothing published; every night check clean.
+    Then, from the helper's one-line summary and pandoc's manual, without reading it: a pandoc file's
+    grid tables, footnotes, escapes and attributes read as the team's Markdown: 13, 25, 29."""
+    ninth = totals(_of(scores, "blind9"))
+    assert ninth["correct"] >= NINTH_CORRECT and ninth["correct"] + ninth["asked"] >= NINTH_READ, table(scores)
+
+
+NINTH_CORRECT, NINTH_READ = 13, 38

@@ -154,3 +154,33 @@ def test_a_semicolon_inside_brackets_does_not_end_the_clause():
     text = "12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」；其余照旧。"
     assert _clause_after(text, len("12-01 C1"), len(text)) == "（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」"
     assert _clause_after("a；b", 0, 3) == "a"
+
+
+def test_a_table_of_earlier_doubts_in_part_two_is_read_row_by_row():
+    """Part 二 may list the earlier contradictions' states as a table (「| 哪一桩 | 今天 | 结果 |」), each row
+    opening with the night and a description instead of a number (「昨天那桩（评测可信度）」): each row
+    is read as the line a writer with no table writes, and its words, in any cell, say what happened."""
+    from digest_plugin.importer import import_full
+    from digest_plugin.model import Brief
+
+    night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
+    table = (
+        "二、值得警惕的矛盾与待核实说法\n\n| 哪一桩 | 今天 | 结果 |\n|---|---|---|\n"
+        "| 昨天那桩（评测可信度） | 作者贴出了完整脚本和原始日志，复跑对得上 | 落锤 |\n"
+        "| 昨天那桩（代币经济学） | 没有新材料 | 照旧 |\n"
+    )
+    assert "二、值得警惕的矛盾与待核实说法\n" in night
+    first = Brief.model_validate(
+        YAML(typ="safe").load((ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8"))
+    )
+    imported = YAML(typ="safe").load(
+        import_full(night.replace("二、值得警惕的矛盾与待核实说法\n", table), known_briefs=[first]).text
+    )
+    updates = {u["contradiction"]: u for u in imported.get("contradiction_updates") or []}
+    assert (updates["contabo-low-credibility"]["change"], updates["contabo-low-credibility"]["outcome"]) == (
+        "resolved",
+        "confirmed",
+    )
+    assert "dolphin-venice-vvv" not in updates  # 照旧: nothing changes
+    plain = YAML(typ="safe").load(import_full(night, known_briefs=[first]).text)
+    assert "contabo-low-credibility" not in {u["contradiction"] for u in plain.get("contradiction_updates") or []}

@@ -49,6 +49,7 @@ from .markdown import _split_parts, normalized
 from .numbering import _check_counts, _validate
 from .orgmode import from_org
 from .outliner import unexported
+from .pandoc import from_pandoc
 from .reshape import read_reshape
 from .safe import settle
 from .unread import mark_unread
@@ -112,7 +113,8 @@ def import_full(
     relative = {act: draft.words.phrases(act) for act in ("yesterday", "day_before", "three_back", "previous_round")}
     history = History(known_briefs, outline, relative)
     outline = _with_brief_entries(outline, known_briefs)
-    lines = unexported(from_org([_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]))
+    written = [_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
+    lines = unexported(from_org(from_pandoc(written)))
     parts = _split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
     brief.update(_read_header(parts[0], draft, name))

@@ -197,6 +197,8 @@ class History:
             mark = _MARK_OF.match(contradiction.title)
             if mark and int(mark["n"]) == contradiction.number and mark["mark"] not in _NOT_MARKS:
                 self.contradiction_marks.add(mark["mark"])
+            if contradiction.mark and _CIRCLED.get(contradiction.mark) == contradiction.number:
+                self.contradiction_marks.add(DARK)  # 「❶」: the night numbered its contradictions so
             index.texts["contradiction", contradiction.id] = f"{contradiction.title} {contradiction.text}"
         for c_update in brief.contradiction_updates:  # a restated line keeps the old id (FORMAT-NOTES 4)
             if c_update.number is not None:
@@ -247,8 +249,15 @@ _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "01234567
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 _EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-_CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)} | {chr(0x2474 + i): i + 1 for i in range(10)}
-"""①–⑳, and ⑴–⑽ (a digit in parentheses, one character)."""
+_CIRCLED = (
+    {chr(0x2460 + i): i + 1 for i in range(20)}
+    | {chr(0x2474 + i): i + 1 for i in range(10)}
+    | {chr(0x2776 + i): i + 1 for i in range(10)}
+)
+"""①–⑳, ⑴–⑽ (a digit in parentheses, one character) and ❶–❿."""
+DARK = "❶"
+"""Stands in :attr:`History.contradiction_marks` for a night that numbered its contradictions ❶ ❷ ❸:
+a later night names one by the numeral alone, after the night (「Sat ❶」, 「昨晚宁的 ❶」)."""
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 _N = r"(?:\d{1,2}(?![\d\-月./]|\s*[日号])|[①-⑳]|\(\d{1,2}\))"
@@ -294,9 +303,11 @@ def _list_pattern(
     (「#增」, 「A」)."""
     listed = "|".join(["跟进", "待办", "清单", *(re.escape(n) for n in sorted(names, key=len, reverse=True))])
     source = _LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})")
-    if marks:
-        marked = "|".join(re.escape(m) for m in sorted(marks, key=len, reverse=True))
+    if leads := [m for m in marks if m != DARK]:
+        marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
         source = rf"(?<![\w])(?:{marked})\s*(?P<cmark>\d{{1,2}})(?!\d)|" + source
+    if DARK in marks:
+        source = r"(?P<cdark>[❶-❿])|" + source
     if "（）" in item_marks:  # a night numbered its items （一）（二）: 「1129 岚（五）」 names its fifth
         source = r"[（(](?P<iparen>[一二三四五六七八九十]{1,3})[）)]|" + source
     if leads := [m for m in item_marks if m != "（）"]:
@@ -340,6 +351,7 @@ _GROUP_KIND = {
     "ih": "item",
     "itiao": "item",
     "cmark": "contradiction",
+    "cdark": "contradiction",
     "imark": "item",
     "iparen": "item",
     "f_nth": "follow_up",
@@ -355,6 +367,8 @@ _FILLER = re.compile(
 _ITEM_NTH = re.compile(r"[\u4e00-\u9fff]{0,2}[A-Za-z\u4e00-\u9fff]\s*\Z")
 """Right before 「第 3 条」, a name or a night (「乔第 3 条」, 「昨晚第三条」): the night's items, as is a
 dated 「第三条」 in Chinese numerals (「11.18 第三条」); a dated 「10-21 第 3 条」 names no list."""
+_LINE_START = re.compile(r"[\s\-*•·>|]*")
+"""What may stand before the first words of a line (a bullet, a quote's mark, a table's pipe)."""
 _TODAY = re.compile(r"(?:今日|今天|本轮|本日|本条|本次|当日)[\s的]*\Z")
 _LIST_CONTINUES = re.compile(r"(?:与|和|及|、)\s*\Z")
 _CLAUSE_START = re.compile(r"(?:\A|[；;，,、:。\n])\s*\Z")
@@ -621,8 +635,8 @@ def find_references(
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
-        elif group in ("ih", "cc", "itiao", "cmark", "imark", "iparen"):
-            continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「#增1」 undated: tonight's own (or a PR number)
+        elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen"):
+            continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「❶」, 「#增1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):
                 continue  # 「见条目 3」: the brief's own item
@@ -728,14 +742,15 @@ def _clause(after: str) -> str:
 def _described(
     after: str, candidates: Sequence[tuple[str, str, str]], briefs: dict[str, _Indexed], *, strong_only: bool = False
 ) -> tuple[str, str, str] | None:
-    """The one candidate whose own words the description shares, if exactly one shares any."""
+    """The one candidate whose own words the description shares, if exactly one shares any: its ASCII
+    names and signed figures first (「modelexpress 文档」 is the doubt about modelexpress, though 文档 is
+    in others too), then any of its words."""
     words = _tokens(_clause(after))
-    if strong_only:
-        words = _strong(words)
-    if not words:
-        return None
-    hits = [c for c in candidates if words & _tokens(briefs[c[0]].texts.get((c[1], c[2]), ""))]
-    return hits[0] if len(hits) == 1 else None
+    for tier in (_strong(words),) if strong_only else (_strong(words), words):
+        hits = [c for c in candidates if tier & _tokens(briefs[c[0]].texts.get((c[1], c[2]), ""))]
+        if hits:
+            return hits[0] if len(hits) == 1 else None
+    return None
 
 
 def _descriptive(
@@ -763,7 +778,12 @@ def _descriptive(
         kinds = [kind for word, kind in _HINTS if word in clause]
         if not kinds and (_STATUS_AFTER.match(rest[len(clause) :]) or part == "follow_up_status"):
             kinds = ["follow_up"]  # (a line of a follow-up status list names follow-ups)
+        if not kinds and part == "contradictions" and _LINE_START.fullmatch(scan[: when.start]):
+            kinds = ["contradiction"]  # a line of part 二 that opens with a night (「礼拜三乔那桩」) names its doubt
         hinted = kinds[0] if kinds else None
+        described = clause
+        if aside := re.match(r"\s*\(([^()]{1,40})\)", rest[len(clause) :]):
+            described = f"{clause} {aside.group(1)}"  # 「那桩（Inferact 预告表）」: the brackets describe it
         candidates = [
             (b.id, kind, ident)
             for b in when.briefs
@@ -773,7 +793,7 @@ def _descriptive(
         if not candidates:
             continue
         briefs = {b.id: b for b in when.briefs}
-        picked = _described(clause, candidates, briefs, strong_only=hinted is None)
+        picked = _described(described, candidates, briefs, strong_only=hinted is None)
         if picked is None and hinted and len(candidates) == 1:
             picked = candidates[0]
         end = when.end + len(clause.rstrip())

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import arxiv
 from ..model import DOI
-from .common import BULLET, _At, _Code, _Draft, _Line, _one_line, _Part, is_rule_row, table_cells
+from .common import BULLET, _At, _Code, _Draft, _Line, _one_line, _Part, unrolled_tables
 from .markdown import _entries
 from .numbers import NUMBER, read_number
 
@@ -84,21 +84,11 @@ def _unrolled_table(lines: list[_Line]) -> list[_Line]:
     OpenAlex | 截至 | 上次 | 备注 |」): each row becomes the team's line, 「- arXiv:ID — title（被引 N / S2，M /
     OpenAlex，截至 …）——note」, the cells no column names kept in the note as 「header：cell」.  Other
     tables stay as they are."""
-    out: list[_Line] = []
-    i = 0
-    while i < len(lines):
-        header = table_cells(lines[i].text)
-        rule = table_cells(lines[i + 1].text) if i + 1 < len(lines) else None
-        if header is None or not is_rule_row(rule) or not {"S2", "OpenAlex"} <= {c.strip() for c in header}:
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i + 2
-        while j < len(lines) and (row := table_cells(lines[j].text)) is not None:
-            out.append(_Line(lines[j].number, _citation_row([c.strip() for c in header], row)))
-            j += 1
-        i = j
-    return out
+    return unrolled_tables(
+        lines,
+        lambda header: set(SOURCE_COLUMNS) <= set(header),
+        lambda header, row, number, _: [_Line(number, _citation_row(header, row))],
+    )
 
 
 def _citation_row(header: list[str], row: list[str]) -> str:

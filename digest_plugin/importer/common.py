@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -48,6 +49,32 @@ def table_cells(text: str) -> list[str] | None:
 def is_rule_row(cells: list[str] | None) -> bool:
     """「|---|:--:|」: the row under a table's header."""
     return cells is not None and any(cells) and all(RULE_CELL.match(c) for c in cells if c)
+
+
+def unrolled_tables(
+    lines: list[_Line],
+    accepts: Callable[[list[str]], bool],
+    rows_of: Callable[[list[str], list[str], int, int], list[_Line]],
+) -> list[_Line]:
+    """Each Markdown table (a header row, its 「|---|」 rule, rows) whose header ``accepts`` becomes the
+    lines ``rows_of(header, row, line number, position)`` makes of each row, so the readers of a part
+    read a table as the lines a writer who used none would write; other lines stay as they are."""
+    out: list[_Line] = []
+    i = 0
+    while i < len(lines):
+        header = table_cells(lines[i].text)
+        rule = table_cells(lines[i + 1].text) if i + 1 < len(lines) else None
+        if header is None or not is_rule_row(rule) or not accepts(header):
+            out.append(lines[i])
+            i += 1
+            continue
+        j, position = i + 2, 0
+        while j < len(lines) and (row := table_cells(lines[j].text)) is not None:
+            position += 1
+            out.extend(rows_of(header, row, lines[j].number, position))
+            j += 1
+        i = j
+    return out
 
 
 # --- placement

@@ -13,7 +13,7 @@ from ..model import (
     Status,
 )
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Part
+from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Line, _Part, unrolled_tables
 from .markdown import _entries, _label_colon
 from .numbering import _check_numbering, _dedupe_ids
 
@@ -99,10 +99,11 @@ def _read_contradictions(
     part is numbered a way these patterns know, each paragraph that quotes something and names no
     earlier contradiction is read as a new one, in order, and marked: its claims are then withheld
     until the editor answers, never published because the numbering was new."""
-    entries, others = _entries(part.lines, NUMBERED)
+    lines = unrolled_tables(part.lines, lambda _: True, _row_paragraph)
+    entries, others = _entries(lines, NUMBERED)
     if not entries and today is not None and history is not None:
         # each item of a list (at any depth: 「- 新开」 over 「  - C1 …」) is a paragraph of its own
-        items, paragraphs = _entries(part.lines, LIST_ITEM)
+        items, paragraphs = _entries(lines, LIST_ITEM)
         entries, others = _by_position(sorted(items + paragraphs), today, history, draft)
     out: dict[str, Any] = {}
     if others:
@@ -114,7 +115,7 @@ def _read_contradictions(
         number = _number(m)
         at = ("contradictions", index)
         draft.origins[at] = line
-        contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at))
+        contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, m["dark"]))
     _dedupe_ids(contradictions, "contradiction", draft, "contradictions")
     _check_numbering(
         [c["number"] for c in contradictions],
@@ -125,6 +126,22 @@ def _read_contradictions(
     )
     out["contradictions"] = contradictions
     return out
+
+
+ROW_NUMBER = re.compile(r"[❶-❿①-⑩]|\d{1,2}|C\d{1,2}|\[C?\d{1,2}\]")
+"""A table's first cell that only numbers the row (「❶」, 「1」, 「C1」)."""
+
+
+def _row_paragraph(header: list[str], row: list[str], number: int, position: int) -> list[_Line]:
+    """A row of a table in part 二 is one paragraph, as a writer with no table writes it: 「what：cell；cell」
+    (「礼拜三乔那桩（预告表）：价目表改了；落锤」), or 「N. title：cell；cell」 for a row the first cell numbers (a
+    new contradiction).  The header only names the columns."""
+    cells = [c for c in row if c]
+    if len(cells) > 1 and ROW_NUMBER.fullmatch(cells[0]):
+        lead = f"{cells[0]}." if cells[0].isdigit() else f"[{cells[0]}]" if cells[0][0] == "C" else cells[0]
+        cells = [f"{lead} {cells[1]}", *cells[2:]]
+    head, rest = (cells[0], cells[1:]) if cells else ("", [])
+    return [_Line(number, ""), _Line(number, head + ("：" + "；".join(rest) if rest else "")), _Line(number, "")]
 
 
 def _by_position(
@@ -153,7 +170,9 @@ def _by_position(
     return entries, others
 
 
-def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Draft, at: _At) -> dict[str, Any]:
+def _read_contradiction(
+    number: int, cid: str, body: str, line: int, draft: _Draft, at: _At, mark: str | None = None
+) -> dict[str, Any]:
     colon = _label_colon(body)
     if colon is None:
         title, text = body, body
@@ -161,7 +180,10 @@ def _read_contradiction(number: int, cid: str, body: str, line: int, draft: _Dra
     else:
         title, text = body[:colon].strip(), body[colon + 1 :].strip()
     whole = f"{title}\n{text}"
-    c: dict[str, Any] = {"id": _Code(cid), "number": number, "title": title, "text": text}
+    c: dict[str, Any] = {"id": _Code(cid), "number": number}
+    if mark:  # 「❶」: a numeral of the writer's own, which a later night names it by (「昨晚宁的 ❶」)
+        c["mark"] = mark
+    c |= {"title": title, "text": text}
     c["touches"] = {
         "sections": [m["section"] for m in SECTION_REF.finditer(whole)],
         "citations": list(dict.fromkeys(m["id"] for m in ARXIV_MENTION.finditer(whole))),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line, _Part, is_rule_row, table_cells
+from .common import _Line, _Part, unrolled_tables
 from .outliner import outlined_items
 
 SPACED_LABEL = re.compile(
@@ -78,28 +78,11 @@ def _run_in(line: _Line) -> list[_Line]:
 def _unrolled(lines: list[_Line], labels: set[str]) -> list[_Line]:
     """A table whose header row names at least three field labels, each row an item: each row becomes
     「条目 N：title」 and one 「**label**：cell」 line per other cell."""
-    out: list[_Line] = []
-    i = 0
-    while i < len(lines):
-        header = table_cells(lines[i].text)
-        rule = table_cells(lines[i + 1].text) if i + 1 < len(lines) else None
-        if (
-            header is None
-            or not is_rule_row(rule)
-            or sum(1 for c in header if _label_of(c, labels)) < 3
-            or not any(c in TITLE_COLUMNS for c in header)
-        ):
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i + 2
-        position = 0
-        while j < len(lines) and (row := table_cells(lines[j].text)) is not None:
-            position += 1
-            out.extend(_row_lines(header, row, lines[j].number, position))
-            j += 1
-        i = j
-    return out
+
+    def items(header: list[str]) -> bool:
+        return sum(1 for c in header if _label_of(c, labels)) >= 3 and any(c in TITLE_COLUMNS for c in header)
+
+    return unrolled_tables(lines, items, _row_lines)
 
 
 def _label_of(cell: str, labels: set[str]) -> bool:

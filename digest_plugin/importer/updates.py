@@ -195,10 +195,11 @@ class _State:
             scope = _shared_scope(piece.text, refs, k)
             before = _clause_before(piece.text, refs[k - 1].end if k else 0, ref.start)
             if ref.kind == "contradiction":
-                if not any(w.search(scope) for _, w in self.contradiction_words) and not any(
-                    r.kind == "contradiction" for r in refs[k + 1 :]
-                ):
+                alone = not any(r.kind == "contradiction" for i, r in enumerate(refs) if i != k)
+                if not self.says_change(scope) and not any(r.kind == "contradiction" for r in refs[k + 1 :]):
                     scope = _clause_after(piece.text, ref.end, len(piece.text))  # past the other references
+                if not self.says_change(scope) and alone and piece.part == "contradictions":
+                    scope = piece.text[ref.end :]  # the one doubt a line of part 二 names: the line is about it
                 change = self.change(scope, before + scope)
                 self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
             elif ref.kind == "follow_up":
@@ -207,6 +208,10 @@ class _State:
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
                 self.entry_named(ref.id, piece.item, explicit=ref.kind == "item")
+
+    def says_change(self, text: str) -> bool:
+        """Whether ``text`` has a word for what happened to a contradiction (any of the team's)."""
+        return any(words.search(text) for _, words in self.contradiction_words)
 
     def change(self, scope: str, whole: str) -> str | None:
         """What the words around a reference say happened; 「已于 10-27 更正」, 「自 10-29 更正后」 tell
