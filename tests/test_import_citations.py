@@ -7,45 +7,16 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from one_night import one_item_night
 from ruamel.yaml import YAML
 
 from digest_plugin.importer import import_full
 
 TITLE = "Efficient Memory Management for Large Language Model Serving with PagedAttention"
-NIGHT = """inference · E1 预消化简报（2026-10-22）
-
-作者：Ana · E1 日间预消化轮（inference）· 2026-10-22 22:00
-
-一、今日增量（1 条）
-
-条目 1：vLLM 分块预填充默认开启（高价值）
-
-来源：https://docs.vllm.ai/en/latest/
-
-要点：分块预填充默认开启
-
-证据边界：已核查发布说明；未复现。
-
-关系：§3.1 尚无此项。
-
-建议归入：§3.1 新增子条目。
-
-二、矛盾与待核实
-
-无。
-
-三、可引用的 arXiv 号
-
-{line}
-
-四、结论与动作
-
-- 无。
-"""
 
 
 def cited(line: str) -> tuple[dict, list[str]]:
-    done = import_full(NIGHT.format(line=line))
+    done = import_full(one_item_night(citations=line))
     brief = YAML(typ="safe").load(done.text)
     (citation,) = brief["citations"]
     return citation, [n.message for n in done.notes if "2309.06180" in n.message or "citation" in n.message]

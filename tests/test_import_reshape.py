@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from one_night import one_item_night
 from ruamel.yaml import YAML
 
 from digest_plugin.importer import import_full
@@ -21,38 +22,14 @@ def _load(path: Path) -> dict:
 FIRST = Brief.model_validate(_load(ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"))
 OUTLINE = Outline.model_validate(_load(ROOT / "data" / "outlines" / "inference.yml"))
 
-NIGHT = """inference · E1 预消化简报（2026-10-22）
-
-作者：芮 · E1 日间预消化轮（inference）· 2026-10-22 22:00
-
-一、今日增量（1 条）
-
-条目 1：vLLM 分块预填充默认开启（高价值）
-
-来源：https://docs.vllm.ai/en/latest/
-
-要点：分块预填充默认开启
-
-证据边界：已核查发布说明；未复现。
-
-关系：§3.1 尚无此项。
-
-建议归入：§3.1 新增子条目。
-
-二、矛盾与待核实
-
-无。
-
-三、arXiv
-
-无。
-
-四、结论与动作
-
-- §3.1 更名：「调度与抢占」→「调度、抢占与分块」，编号不变。
-- 挪一条：「ModelExpress 工程细节」从 §3.2 挪到 §2.6，缓存一节更合适。
-- 跟进：昨天 Tom 的跟进 1 完成。交给明天的下一棒：（1）复现 ITL；（2）问维护者默认值。
-"""
+NIGHT = one_item_night(
+    author="芮",
+    conclusions=(
+        "- §3.1 更名：「调度与抢占」→「调度、抢占与分块」，编号不变。\n"
+        "- 挪一条：「ModelExpress 工程细节」从 §3.2 挪到 §2.6，缓存一节更合适。\n"
+        "- 跟进：昨天 Tom 的跟进 1 完成。交给明天的下一棒：（1）复现 ITL；（2）问维护者默认值。\n"
+    ),
+)
 
 
 def test_a_rename_an_entry_moved_by_its_title_and_a_new_list_after_the_report() -> None:

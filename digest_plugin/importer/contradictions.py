@@ -180,10 +180,9 @@ def _read_contradiction(
     else:
         title, text = body[:colon].strip(), body[colon + 1 :].strip()
     whole = f"{title}\n{text}"
-    c: dict[str, Any] = {"id": _Code(cid), "number": number}
+    c: dict[str, Any] = {"id": _Code(cid), "number": number, "title": title, "text": text}
     if mark:  # 「❶」: a numeral of the writer's own, which a later night names it by (「昨晚宁的 ❶」)
         c["mark"] = mark
-    c |= {"title": title, "text": text}
     c["touches"] = {
         "sections": [m["section"] for m in SECTION_REF.finditer(whole)],
         "citations": list(dict.fromkeys(m["id"] for m in ARXIV_MENTION.finditer(whole))),

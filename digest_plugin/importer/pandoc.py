@@ -112,10 +112,9 @@ def _table(lines: list[_Line]) -> list[_Line]:
         header = [
             " ".join(c for c in column if c) for column in zip(*(cells for _, cells in rows[:header_rows]), strict=True)
         ]
-        header = header or [""] * (len(bounds) - 1)
-        body = rows[header_rows:] if header_rows else rows
+        header = header or [""] * (len(bounds) - 1)  # no header: an empty one, as a pipe table needs one
         out = [_Line(lines[0].number, _pipe(header)), _Line(lines[0].number, _pipe(["---"] * len(header)))]
-        out += [_Line(number, _pipe(cells)) for number, cells in body]
+        out += [_Line(number, _pipe(cells)) for number, cells in rows[header_rows:]]
     return [*out, _Line(lines[-1].number, "")]
 
 
