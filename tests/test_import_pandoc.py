@@ -110,3 +110,12 @@ def test_a_night_converted_by_pandoc_imports_like_the_night_as_written() -> None
     imported["items"][0]["points"][0] = point
     assert imported["items"][0]["sources"] == item["sources"]
     assert imported["items"][0]["evidence"] == item["evidence"]
+
+
+def test_a_pipe_in_a_grid_cell_stays_inside_its_cell() -> None:
+    """Pandoc escapes a 「|」 a cell holds (``\\|``): the row keeps its two cells, the pipe written in the first."""
+    from digest_plugin.importer.common import table_cells
+
+    table = "+------------+------+\n| 甲 \\| 乙   | 照旧 |\n+------------+------+"
+    (row,) = texts(table)[2:]
+    assert table_cells(row) == ["甲 \\| 乙", "照旧"]
