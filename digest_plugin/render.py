@@ -58,6 +58,12 @@ from .templating import Templates
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
+NOT_SEARCHED = " data-search-exclude"
+"""On what qualifies a statement rather than states it (its provenance line, sources, relation,
+placement, history, the lists of what relates to it), on a round's own recommendations (a brief's
+conclusions) and on copies of what lives on another page (a brief's citations and follow-ups): the
+search index takes each statement once, where it lives, and a reader's first search fetches less
+(issue 30: 16 M words at ten years, most of them these; Pagefind's memory grows with them)."""
 FIGURE_VALUES = 5
 """Earlier values of a figure listed beside it (the chart shows the whole series)."""
 
@@ -594,9 +600,10 @@ class Renderer:
             pending = f' · <span class="digest-pending" title="{self.attr(labels.PENDING_TIP)}">{labels.PENDING}</span>'
         return "".join(
             [
-                f'<p class="digest-item__meta">{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} '
-                f'<span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
-                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</p>",
+                f'<p class="digest-item__meta"{NOT_SEARCHED if entry is not None else ""}>'
+                f"{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} "
+                f'<span{NOT_SEARCHED}><span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
+                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</span></p>",
                 f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
                 f"{self.text(ev.boundary) if ev.boundary else labels.BOUNDARY_NOT_GIVEN}</p>",
             ]
@@ -615,7 +622,7 @@ class Renderer:
         out = []
         if related:
             out.append(
-                f'<p class="digest-item__contradictions">{labels.RELATED_CONTRADICTIONS}'
+                f'<p class="digest-item__contradictions"{NOT_SEARCHED}>{labels.RELATED_CONTRADICTIONS}'
                 + labels.LIST_SEP.join(self.contradiction_link(c) for c in related)
                 + "</p>"
             )
@@ -626,9 +633,13 @@ class Renderer:
             out.append(
                 '<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>"
             )
-        out.append(f'<p class="digest-sources"><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>')
+        out.append(
+            f'<p class="digest-sources"{NOT_SEARCHED}><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>'
+        )
         if item.relation:  # a brief may leave it out: nothing is shown rather than an empty label
-            out.append(f'<p class="digest-relation"><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>')
+            out.append(
+                f'<p class="digest-relation"{NOT_SEARCHED}><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>'
+            )
         said = here(self.text(without_guards(p.text, item.guards))) if p.text else labels.PLACEMENT_NOT_GIVEN
         placement = f"<strong>{labels.PLACEMENT}</strong>：{said}"
         if p.alternatives:
@@ -642,7 +653,7 @@ class Renderer:
         if p.cross_refs:
             links = labels.LIST_SEP.join(self.section_link(r.section) for r in p.cross_refs)
             placement += labels.CROSS_REFS.format(links=links)
-        out.append(f'<p class="digest-placement">{placement}</p>')
+        out.append(f'<p class="digest-placement"{NOT_SEARCHED}>{placement}</p>')
         if item.guards:
             out.append(
                 '<ul class="digest-guards">'
@@ -685,7 +696,7 @@ class Renderer:
             chart = sparkline(self.plain(f.label), f.series()) if f.withheld_by is None else ""
             rows.append(
                 f'<tr data-figure="{esc(f.key)}"><th>{self.text(f.label)}</th><td class="digest-figure__now">{value}</td>'
-                f"<td>{as_of}</td><td>{(labels.FIGURE_EARLIER + before) if before else ''}{chart}</td></tr>"
+                f"<td>{as_of}</td><td{NOT_SEARCHED}>{(labels.FIGURE_EARLIER + before) if before else ''}{chart}</td></tr>"
             )
         return (
             '<table class="digest-figures"><thead><tr>'
@@ -783,7 +794,7 @@ class Renderer:
             meta = (
                 f'<p class="digest-item__meta">{self.baseline_badge()}</p>'
                 f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
-                '<p class="digest-entry__origin">'
+                f'<p class="digest-entry__origin"{NOT_SEARCHED}>'
                 + labels.BASELINE_ORIGIN.format(
                     version=self.text(self.doc.outline.doc.version or ""), source=self.brief_ref(entry)
                 )
@@ -795,7 +806,11 @@ class Renderer:
                 self.figures(entry),
                 self.item_details(entry.item),
             ]
-            body = f'<div class="digest-retracted-body">{"".join(parts)}</div>' if entry.retracted else "".join(parts)
+            body = (  # a retracted statement is no longer one a search should lead to: its title and why stay
+                f'<div class="digest-retracted-body"{NOT_SEARCHED}>{"".join(parts)}</div>'
+                if entry.retracted
+                else "".join(parts)
+            )
         else:
             body = self.figures(entry)
         pending = [f for f in self.doc.follow_ups_by_item.get(entry.item.id, []) if f.pending] if entry.item else []
@@ -810,12 +825,12 @@ class Renderer:
                 )
                 for f in pending
             )
-            follow_ups = f'<p class="digest-entry__follow-ups">{labels.PENDING_FOLLOW_UPS}{links}</p>'
+            follow_ups = f'<p class="digest-entry__follow-ups"{NOT_SEARCHED}>{labels.PENDING_FOLLOW_UPS}{links}</p>'
         entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
         contradictions = ""
         if entry_contradictions and entry.item is None:
             contradictions = (
-                f'<p class="digest-item__contradictions">{labels.RELATED_CONTRADICTIONS}'
+                f'<p class="digest-item__contradictions"{NOT_SEARCHED}>{labels.RELATED_CONTRADICTIONS}'
                 + labels.LIST_SEP.join(self.contradiction_link(c) for c in entry_contradictions)
                 + "</p>"
             )
@@ -869,7 +884,7 @@ class Renderer:
             )
             for e, b in entry.errata
         ]
-        return "".join(f'<p class="digest-entry__reshaped">{line}</p>' for line in lines)
+        return "".join(f'<p class="digest-entry__reshaped"{NOT_SEARCHED}>{line}</p>' for line in lines)
 
     def fresh(self, entry: EntryView) -> str | None:
         """``new`` when the latest brief placed the entry, ``changed`` when it changed it, else None."""
@@ -1000,7 +1015,7 @@ class Renderer:
                 else labels.WITHHELD_CLAIMS_SETTLED
             )
             withheld = (
-                f'<p class="digest-withheld-claims"><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
+                f'<p class="digest-withheld-claims"{"" if view.is_open else NOT_SEARCHED}><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
                 + labels.LIST_SEP.join(
                     f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, quote=view)}</mark>'
                     for w in c.withheld
@@ -1039,7 +1054,7 @@ class Renderer:
                     + f">{self.brief_link(brief)} · {esc(update.change.label)}{outcome}："
                     f"{self.text(update.text, quote=view)}{then}{corrections}</li>"
                 )
-            story = '<ol class="digest-contradiction__history">' + "".join(rows) + "</ol>"
+            story = f'<ol class="digest-contradiction__history"{NOT_SEARCHED}>' + "".join(rows) + "</ol>"
         meta = labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)]) + register_link
         return self.render(
             "callout.html",
@@ -1437,7 +1452,7 @@ class Renderer:
         )
         if view.earlier_counts:  # refreshed by a later brief: the earlier counts stay, as history
             earlier = labels.CLAUSE_SEP.join(self.cited_by(x) for x in view.earlier_counts)
-            note += f'<p class="digest-ref__history" data-earlier-counts="{len(view.earlier_counts)}">{labels.FIGURE_EARLIER}{earlier}</p>'
+            note += f'<p class="digest-ref__history"{NOT_SEARCHED} data-earlier-counts="{len(view.earlier_counts)}">{labels.FIGURE_EARLIER}{earlier}</p>'
 
         if c.down_weighted_by:
             dw = self.doc.contradiction(c.down_weighted_by)
@@ -1532,6 +1547,7 @@ class Renderer:
             id=fu.id,
             anchor=self.anchor_id("follow-up-" + fu.id),
             status=view.status.value,
+            pending=view.pending,
             round=fu.round,
             text=fu.text,
             meta=Markup(meta),
@@ -1685,16 +1701,20 @@ class Renderer:
         note = brief.citations_note
         parts = [f"<p>{labels.BRIEF_CITATIONS_NOTE.format(note=self.text(note))}</p>"] if note else []
         parts += [self.reference(v, back_links=False, level=3) for v in cites]
+        # the bibliography is where a search finds them, not this copy
+        parts = [f"<div{NOT_SEARCHED}>{''.join(parts)}</div>"] if parts else []
         if brief.citations_not_registered:
             parts.append(f'<p class="digest-not-registered">{self.text(brief.citations_not_registered)}</p>')
         blocks.append(Raw("".join(parts) or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'))
         blocks.append(Heading(2, "conclusions", labels.BRIEF_CONCLUSIONS))
         parts = [
-            '<ul class="digest-conclusions">' + "".join(f"<li>{self.text(c)}</li>" for c in brief.conclusions) + "</ul>"
+            f'<ul class="digest-conclusions"{NOT_SEARCHED}>'
+            + "".join(f"<li>{self.text(c)}</li>" for c in brief.conclusions)
+            + "</ul>"
         ]
         if brief.follow_ups:
             parts.append(
-                f'<p><strong>{self.text(brief.follow_ups_heading or labels.BRIEF_FOLLOW_UPS_DEFAULT)}</strong></p><ol class="digest-follow-ups">'
+                f'<p><strong>{self.text(brief.follow_ups_heading or labels.BRIEF_FOLLOW_UPS_DEFAULT)}</strong></p><ol class="digest-follow-ups"{NOT_SEARCHED}>'
                 + "".join(
                     f'<li data-follow-up="{esc(f.id)}" data-status="{f.status.value}">{esc(f.round)} · {self.text(f.text)}（{esc(f.status.label)}）</li>'
                     for f in sorted(brief.follow_ups, key=lambda f: f.number)

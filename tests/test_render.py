@@ -250,5 +250,7 @@ def test_an_entry_links_to_the_follow_ups_still_open_on_it(doc):
         for item_id in f.follow_up.items:
             entry = doc.entries[doc.items[item_id].entry_id]
             html = renderer(doc, f"inference/{entry.section.split('.')[0]}.md").entry(entry)
-            line = html.split('<p class="digest-entry__follow-ups">')[1].split("</p>")[0]
+            found = re.search(r'<p class="digest-entry__follow-ups"[^>]*>(.*?)</p>', html)
+            assert found, (item_id, "no follow-up line on the entry")
+            line = found.group(1)
             assert f"#follow-up-{f.follow_up.id}" in line and f.follow_up.text in line, (item_id, line)
