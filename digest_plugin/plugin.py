@@ -44,6 +44,7 @@ from .pipeline import Result, analyse
 from .prerender import Prerender
 from .preview import Plan, Preview, site_key
 from .templating import Templates, override_folders
+from .workers import give_back_memory
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
@@ -198,10 +199,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         with: drop them, and the search index MkDocs builds next reuses their memory (3650 briefs:
         ~0.4 GB).  ``serve`` keeps them for the next rebuild."""
         self._stop_prerender()
-        if not self._serving and self.config.enabled and self._leaks is not None:
-            self._reading, self._last_written = Reading(self._leaks, Path(config.site_dir)), None
         if not self._serving:
             self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
+            give_back_memory()  # before the reader is forked: it would share (and copy) what is freed
+        if not self._serving and self.config.enabled and self._leaks is not None:
+            self._reading, self._last_written = Reading(self._leaks, Path(config.site_dir)), None
         return env
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
@@ -230,6 +232,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if self._preview is not None:
             self._plan_preview(config, pages, added, files)
         elif not self._serving:
+            give_back_memory()  # what loading and merging freed, before the worker is forked
             self._prerender = Prerender(
                 self._stubs,
                 lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
@@ -318,6 +321,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                 return []
             return check.site(site, since=since, skip=lambda name: name in read or skip(name))
 
+        if pagefind and not self._serving:
+            give_back_memory()  # the pages' HTML is written and let go: Pagefind's memory comes on top of ours
         try:
             leaks += searchindex.build_beside(site, read_site) if pagefind and not self._serving else read_site()
         except searchindex.SearchIndexError as exc:

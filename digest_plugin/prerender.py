@@ -17,13 +17,17 @@ writes how far it has come into a shared page of memory and reads how far the ot
 
 So the split can only make a build faster, never different.  The worker's blocks come back as
 plain data (marshal: nothing read back can run code) and reach the extension as the page's
-``prepared`` blocks, as a preview's do.
+``prepared`` blocks, as a preview's do.  The worker writes each page to a file with no name as
+soon as it is rendered, and the build reads each one back as it reaches it: neither process holds
+half the site's HTML at once (at ten years that was ~0.4 GB in each, the build's peak memory).
 """
 
 from __future__ import annotations
 
+import marshal
 import mmap
 import struct
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 
 from .extension import DirectiveError, PageContext, directives, render_directive
@@ -33,8 +37,10 @@ from .workers import Worker
 
 Sent = str | tuple[int, str, str]
 """A block as plain data: a Raw's HTML, or a Heading as (level, anchor, text)."""
-Rendered = dict[str, tuple[list[list[Sent]], list[str]]]
-"""Page path → (its directives' blocks, the anchors they gave)."""
+Page = tuple[list[list[Sent]], list[str]]
+"""A page's directives' blocks and the anchors they gave, as written to the pages' file."""
+Rendered = dict[str, int]
+"""Page path → where its :data:`Page` starts in the pages' file."""
 
 FRONT, BACK = 0, 8
 """Offsets in the shared page: the build's next page; the worker's last page taken."""
@@ -54,6 +60,7 @@ class Prerender:
         self._write(FRONT, 0)
         self._write(BACK, len(self.paths))
         self.results: Rendered | None = None
+        self.pages = tempfile.TemporaryFile()  # noqa: SIM115 - shared with the worker; close() ends it
         self.taken = 0
         """How many pages the build took from the worker."""
         self.worker: Worker[Rendered] | None = Worker(self._from_back) if len(self.paths) > 1 else None
@@ -78,7 +85,10 @@ class Prerender:
                 blocks = [render_directive(ctx, args) for args in directives(self.stubs[path])]
             except (DirectiveError, TemplateProblem):
                 continue  # the build renders it again and reports the error where MkDocs counts it
-            done[path] = ([[_send(b) for b in group] for group in blocks], sorted(ctx.anchors))
+            done[path] = self.pages.tell()
+            page: Page = ([[_send(b) for b in group] for group in blocks], sorted(ctx.anchors))
+            marshal.dump(page, self.pages)
+        self.pages.flush()
         return done
 
     def take(self, ctx: PageContext) -> None:
@@ -92,18 +102,24 @@ class Prerender:
             if i < self._read(BACK) or self.worker is None:
                 return
             self.results = self.worker.result()
-        sent = self.results.pop(ctx.page, None)
-        if sent is not None:
-            groups, anchors = sent
-            ctx.prepared = [[_receive(b) for b in group] for group in groups]
-            ctx.anchors.update(anchors)
-            self.taken += 1
+        offset = self.results.pop(ctx.page, None)
+        if offset is None:
+            return
+        try:  # the worker has ended: the file is read by the build alone
+            self.pages.seek(offset)
+            groups, anchors = marshal.load(self.pages)
+        except (OSError, EOFError, ValueError, TypeError):
+            return  # unreadable: rendered here like any page the worker did not take
+        ctx.prepared = [[_receive(b) for b in group] for group in groups]
+        ctx.anchors.update(anchors)
+        self.taken += 1
 
     def close(self) -> None:
         """Stop a worker whose result was never needed, and let go of what is left."""
         if self.worker is not None:
             self.worker.close()
         self.results = None
+        self.pages.close()
         self.shared.close()
 
 
