@@ -10,11 +10,15 @@ For N synthetic days (benchmarks/synth.py) it measures, in one run, medians over
 * ``merge_s``   — load + validate + check + merge alone, cold (no cache), in a fresh process;
   ``merge_warm_s`` the same with the parsed-file cache of an earlier run;
 * ``peak_rss_mb`` — peak resident memory of the plugin build process (``ru_maxrss``, in MiB);
+  ``*_tree_mb`` (with --hosts) the peak of the whole process tree (the host, its workers and
+  Pagefind together), sampled from ``/proc`` every 50 ms as proportional set size (PSS: a page
+  a forked worker shares is counted once, not once per process);
 * with --hosts instead: the shipped build (Pagefind) against the build issue 16 measured (an
   earlier revision's package on the same data: the baseline, same run), against the same with
   Material's search, and against Zensical; peak RSS, page weights; the bytes a reader downloads for
   the home page and one search on either host (Chromium, ``search_bytes.py``); and the physical
-  floor: the same pages' content written through one Jinja template (with and without a JSON index);
+  floor: the same pages' content written through one Jinja template (with and without a JSON index,
+  and with Pagefind's index of the same text);
 * with --serve (only these with --serve-only), ``serve_plugin_s`` / ``serve_floor_s`` — after
   editing one brief (or, for the floor, one page), how long until ``digest serve`` (for the floor,
   ``mkdocs serve``) serves it.
@@ -36,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -55,6 +60,7 @@ from digest_plugin.layout import Layout, Linker, layouts, page_url  # noqa: E402
 from digest_plugin.pages import generated_pages  # noqa: E402
 from digest_plugin.pipeline import living_docs  # noqa: E402
 from digest_plugin.render import Heading, Renderer  # noqa: E402
+from digest_plugin.searchindex import command as pagefind_command  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 MACRO = re.compile(r"\{\{\s*(digest_\w+|cite)\((.*?)\)\s*\}\}")
@@ -62,9 +68,52 @@ DIRECTIVE = re.compile(r"^\[\[digest(?P<args>[^\]]*)\]\]$", re.M)
 CITE = re.compile(r"\[\[cite\s+([^\]\s]+)\s*\]\]")
 
 
+class TreeMemory:
+    """The peak memory of a process and every process under it, sampled every 50 ms in a thread:
+    the sum of their proportional set sizes (``/proc/<pid>/smaps_rollup``), in MB.  ``ru_maxrss``
+    sees one process at a time, and a build's peak is the host and Pagefind (or a worker) at once."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak_mb, self._done = pid, 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _tree(self, pid: int) -> list[int]:
+        found = [pid]
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                    for child in f.read().split():
+                        found += self._tree(int(child))
+        except OSError:  # gone meanwhile
+            pass
+        return found
+
+    @staticmethod
+    def _pss_kb(pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+                return next((int(line.split()[1]) for line in f if line.startswith("Pss:")), 0)
+        except OSError:
+            return 0
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.05):
+            self.peak_mb = max(self.peak_mb, sum(self._pss_kb(p) for p in self._tree(self.pid)) / 1024)
+
+    def stop(self) -> float:
+        self._done.set()
+        self._thread.join()
+        return round(self.peak_mb, 1)
+
+
+LAST_TREE_MB: dict[str, float] = {}
+"""The tree's peak of the last :func:`timed_build` or :func:`timed_command` (key ``"mb"``)."""
+
+
 def timed_build(site: Path, out: str, code: Path | None = None) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of one `mkdocs build` in a fresh process (with ``code``, the
-    package found there first: an earlier revision's)."""
+    package found there first: an earlier revision's); the tree's peak goes to ``LAST_TREE_MB``."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-d", out],
@@ -73,7 +122,9 @@ def timed_build(site: Path, out: str, code: Path | None = None) -> tuple[float, 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    tree = TreeMemory(proc.pid)
     _, status, usage = os.wait4(proc.pid, 0)
+    LAST_TREE_MB["mb"] = tree.stop()
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         assert proc.stderr is not None, "stderr is a pipe"
@@ -170,9 +221,11 @@ def timed_command(site: Path, command: list[str]) -> tuple[float, float]:
     """(seconds, peak RSS in MB of the process or any child it waited for) of one command."""
     start = time.perf_counter()
     proc = subprocess.Popen(command, cwd=site, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    tree = TreeMemory(proc.pid)
     assert proc.stderr is not None, "stderr is a pipe"
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
+    LAST_TREE_MB["mb"] = tree.stop()
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{command} failed in {site}:\n{err.decode()[-2000:]}")
@@ -201,18 +254,26 @@ def host_figures(args: argparse.Namespace, work: Path, plugin: Path) -> dict[str
     Zensical (``digest build --host zensical``), each with its peak memory and page weights; what a
     reader downloads (home page, one search) on each; and the physical floor."""
     runs = max(args.runs, 1)
-    pagefind = [timed_build(plugin, "site") for _ in range(runs)]
+    pagefind, before, trees, before_trees = [], [], [], []
+    site, code = baseline_site(args.baseline, plugin / "data", work) if args.baseline else (None, None)
+    for _ in range(runs):  # alternating pairs: the machine's drift reaches both alike
+        pagefind.append(timed_build(plugin, "site"))
+        trees.append(LAST_TREE_MB["mb"])
+        if site is not None:
+            before.append(timed_build(site, "site", code))
+            before_trees.append(LAST_TREE_MB["mb"])
     figures: dict[str, Any] = {"pagefind_s": round(statistics.median(s for s, _ in pagefind), 3)}
     figures["pagefind_peak_rss_mb"] = round(max(r for _, r in pagefind), 1)
+    figures["pagefind_tree_mb"] = max(trees)
     figures |= page_weights(plugin / "site")
     figures |= physical_floor(plugin / "site", work / "floor-site")
-    if args.baseline:
-        site, code = baseline_site(args.baseline, plugin / "data", work)
-        before = [timed_build(site, "site", code) for _ in range(runs)]
+    if before:
         figures["baseline_rev"] = args.baseline
         figures["baseline_s"] = round(statistics.median(s for s, _ in before), 3)
         figures["baseline_peak_rss_mb"] = round(max(r for _, r in before), 1)
+        figures["baseline_tree_mb"] = max(before_trees)
         figures["pagefind_vs_baseline"] = round(figures["pagefind_s"] / figures["baseline_s"], 3)
+        figures["pagefind_vs_baseline_pairs"] = [round(a[0] / b[0], 3) for a, b in zip(pagefind, before, strict=True)]
     if not args.no_material_search:
         material = material_search_site(plugin, work)
         baseline = [timed_build(material, "site") for _ in range(runs)]
@@ -222,9 +283,13 @@ def host_figures(args: argparse.Namespace, work: Path, plugin: Path) -> dict[str
     zensical = work / "zensical"
     shutil.copytree(plugin, zensical, ignore=shutil.ignore_patterns("site", ".cache"))
     command = [sys.executable, "-m", "digest_plugin.cli", "build", "--host", "zensical"]
-    zen = [timed_command(zensical, command) for _ in range(runs)]
+    zen, zen_trees = [], []
+    for _ in range(runs):
+        zen.append(timed_command(zensical, command))
+        zen_trees.append(LAST_TREE_MB["mb"])
     figures["zensical_s"] = round(statistics.median(s for s, _ in zen), 3)
     figures["zensical_peak_rss_mb"] = round(max(r for _, r in zen), 1)
+    figures["zensical_tree_mb"] = max(zen_trees)
     figures["zensical_vs_mkdocs"] = round(figures["zensical_s"] / figures["pagefind_s"], 3)
     if "baseline_s" in figures:
         figures["zensical_vs_baseline"] = round(figures["zensical_s"] / figures["baseline_s"], 3)
@@ -235,7 +300,7 @@ def host_figures(args: argparse.Namespace, work: Path, plugin: Path) -> dict[str
 
 
 def reader_bytes(site: Path, host: str) -> dict[str, Any]:
-    """The home page and one search (six queries of the real brief), in Chromium
+    """The home page and one search (search_bytes.QUERIES, the real brief's words), in Chromium
     (``search_bytes.py``): the fewest and the most bytes a first search of a visit fetched."""
     try:
         measured = search_bytes.measure(site, search_bytes.QUERIES)
@@ -245,11 +310,12 @@ def reader_bytes(site: Path, host: str) -> dict[str, Any]:
         f"{host}_home_page_bytes": measured["home_page_bytes"],
         f"{host}_search_bytes_min": measured["search_bytes_min"],
         f"{host}_search_bytes_max": measured["search_bytes_max"],
-    }
+    } | {f"{host}_{k}": v for k, v in measured.items() if k.startswith("search_bytes[")}
 
 
 FLOOR_PAGE = """<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>{{ title }}</title>
-<link rel="stylesheet" href="/assets/digest/digest.css"></head><body><main>{{ content }}</main></body></html>
+<link rel="stylesheet" href="/assets/digest/digest.css"></head><body><main><article class="md-content__inner">
+{{ content }}</article></main></body></html>
 """
 ARTICLE = re.compile(r'<article class="md-content__inner[^>]*>(.*)</article>', re.S)
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
@@ -287,8 +353,15 @@ def physical_floor(built: Path, out: Path) -> dict[str, Any]:
 
     plain = statistics.median(write(False) for _ in range(3))
     indexed = statistics.median(write(True) for _ in range(3))
+    written = write(False)  # then Pagefind on the same text, as the shipped build runs it
+    seconds, _ = timed_command(out, pagefind_command(out))
     shutil.rmtree(out, ignore_errors=True)
-    return {"physical_floor_s": round(plain, 3), "physical_floor_with_index_s": round(indexed, 3)}
+    return {
+        "physical_floor_s": round(plain, 3),
+        "physical_floor_with_index_s": round(indexed, 3),
+        "physical_floor_with_pagefind_s": round(written + seconds, 3),
+        "physical_floor_with_pagefind_tree_mb": LAST_TREE_MB["mb"],
+    }
 
 
 TAG = re.compile(r"<[^>]*>")
