@@ -43,6 +43,7 @@ from .report import format_json, format_text
 from .scaffold import brief_path, new_brief, next_round
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import default_text, schema_of
+from .workers import give_back_memory
 
 
 def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
@@ -443,6 +444,8 @@ def _build(args: argparse.Namespace) -> int:
         return 1
     site = root / settings.get("site_dir", "site")
     check = LeakCheck(result.docs)
+    del result, written  # the merged docs are done with: Pagefind's memory comes on top of what is held
+    give_back_memory()
     if siteconfig.digest_option(settings, "search", "material") == "pagefind":
         try:
             leaks = searchindex.build_beside(site, lambda skip: check.site(site, skip=skip))

@@ -222,6 +222,27 @@ def test_a_product_name_with_a_hyphen_and_an_arxiv_id_find_their_place(page):
     assert re.fullmatch(r"/inference/bibliography/#ref-\d+", links[0]), links[:3]
 
 
+def test_one_latin_letter_is_not_searched_and_fetches_no_index(page):
+    """A reader who has typed one letter has not asked anything yet: "d" is in nearly every page,
+    and its part of the index is among the largest a query can fetch (issue 30)."""
+    page.goto(page.base + "/inference/1/")
+    page.wait_for_load_state("networkidle")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/pagefind/index/" in request.url else None)
+    box = page.locator(".md-search__input")
+    box.click()
+    box.press_sequentially("d", delay=20)
+    page.wait_for_timeout(1200)  # four times the box's pause before it asks
+    page.wait_for_load_state("networkidle")
+    assert asked == []
+    assert page.locator(".md-search-result__item").count() == 0
+    assert page.locator(".md-search-result__meta").inner_text() == "键入以开始搜索"
+    box.fill("")
+    box.press_sequentially("llm", delay=20)  # more letters are a query
+    page.locator(".md-search-result__item").first.wait_for(state="visible")
+    assert asked
+
+
 def test_a_small_site_can_keep_materials_own_search(tmp_path):
     """`search: material` with Material's `search` plugin: its index, no Pagefind, no second box."""
     root = copy_project(tmp_path / "p")

@@ -153,14 +153,24 @@
     subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
     return subs.slice(0, 3);
   }
-  function phrases(query) {
-    /* A name joined by hyphens (llm-d, SGLang-TorchTPU) is searched as a phrase: the query's
-       segmenter cuts at the hyphen, and "llm" and "d" anywhere on a page are not "llm-d". */
-    return query.replace(/(^|\s)([A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?=\s|$)/g, '$1"$2"');
+  var HYPHENATED = /(^|\s)([A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?=\s|$)/g;
+  function joined(query) {
+    /* A name joined by hyphens (llm-d, SGLang-TorchTPU) is asked for as one word, its parts run
+       together: Pagefind indexes a hyphenated word that way too, while the query's segmenter would
+       cut it at the hyphen and fetch the index of every part ("d" alone is in half the site). */
+    return query.replace(HYPHENATED, function (all, space, name) { return space + name.replace(/-/g, ""); });
+  }
+  function worth(query) {
+    /* One Latin letter or digit finds nearly every page and fetches a large part of the index: the
+       box waits for a second one (a Chinese character alone is a word). */
+    return query.trim().length > 1 || /[^\x00-\x7f]/.test(query);
   }
   var CJK = /[\u3400-\u9fff]{2,}/g;
   var HAS_CJK = /[\u3400-\u9fff]{2,}/;  /* not global: test() keeps no state between queries */
   var WIDEN_BELOW = 10;
+  var DEBOUNCE_MS = 300;  /* as Pagefind's own box: a word typed at a reader's pace is asked for once.
+     The box waits itself rather than through Pagefind's debouncedSearch, which fetches the index
+     of every prefix typed meanwhile ("16" of 1605.08803: one of the index's largest parts). */
   var SHOWN = 6;
   function flat(text) { return (text || "").replace(/[\s\u200b]+/g, ""); }
   function occurrences(text, wanted) { return wanted ? flat(text).split(wanted).length - 1 : 0; }
@@ -171,7 +181,7 @@
        query is asked again with the last character of each run left off (the index then matches
        words by prefix); the pages of that wider search whose text holds the query as typed join
        the exact ones, and all are ordered by how often they hold it. */
-    return module.debouncedSearch(phrases(query), {}, 120).then(function (found) {
+    return module.search(joined(query)).then(function (found) {
       if (!found) return null;
       /* A page's record holds the page's whole text: a reader fetches one per result shown, so
          few are shown (a long archive page's record is large; issue 16's lighter pages). */
@@ -196,14 +206,20 @@
     });
   }
   var latest = 0;
+  var pause = null;
   function search(query) {
     var ticket = ++latest;
-    if (!query.trim()) {
+    window.clearTimeout(pause);
+    if (!worth(query)) {
       list.textContent = "";
       meta.textContent = words.initial || "";
       return;
     }
     meta.textContent = words.searching || "";
+    pause = window.setTimeout(function () { run(query, ticket); }, DEBOUNCE_MS);
+  }
+  function run(query, ticket) {
+    if (ticket !== latest) return;
     load().then(function (module) { return gather(module, query); }).then(function (found) {
       if (ticket !== latest || !found) return;
       list.textContent = "";
