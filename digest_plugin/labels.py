@@ -348,6 +348,11 @@ SEARCH_UI: Final = {
     "none": "没有找到符合条件的结果",
     "one": "找到 1 个符合条件的结果",
     "other": "找到 {count} 个符合条件的结果",
-    "error": "搜索索引未能载入（预览 mkdocs serve 不建索引，构建后的网站有）",
+    "error": "搜索索引未能载入",
 }
 """The words of the search box (written into assets/digest/search.js as data, JSON-encoded)."""
+SEARCH_UI_PREVIEW: Final = {
+    "error": "预览的搜索索引还在后台生成，请稍后再试",
+    "note": "预览：搜索索引在后台生成，可能还没有收录最近的修改",
+}
+"""What a preview's search box says instead (``digest serve``: the index is made in the background)."""

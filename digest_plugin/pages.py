@@ -98,20 +98,23 @@ def write_pages(
     return written
 
 
-def search_script() -> str:
-    """``search.js``: the search box's words as JSON data (escaped for a script), then the code."""
-    data = json.dumps(labels.SEARCH_UI, ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
+def search_script(*, preview: bool = False) -> str:
+    """``search.js``: the search box's words as JSON data (escaped for a script), then the code; a
+    preview's box says its index is made in the background and may miss the latest edits."""
+    words = labels.SEARCH_UI | labels.SEARCH_UI_PREVIEW if preview else labels.SEARCH_UI
+    data = json.dumps(words, ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
     code = package_files("digest_plugin").joinpath("assets/search.js").read_text(encoding="utf-8")
     return f"window.DIGEST_SEARCH = {data};\n{code}"
 
 
 def generated_pages(
-    layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True
+    layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True, *, preview: bool = False
 ) -> Iterator[tuple[str, str]]:
-    """(source path, content) of every generated file, in a fixed order."""
+    """(source path, content) of every generated file, in a fixed order (``preview``: a ``serve``
+    preview's, whose search box says what its index may miss)."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
     yield JS_PATH, package_files("digest_plugin").joinpath("assets/digest.js").read_text(encoding="utf-8")
-    yield SEARCH_JS_PATH, search_script()
+    yield SEARCH_JS_PATH, search_script(preview=preview)
     for topic, layout in layouts.items():
         yield register_page(topic), stub(labels.PAGE_REGISTER, "[[digest register]]")
         yield bibliography_page(topic), stub(labels.PAGE_BIBLIOGRAPHY, "[[digest bibliography]]")

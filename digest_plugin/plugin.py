@@ -90,6 +90,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
         self._plan: Plan | None = None
         self._prerender: Prerender | None = None
+        self._preview_index: searchindex.PreviewIndex | None = None
+        """Under ``serve``: the preview's search index, made in the background."""
         """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
         self._reading: Reading | None = None
         """In a one-off build: a worker reads each page for withheld claims once it is written."""
@@ -220,7 +222,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._generated = set()
         self._stubs = {}
         added: list[GeneratedFile] = []
-        for path, content in generated_pages(self._layouts, config.site_url, config.use_directory_urls):
+        preview_search = self._serving and self.config.search == "pagefind"
+        for path, content in generated_pages(
+            self._layouts, config.site_url, config.use_directory_urls, preview=preview_search
+        ):
             if files.get_file_from_path(path) is None:
                 file = GeneratedFile.generated(config, path, content=content)
                 assert isinstance(file, GeneratedFile)
@@ -307,10 +312,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                 self._reading.written(self._last_written)
             self._reading.all_written()  # the worker reads its last pages while Pagefind indexes
         pagefind = self.config.enabled and self.config.search == "pagefind"
-        if pagefind and self._serving:
-            # A preview is rebuilt after every edit: indexing it would add seconds (minutes at
-            # ten years) to each; the box says the preview has no index.
-            log.info("digest: search index not built under `serve` (the built site has it)")
+        if pagefind and self._serving and self._preview_index is not None:
+            self._preview_index.after_rebuild(site)  # where that fits the preview's budget
         leaks, read = self._reading.result() if self._reading is not None else ([], frozenset())
         self._reading = None
         check = self._leaks if self.config.enabled else None
@@ -351,7 +354,26 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             self._prerender.close()
             self._prerender = None
 
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Callable[..., Any]) -> Any:
+        """The preview is up: Pagefind indexes it in the background (:class:`searchindex.PreviewIndex`),
+        so its search box works while the editor works; the leak check reads what it wrote."""
+        if self.config.enabled and self.config.search == "pagefind" and self._preview_index is None:
+            self._preview_index = searchindex.PreviewIndex(self._preview_leaks)
+            self._preview_index.start(Path(config.site_dir))
+        return server
+
+    def _preview_leaks(self, site: Path) -> list[str]:
+        check = self._leaks
+        if check is None:
+            return []
+        return [
+            str(leak)
+            for leak in check.site(site, skip=lambda name: not name.startswith(searchindex.OUTPUT_SUBDIR + "/"))
+        ]
+
     def on_shutdown(self) -> None:
+        if self._preview_index is not None:
+            self._preview_index.stop()
         if self._publish is not None:
             self._publish.close()
 

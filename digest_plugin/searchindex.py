@@ -14,9 +14,13 @@ permalinks.  Headings with an id are Pagefind's sub-results, so a result leads t
 
 from __future__ import annotations
 
+import logging
+import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -36,9 +40,11 @@ class SearchIndexError(RuntimeError):
     """Pagefind could not index the site: the message says why and what to do."""
 
 
-def command(site_dir: Path) -> list[str]:
-    """The Pagefind command line for a built site (the binary the ``pagefind[extended]`` wheel ships)."""
-    args = [sys.executable, "-m", "pagefind", "--site", str(site_dir), "--output-subdir", OUTPUT_SUBDIR]
+def command(site_dir: Path, output: Path | None = None) -> list[str]:
+    """The Pagefind command line for a built site (the binary the ``pagefind[extended]`` wheel ships),
+    writing into ``<site>/pagefind/`` or, given ``output``, into that folder."""
+    where = ["--output-path", str(output)] if output is not None else ["--output-subdir", OUTPUT_SUBDIR]
+    args = [sys.executable, "-m", "pagefind", "--site", str(site_dir), *where]
     args += ["--root-selector", ROOT_SELECTOR, f"--include-characters={INCLUDE_CHARACTERS}", "--silent"]
     for selector in EXCLUDE_SELECTORS:
         args += ["--exclude-selectors", selector]
@@ -109,3 +115,77 @@ def build(site_dir: Path) -> Path:
     Raises :class:`SearchIndexError` when Pagefind is missing or fails, so a build that cannot give
     its readers a search publishes nothing."""
     return Indexing(site_dir).wait()
+
+
+PREVIEW_REINDEX_S = 1.0
+"""A preview indexes again after an edit only where indexing took at most this long: on a large
+site the index of the preview's start is kept (the box says it may miss the latest edits), so
+Pagefind never competes with the next rebuild for the editor's cores."""
+log = logging.getLogger("mkdocs.plugins.digest")
+
+
+class PreviewIndex:
+    """The search of a ``serve`` preview: Pagefind indexes the served folder in the background, into
+    a folder of its own that then replaces ``pagefind/`` whole (a search never reads half an index),
+    and the leak check reads what it wrote.  Started once the server is up; again after a rebuild
+    only on a site small enough (:data:`PREVIEW_REINDEX_S`)."""
+
+    def __init__(self, check: Callable[[Path], list[str]]) -> None:
+        """``check(site)``: the withheld claims found in ``<site>/pagefind/``, as lines to warn with."""
+        self.check = check
+        self.proc: subprocess.Popen[str] | None = None
+        self.thread: threading.Thread | None = None
+        self.took: float | None = None
+        """Seconds the last indexing took (None before the first one ends)."""
+        self._stopped = False
+
+    def start(self, site_dir: Path) -> bool:
+        """Index ``site_dir`` in the background unless an indexing runs; whether one was started."""
+        if self._stopped or (self.thread is not None and self.thread.is_alive()):
+            return False
+        fresh = site_dir / f".{OUTPUT_SUBDIR}-next"
+        shutil.rmtree(fresh, ignore_errors=True)
+        began = time.monotonic()
+        try:
+            self.proc = subprocess.Popen(
+                command(site_dir, fresh), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+        except OSError as exc:
+            log.warning(f"digest: the preview has no search: Pagefind did not run ({exc})")
+            return False
+        self.thread = threading.Thread(target=self._finish, args=(site_dir, fresh, self.proc, began), daemon=True)
+        self.thread.start()
+        return True
+
+    def after_rebuild(self, site_dir: Path) -> None:
+        """After a rebuild: index again where that fits the preview's budget."""
+        if self.took is not None and self.took <= PREVIEW_REINDEX_S:
+            self.start(site_dir)
+
+    def _finish(self, site_dir: Path, fresh: Path, proc: subprocess.Popen[str], began: float) -> None:
+        _, stderr = proc.communicate()
+        if self._stopped:
+            shutil.rmtree(fresh, ignore_errors=True)
+            return
+        if proc.returncode != 0 or not (fresh / "pagefind.js").is_file():
+            shutil.rmtree(fresh, ignore_errors=True)
+            log.warning("digest: the preview's search index failed: " + " | ".join(stderr.strip().splitlines()[-3:]))
+            return
+        live, old = site_dir / OUTPUT_SUBDIR, site_dir / f".{OUTPUT_SUBDIR}-old"
+        shutil.rmtree(old, ignore_errors=True)
+        if live.exists():
+            os.replace(live, old)
+        os.replace(fresh, live)
+        shutil.rmtree(old, ignore_errors=True)
+        self.took = time.monotonic() - began
+        for line in self.check(site_dir):
+            log.warning(line)
+        log.info(f"digest: the preview's search index is ready ({self.took:.1f} s)")
+
+    def stop(self) -> None:
+        """The server stops: so does Pagefind, and nothing more is written."""
+        self._stopped = True
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        if self.thread is not None:
+            self.thread.join(timeout=10)

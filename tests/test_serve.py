@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from conftest import copy_project
 from ruamel.yaml import YAML
 
@@ -127,9 +128,9 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
         wait_for(
             url, server, log, lambda p: marker in p, f"the served §5 page did not change after editing {BRIEF_YAML}"
         )
-        # A preview is not indexed for search (each rebuild would pay for it); the box says so.
-        assert fetch(f"http://127.0.0.1:{port}/pagefind/pagefind.js")[0] == 404
-        assert "search index not built under `serve`" in log_of(log)
+        # The preview has a search: Pagefind indexes it in the background once the server is up.
+        wait_for(f"http://127.0.0.1:{port}/pagefind/pagefind.js", server, log, bool, "no preview search index")
+        assert "the preview's search index is ready" in log_of(log)
 
 
 def test_digest_serve_previews_an_edit_converting_only_what_changed(tmp_path):
@@ -189,3 +190,45 @@ def test_digest_serve_on_zensical_follows_a_data_edit_and_a_new_brief(tmp_path):
         page = f"http://127.0.0.1:{port}/inference/briefs/2026-10-22-inference-E2/"
         wait_for(page, server, log, lambda p: 'data-brief="2026-10-22-inference-E2"' in p, "the new brief has no page")
     assert fetch(url)[0] == 0, "stopping `digest serve --host zensical` left a server running on its port"
+
+
+def test_the_preview_has_a_search_that_finds_tonights_edit(tmp_path):
+    """`digest serve` serves a search box that works (issue 30): the index is made in the background,
+    the box says it may miss the latest edits, and on a small site an edit is searchable moments later."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip(f"{chromium} is missing")
+    edit = title_edit(tmp_path, "PREVIEWSEARCH")
+    project, marker = edit.project, edit.marker
+    log = tmp_path / "serve.log"
+    with serving(project, log, ("-m", "digest_plugin.cli", "serve")) as (server, port):
+        base = f"http://127.0.0.1:{port}"
+        wait_for(f"{base}/pagefind/pagefind.js", server, log, bool, "no preview search index")
+        with playwright.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(chromium), args=["--headless", "--no-sandbox"])
+            tab = browser.new_page(locale="zh-CN")
+            tab.set_default_timeout(20_000)
+
+            def search(query: str) -> list[str]:
+                tab.goto(f"{base}/inference/1/")
+                box = tab.locator(".md-search__input")
+                box.click()
+                box.press_sequentially(query, delay=20)
+                tab.locator(".md-search-result__item").first.wait_for(state="visible")
+                return [a.get_attribute("href") or "" for a in tab.locator(".md-search-result__item a").all()]
+
+            assert any("#entry-" in link for link in search("Kapitsa"))
+            assert "可能还没有收录最近的修改" in tab.locator(".digest-search__note").inner_text()
+            ready = "the preview's search index is ready"
+            indexed = log.read_text(encoding="utf-8").count(ready)
+            edit.apply()
+            wait_for(f"{base}/inference/5/", server, log, lambda p: marker in p, "the edit was not served")
+            deadline = time.monotonic() + RELOAD_TIMEOUT
+            while log.read_text(encoding="utf-8").count(ready) <= indexed:  # indexed again after the rebuild
+                assert time.monotonic() < deadline, log_of(log)
+                time.sleep(0.5)
+            wait_for(f"{base}/pagefind/pagefind.js", server, log, bool, "the index went missing")
+            found = search(marker)
+            assert found and found[0].startswith("/inference/5/"), found
+            browser.close()
