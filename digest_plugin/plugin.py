@@ -90,9 +90,9 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
         self._plan: Plan | None = None
         self._prerender: Prerender | None = None
+        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
         self._preview_index: searchindex.PreviewIndex | None = None
         """Under ``serve``: the preview's search index, made in the background."""
-        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
         self._reading: Reading | None = None
         """In a one-off build: a worker reads each page for withheld claims once it is written."""
         self._last_written: str | None = None
@@ -237,7 +237,6 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if self._preview is not None:
             self._plan_preview(config, pages, added, files)
         elif not self._serving:
-            give_back_memory()  # what loading and merging freed, before the worker is forked
             self._prerender = Prerender(
                 self._stubs,
                 lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),

@@ -41,9 +41,6 @@
   });
   var meta = el("div", { "class": "md-search-result__meta", "aria-live": "polite" }, [words.initial || ""]);
   var list = el("ol", { "class": "md-search-result__list", "role": "presentation" });
-  function note() {  /* a preview's: its index is made in the background and may miss the latest edits */
-    return el("p", { "class": "digest-search__note" }, [words.note]);
-  }
   var form = el("form", { "class": "md-search__form", "name": "search" }, [
     input,
     el("label", { "class": "md-search__icon md-icon", "for": "__search" }, [icon("magnify"), icon("back")]),
@@ -57,7 +54,8 @@
       form,
       el("div", { "class": "md-search__output" }, [
         el("div", { "class": "md-search__scrollwrap", "tabindex": "0" }, [
-          el("div", { "class": "md-search-result" }, words.note ? [meta, note(), list] : [meta, list])
+          /* a preview's note: its index is made in the background and may miss the latest edits */
+          el("div", { "class": "md-search-result" }, words.note ? [meta, el("p", { "class": "digest-search__note" }, [words.note]), list] : [meta, list])
         ])
       ])
     ])
