@@ -48,7 +48,7 @@ from .export import Exporter, script
 from .layout import Layout, Linker, cite_anchor, layouts
 from .model import Rules
 from .pipeline import living_docs
-from .render import Block, Heading, Raw, Renderer, esc
+from .render import SEARCH_EXCLUDE, Block, Heading, Raw, Renderer, esc
 from .templating import TemplateProblem, Templates, override_folders
 
 log = logging.getLogger("mkdocs.plugins.digest")
@@ -167,9 +167,15 @@ class DirectiveProcessor(BlockProcessor):
             rendered = [Raw(f'<p class="digest-error">digest: {esc(exc)}</p>')]
         if ctx is not None:
             ctx.rendered.extend(rendered)
+        headings = [part for part in rendered if isinstance(part, Heading)]
+        if headings and not any(h.searched for h in headings):  # the page holds nothing to search for:
+            for title in parent.iter("h1"):  # its title goes too, and Pagefind leaves the page out
+                title.set(SEARCH_EXCLUDE, "")
         for part in rendered:
             if isinstance(part, Heading):
                 el = etree.SubElement(parent, f"h{part.level}", {"id": part.anchor})
+                if not part.searched:
+                    el.set(SEARCH_EXCLUDE, "")
                 # Escaped here, so that text which looks like an entity (`&lt;`) stays as written:
                 # Python-Markdown's serializer leaves entities alone and would show `<`.
                 el.text = AtomicString(html.escape(part.text, quote=False))

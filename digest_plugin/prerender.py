@@ -35,8 +35,8 @@ from .render import Block, Heading, Raw
 from .templating import TemplateProblem
 from .workers import Worker
 
-Sent = str | tuple[int, str, str]
-"""A block as plain data: a Raw's HTML, or a Heading as (level, anchor, text)."""
+Sent = str | tuple[int, str, str, bool]
+"""A block as plain data: a Raw's HTML, or a Heading as (level, anchor, text, searched)."""
 Page = tuple[list[list[Sent]], list[str]]
 """A page's directives' blocks and the anchors they gave, as written to the pages' file."""
 Rendered = dict[str, int]
@@ -124,7 +124,7 @@ class Prerender:
 
 
 def _send(block: Block) -> Sent:
-    return block.html if isinstance(block, Raw) else (block.level, block.anchor, block.text)
+    return block.html if isinstance(block, Raw) else (block.level, block.anchor, block.text, block.searched)
 
 
 def _receive(sent: Sent) -> Block:

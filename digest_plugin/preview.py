@@ -71,7 +71,7 @@ def record(stub: str, blocks: Iterable[Block]) -> PageRecord:
     links: set[str] = set()
     for block in blocks:
         if isinstance(block, Heading):
-            digest.update(f"\0h{block.level}\0{block.anchor}\0{block.text}".encode())
+            digest.update(f"\0h{block.level}\0{block.anchor}\0{block.text}\0{block.searched}".encode())
             holds.add(block.anchor)
             continue
         digest.update(b"\0r\0" + block.html.encode())

@@ -100,7 +100,8 @@ def test_the_build_writes_pagefinds_index_and_not_materials(site):
 def test_each_statement_is_indexed_once_where_it_lives_and_nothing_kept_out_is_in(site):
     data = brief()
     pages = records(site)
-    brief_page = plain(pages[f"/inference/briefs/{data['id']}/"]["content"])
+    # a brief page whose items all went to §-pages is not indexed at all (test_search_scope)
+    brief_page = plain(pages.get(f"/inference/briefs/{data['id']}/", {"content": ""})["content"])
     for item in data["items"]:
         boundary = plain(item["evidence"]["boundary"])[:30]
         on_section = [u for u, r in pages.items() if boundary in plain(r["content"]) and u.startswith("/inference/")]
