@@ -587,15 +587,18 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
         )
         found.append(_at(dataset, brief.id, loc, f"unknown section §{value}", hint=hint))
 
-    def ref(loc: _Loc, value: str | None, known: set[str], kind: str) -> None:
-        if value is not None and value not in known:
-            found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, sorted(known))))
+    def ref(loc: _Loc, value: str | None, known: set[str], kind: str, *, but: str | None = None) -> None:
+        """``but``: the one id that does not count (an item is no duplicate of itself); not taken out
+        of ``known`` (a copy of every item, per item, made the check quadratic: 11 s at ten years)."""
+        if value is not None and (value not in known or value == but):
+            others = sorted(known - {but}) if but is not None else sorted(known)
+            found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, others)))
 
     for i, item in enumerate(brief.items):
         p, at = item.placement, ("items", i, "placement")
         if p.action is not PlacementAction.new_section and p.section is not None:  # _openings checks an opening
             section(at + ("section",), p.section)
-        ref(at + ("duplicate_of",), p.duplicate_of, items - {item.id}, "item")
+        ref(at + ("duplicate_of",), p.duplicate_of, items, "item", but=item.id)
         if p.action is PlacementAction.update_in_place:
             ref(at + ("entry",), p.entry, entries, "entry to update in place")
         for j, also in enumerate(p.entries):

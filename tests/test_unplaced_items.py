@@ -87,6 +87,13 @@ def test_a_duplicate_of_an_unknown_item_names_it(data_copy):
     assert len(found) == 1 and "unknown item 'no-such-item'" in found[0], found
 
 
+def test_an_item_that_names_itself_as_its_duplicate_is_an_error(data_copy):
+    placement = {"action": "duplicate", "duplicate_of": "night-item-1", "text": "x"}
+    write_night(data_copy, [_item(1, "重复", placement)])
+    found = findings(data_copy)
+    assert len(found) == 1 and "unknown item 'night-item-1'" in found[0], found
+
+
 def test_an_item_kept_out_of_the_doc_cannot_be_updated_in_place_later(data_copy):
     write_night(data_copy)
     later = {
