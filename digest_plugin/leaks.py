@@ -327,14 +327,12 @@ class LeakCheck:
         if not self.spellings:
             return []
         files: list[tuple[str, int]] = []
-        for path in sorted(site_dir.rglob("*")):
-            if not path.is_file() or path.is_symlink() or not _checked(path):
+        for name, entry in _files(str(site_dir)):
+            if not _checked(Path(name)) or (skip is not None and skip(name)):
                 continue
-            if skip is not None and skip(path.relative_to(site_dir).as_posix()):
-                continue
-            stat = path.stat()
+            stat = entry.stat(follow_symlinks=False)
             if since is None or stat.st_mtime >= since:
-                files.append((path.relative_to(site_dir).as_posix(), stat.st_size))
+                files.append((name, stat.st_size))
         upto = list(itertools.accumulate(size for _, size in files))  # bytes up to each file
         total = upto[-1] if upto else 0
         split = bisect.bisect_left(upto, total / 2) + 1 if total >= SPLIT_BYTES else len(files)
@@ -459,6 +457,20 @@ def _read_named(
             found += [astuple(leak) for leak in check.file(site_dir / name, name)]
             names[name] = None
     return found, list(names)
+
+
+def _files(folder: str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """Every file under ``folder`` by its name there, in path order, symbolic links left out.
+
+    Why not ``Path.rglob``: listing a 4,700-page site with it (and a stat per path) was a third of
+    a preview's rebuild; ``os.scandir`` reads each folder once."""
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            yield from _files(entry.path, f"{prefix}{entry.name}/")
+        elif entry.is_file(follow_symlinks=False):
+            yield f"{prefix}{entry.name}", entry
 
 
 def _checked(path: Path) -> bool:
