@@ -328,7 +328,7 @@ class LeakCheck:
             return []
         files: list[tuple[str, int]] = []
         for name, entry in _files(str(site_dir)):
-            if not _checked(Path(name)) or (skip is not None and skip(name)):
+            if not _checked(name) or (skip is not None and skip(name)):
                 continue
             stat = entry.stat(follow_symlinks=False)
             if since is None or stat.st_mtime >= since:
@@ -473,11 +473,13 @@ def _files(folder: str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry[str
             yield f"{prefix}{entry.name}", entry
 
 
-def _checked(path: Path) -> bool:
-    """Whether the checker reads a file: pages, feeds (not the sitemap), search indexes."""
-    if path.suffix == ".xml":
-        return path.name != "sitemap.xml"
-    return path.suffix in (".html", ".pf_fragment") or path.name in SEARCH_INDEXES
+def _checked(name: str) -> bool:
+    """Whether the checker reads a file, by its name in the site: pages, feeds (not the sitemap),
+    search indexes."""
+    base = name.rpartition("/")[2]
+    if base.endswith(".xml"):
+        return base != "sitemap.xml"
+    return base.endswith((".html", ".pf_fragment")) or base in SEARCH_INDEXES
 
 
 def find_leaks(site_dir: Path, docs: Mapping[str, LivingDoc]) -> list[Leak]:

@@ -59,7 +59,8 @@ from .templating import Templates
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
 SEARCH_EXCLUDE = "data-search-exclude"
-"""The attribute the search index leaves out (:mod:`searchindex` passes its selector to Pagefind)."""
+"""The attribute on what a search should not find (:mod:`searchindex` hands Pagefind its selector;
+the templates write it out as well)."""
 NOT_SEARCHED = f" {SEARCH_EXCLUDE}"
 """On what qualifies a statement rather than states it (its provenance line, sources, relation,
 placement, history, the lists of what relates to it), on a round's own recommendations (a brief's

@@ -25,9 +25,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from .render import SEARCH_EXCLUDE
+
 ROOT_SELECTOR = "article.md-content__inner"
 """The page's content in Material's (and Zensical's) markup."""
-EXCLUDE_SELECTORS = ("[data-search-exclude]", ".headerlink", ".md-content__button")
+EXCLUDE_SELECTORS = (f"[{SEARCH_EXCLUDE}]", ".headerlink", ".md-content__button")
 """Kept out of the index (the renderer's own exclusions; the permalinks; the edit buttons)."""
 INCLUDE_CHARACTERS = "-."
 """Kept inside a word: a product name (llm-d) and an arXiv id (1605.08803) are one word each."""
