@@ -612,8 +612,12 @@ class Renderer:
                 f"{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} "
                 f'<span{NOT_SEARCHED}><span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
                 f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</span></p>",
-                f'<p class="digest-boundary" id="boundary-{esc(key)}"><strong>{labels.BOUNDARY}</strong>：'
-                f"{self.text(ev.boundary) if ev.boundary else labels.BOUNDARY_NOT_GIVEN}</p>",
+                # The id the badge's description points at sits on a wrapper: Pagefind copies the
+                # own text of every element with an id into the page's search record, and a block
+                # wrapper has none, so the boundary is indexed once (issue 30: a record is fetched
+                # per result shown).
+                f'<div id="boundary-{esc(key)}"><p class="digest-boundary"><strong>{labels.BOUNDARY}</strong>：'
+                f"{self.text(ev.boundary) if ev.boundary else labels.BOUNDARY_NOT_GIVEN}</p></div>",
             ]
         )
 

@@ -35,6 +35,7 @@ from digest_plugin.leaks import find_leaks
 from digest_plugin.pipeline import analyse
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
+import search_bytes
 from search_bytes import CHROMIUM, chromium_on, serving
 
 BRIEF = ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"
@@ -107,6 +108,10 @@ def test_each_statement_is_indexed_once_where_it_lives_and_nothing_kept_out_is_i
         on_section = [u for u, r in pages.items() if boundary in plain(r["content"]) and u.startswith("/inference/")]
         assert boundary not in brief_page, f"{item['id']}: the brief page's copy is indexed too"
         assert any(re.fullmatch(r"/inference/\d/", u) for u in on_section), f"{item['id']}: its entry is not indexed"
+        # Pagefind copies the text of an element with an id into the record's anchors: the
+        # boundary (which the badge points at by id) must not ride in a record twice.
+        copies = [u for u, r in pages.items() for a in r["anchors"] if boundary in plain(a["text"])]
+        assert copies == [], f"{item['id']}: the boundary is copied into the anchors of {copies}"
     everything = "".join(plain(r["content"]) for r in pages.values())
     assert "清单任务" not in everything  # a brief's metadata (kept out of search)
     assert plain("各等级、缺口与来源类型的含义") not in everything  # a badge's tip
@@ -242,6 +247,26 @@ def test_one_latin_letter_is_not_searched_and_fetches_no_index(page):
     box.press_sequentially("llm", delay=20)  # more letters are a query
     page.locator(".md-search-result__item").first.wait_for(state="visible")
     assert asked
+
+
+def test_a_first_search_fetches_no_worker_script_and_each_record_once(page):
+    """What the server sends for one search (counted where it is sent, as Chromium gives no size
+    for what a worker fetches): Pagefind's script, the wasm, the index's parts and the records of
+    the results, and not the 41 KB worker script Pagefind 1.5 would fetch first (issue 30)."""
+    fresh = page.context.browser.new_context()  # nothing cached by the tests before
+    try:
+        tab = fresh.new_page()
+        tab.set_default_timeout(15_000)
+        tab.base = page.base
+        search_bytes.SENT.clear()
+        links, _, _ = search(tab, "Kapitsa")
+    finally:
+        fresh.close()
+    sent = [path.split("?")[0] for path, _ in search_bytes.SENT if "/pagefind/" in path]
+    assert links and any(path.endswith("/pagefind.js") for path in sent), sent
+    assert not any("worker" in path for path in sent), sent
+    fragments = [path for path in sent if "/fragment/" in path]
+    assert fragments and len(fragments) == len(set(fragments)), sent
 
 
 def test_a_small_site_can_keep_materials_own_search(tmp_path):

@@ -77,7 +77,10 @@
   function load() {
     if (!pagefind) {
       pagefind = import(new URL("pagefind/pagefind.js", root).href).then(function (module) {
-        return module.options({ baseUrl: root.pathname }).then(function () { return module; });
+        /* noWorker: Pagefind 1.5 would fetch a 41 KB worker script before the first search, a
+           seventh of a reader's first search (issue 30); a query on this site's index takes a few
+           milliseconds of the page's own thread. */
+        return module.options({ baseUrl: root.pathname, noWorker: true }).then(function () { return module; });
       });
       pagefind.catch(function () { meta.textContent = words.error || ""; pagefind = null; });
     }
