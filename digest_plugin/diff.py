@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .merge import ContradictionView, EntryView, FollowUpView, LivingDoc
+from .doc import ContradictionView, EntryView, FollowUpView, LivingDoc
 from .model import FollowUpStatus, Status
 from .vocabulary import Vocabulary
 

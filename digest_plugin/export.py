@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .arxiv import key as arxiv_key
+from .doc import ContradictionView, EntryView
 from .layout import Layout, Linker, brief_page, entry_anchor, item_anchor, page_url
-from .merge import ContradictionView, EntryView
 from .render import Renderer
 
 FORMAT = "digest-export/1"

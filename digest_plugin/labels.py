@@ -257,7 +257,7 @@ CHANGE_KINDS: Final = {
     "follow_ups_closed": "关闭跟进",
     "follow_ups_carried": "顺延跟进",
 }
-"""What a brief can do to the living doc (see ``merge.CHANGE_KINDS``)."""
+"""What a brief can do to the living doc (see ``doc.CHANGE_KINDS``)."""
 CHANGE_ROW: Final = "{label} {count}：{links}"
 NO_CHANGES: Final = "这份简报没有改动活文档。"
 NO_CHANGES_SHORT: Final = "无改动"

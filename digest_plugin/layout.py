@@ -25,7 +25,7 @@ from typing import TypeVar
 from . import labels
 from .arxiv import MENTION
 from .arxiv import key as arxiv_key
-from .merge import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc
+from .doc import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc
 from .model import Brief
 
 T = TypeVar("T")

@@ -28,7 +28,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
-from .merge import LivingDoc
+from .doc import LivingDoc
 from .workers import Worker
 
 TAG = re.compile(r"<[^>]*>")

@@ -19,21 +19,33 @@ renderer, a host adapter, a ``serve`` rebuild — can change what the merge deci
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
-from typing import NamedTuple, TypeVar
 
-from . import arxiv, spelling
 from .arxiv import key as arxiv_key
+from .doc import (
+    CHANGE_KINDS,
+    Changes,
+    CitationView,
+    CitedByCount,
+    ContradictionEvent,
+    ContradictionView,
+    EntryView,
+    FigureState,
+    FigureValue,
+    FollowUpEvent,
+    FollowUpView,
+    LivingDoc,
+    PlacedItem,
+    SectionView,
+    Stub,
+    Update,
+)
 from .model import (
     DISCARD,
     DISCARDED,
     Brief,
-    Citation,
     Contradiction,
     ContradictionChange,
     ContradictionUpdate,
@@ -44,9 +56,7 @@ from .model import (
     Figure,
     FollowUp,
     FollowUpStatus,
-    FollowUpUpdate,
     Item,
-    Outcome,
     Outline,
     PlacementAction,
     Retraction,
@@ -55,408 +65,6 @@ from .model import (
     Status,
 )
 from .vocabulary import Vocabulary, default_file
-
-T = TypeVar("T")
-
-# --------------------------------------------------------------------------- the merged doc's records
-
-
-class PlacedItem(NamedTuple):
-    """Where an item of a brief ended up: the entry it created or updated (its own id if discarded)."""
-
-    brief: Brief
-    item: Item
-    entry_id: str
-
-
-class FigureValue(NamedTuple):
-    """An earlier value of a figure and the brief that stated it (``baseline`` for the outline)."""
-
-    figure: Figure
-    stated_in: str
-    corrected_by: str | None = None
-    """The contradiction that showed this value wrong: it is never shown as a value again."""
-
-
-@dataclass(frozen=True)
-class FigureState:
-    """A figure of an entry: its current value and the values it had before, oldest first."""
-
-    key: str
-    label: str
-    current: Figure
-    current_from: str
-    history: tuple[FigureValue, ...] = ()
-    withheld_by: Contradiction | None = None
-    """The open contradiction that forbids stating the current value as fact."""
-
-    def series(self) -> list[Figure]:
-        """Every dated value, oldest first (for the chart); a value shown wrong is no data point."""
-        return [v.figure for v in self.history if v.corrected_by is None] + [self.current]
-
-    @property
-    def earlier(self) -> list[FigureValue]:
-        """The earlier values a reader may see (not those a correction showed wrong)."""
-        return [v for v in self.history if v.corrected_by is None]
-
-
-@dataclass(frozen=True)
-class Update:
-    """One dated change to an entry: which brief (or the baseline doc) did what."""
-
-    kind: str  # baseline | placed | updated | evidence | retracted | corrected
-    brief: Brief | None
-    item: Item | None
-    text: str
-    evidence: Evidence | None = None
-    correction: Correction | None = None
-
-
-@dataclass(frozen=True)
-class EntryView:
-    """An entry as it stands on its section page after all briefs are applied."""
-
-    id: str
-    section: str
-    title: str
-    baseline: Entry | None = None
-    item: Item | None = None
-    brief: Brief | None = None
-    parent: str | None = None
-    footnote: bool = False
-    figures: tuple[FigureState, ...] = ()
-    history: tuple[Update, ...] = ()
-    evidence: Evidence | None = None
-    retraction: Retraction | None = None
-    retracted_in: Brief | None = None
-    moved_from: tuple[tuple[str, Brief], ...] = ()
-    """The sections it was moved out of, and by which brief (oldest first)."""
-    split_into: tuple[str, ...] = ()
-    """The entries a brief split it into."""
-    split_from: str | None = None
-    """The entry this one is a part of, split by the brief that placed it."""
-    errata: tuple[tuple[Erratum, Brief], ...] = ()
-    """Corrections of the brief that placed it, applied to its text, and the brief that made each."""
-
-    @property
-    def retracted(self) -> bool:
-        return self.retraction is not None
-
-    @property
-    def last_brief(self) -> Brief | None:
-        """The brief that changed the entry last (None for an entry no brief touched)."""
-        return next((u.brief for u in reversed(self.history) if u.brief is not None), None)
-
-    @property
-    def first_update(self) -> Update | None:
-        """The first change a brief made (it placed the entry), None for an entry no brief touched."""
-        return next((u for u in self.history if u.brief is not None), None)
-
-    @property
-    def current_evidence(self) -> Evidence | None:
-        """How solid the statement is now: a later brief's assessment, else its item's (None for
-        an entry the outline brought and no brief assessed)."""
-        return self.evidence or (self.item.evidence if self.item else None)
-
-
-@dataclass(frozen=True)
-class Stub:
-    """A short linked pointer left in another section by a cross-reference."""
-
-    section: str
-    item: Item
-    brief: Brief
-    home: str
-
-
-class ContradictionEvent(NamedTuple):
-    """A later brief's update of a contradiction."""
-
-    brief: Brief
-    update: ContradictionUpdate
-
-
-@dataclass(frozen=True)
-class ContradictionView:
-    contradiction: Contradiction
-    brief: Brief
-    sections: tuple[str, ...]
-    status: Status = Status.open
-    history: tuple[ContradictionEvent, ...] = ()
-
-    @property
-    def id(self) -> str:
-        return self.contradiction.id
-
-    @property
-    def is_open(self) -> bool:
-        return self.status is Status.open
-
-    @cached_property
-    def settled(self) -> ContradictionEvent | None:
-        """The brief and update that resolved or superseded it, if it is no longer open (kept, as
-        ``disposition`` is: the view is frozen, and a page asks both of each callout many times)."""
-        if self.is_open:
-            return None
-        settling = [e for e in self.history if e.update.change is not ContradictionChange.redisposed]
-        return settling[-1] if settling else None
-
-    @cached_property
-    def disposition(self) -> str:
-        """What the team does with it now: the latest re-judgement (改判), else the brief's own."""
-        for event in reversed(self.history):
-            if event.update.disposition is not None:
-                return event.update.disposition
-        return self.contradiction.disposition
-
-    @property
-    def corrected(self) -> bool:
-        """Resolved because the withheld claim was wrong: it never becomes publishable."""
-        return self.settled is not None and self.settled.update.outcome is Outcome.corrected
-
-
-@dataclass(frozen=True)
-class CitationView:
-    citation: Citation
-    number: int
-    brief: Brief
-    counts: tuple[CitedByCount, ...] = ()
-    """Every cited-by count any brief gave for the paper, oldest first."""
-    withdrawn_in: Brief | None = None
-    """The brief that says its authors withdrew it (it keeps its number)."""
-
-    @property
-    def latest_counts(self) -> list[CitedByCount]:
-        """The newest count of each source (what the bibliography shows), in the order sources came."""
-        latest: dict[str, CitedByCount] = {}
-        for count in self.counts:
-            latest[count.source] = count
-        return list(latest.values())
-
-    @property
-    def earlier_counts(self) -> list[CitedByCount]:
-        """The counts a later brief refreshed, oldest first (kept as history)."""
-        shown = {id(c) for c in self.latest_counts}
-        return [c for c in self.counts if id(c) not in shown]
-
-
-class CitedByCount(NamedTuple):
-    """A cited-by count as one brief gave it, dated (the brief's date when it gave none)."""
-
-    source: str
-    """The source's code (``S2``, ``OpenAlex``)."""
-    label: str
-    value: int
-    """How many times the source counts the paper cited."""
-    as_of: dt.date
-    brief: str
-
-
-@dataclass(frozen=True)
-class SectionView:
-    section: Section
-    entries: tuple[EntryView, ...] = ()
-    stubs: tuple[Stub, ...] = ()
-    contradictions: tuple[ContradictionView, ...] = ()
-    opened_by: Brief | None = None
-    """The brief whose ``new_section`` placement opened the section (None for the outline's own)."""
-    opened_with: Item | None = None
-    """The item of that brief that opened it (its first entry, unless discarded)."""
-    former_titles: tuple[tuple[str | None, Brief], ...] = ()
-    """Titles it had before a brief renamed it, and the brief that renamed it (oldest first)."""
-    moved_out: tuple[tuple[str, str, Brief], ...] = ()
-    """(entry id, where it went, the brief that moved it): what this section says of entries it lost."""
-
-    @property
-    def number(self) -> str:
-        return self.section.number
-
-
-class FollowUpEvent(NamedTuple):
-    """A later brief's closing (or carrying over) of a follow-up."""
-
-    brief: Brief
-    update: FollowUpUpdate
-
-
-@dataclass(frozen=True)
-class FollowUpView:
-    follow_up: FollowUp
-    brief: Brief
-    status: FollowUpStatus = FollowUpStatus.open
-    history: tuple[FollowUpEvent, ...] = ()
-
-    @property
-    def pending(self) -> bool:
-        """Still to do: open, or carried over to the next round."""
-        return self.status in (FollowUpStatus.open, FollowUpStatus.carried_over)
-
-
-CHANGE_KINDS = (
-    "sections_opened",
-    "entries_added",
-    "entries_updated",
-    "entries_retracted",
-    "evidence_changed",
-    "contradictions_opened",
-    "contradictions_resolved",
-    "contradictions_reopened",
-    "contradictions_superseded",
-    "contradictions_redisposed",
-    "citations_added",
-    "follow_ups_opened",
-    "follow_ups_closed",
-    "follow_ups_carried",
-)
-"""The kinds of change a brief can make, in the order pages list them (labels: :mod:`labels`)."""
-
-
-@dataclass(frozen=True)
-class Changes:
-    """What one brief did to the living doc (ids; section numbers; citation numbers)."""
-
-    sections_opened: tuple[str, ...] = ()
-    entries_added: tuple[str, ...] = ()
-    entries_updated: tuple[str, ...] = ()
-    entries_retracted: tuple[str, ...] = ()
-    evidence_changed: tuple[str, ...] = ()
-    contradictions_opened: tuple[str, ...] = ()
-    contradictions_resolved: tuple[str, ...] = ()
-    contradictions_reopened: tuple[str, ...] = ()
-    contradictions_superseded: tuple[str, ...] = ()
-    contradictions_redisposed: tuple[str, ...] = ()
-    citations_added: tuple[int, ...] = ()
-    follow_ups_opened: tuple[str, ...] = ()
-    follow_ups_closed: tuple[str, ...] = ()
-    follow_ups_carried: tuple[str, ...] = ()
-    """Carried over to a later round: still open, not closed (issue 34: the page counted them closed)."""
-
-    def of(self, kind: str) -> tuple[str | int, ...]:
-        """The ids (or citation numbers) of one kind of change."""
-        found: tuple[str | int, ...] = getattr(self, kind)
-        return found
-
-    def counts(self) -> dict[str, int]:
-        return {kind: len(self.of(kind)) for kind in CHANGE_KINDS}
-
-
-@dataclass(frozen=True)
-class LivingDoc:
-    """One topic's living doc after merging every brief into its outline."""
-
-    topic: str
-    outline: Outline
-    briefs: tuple[Brief, ...]
-    sections: Mapping[str, SectionView]
-    items: Mapping[str, PlacedItem]
-    entries: Mapping[str, EntryView]
-    contradictions: tuple[ContradictionView, ...]
-    citations: Mapping[str, CitationView]
-    """By paper (arXiv id without version)."""
-    follow_ups: tuple[FollowUpView, ...]
-    changes: Mapping[str, Changes]
-    archive_after_days: int = 21
-    """Carried for :mod:`layout`, which decides from it what moves to archive pages."""
-    vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
-    """The topic's words (labels and meanings of ratings, levels, kinds, gaps, dispositions)."""
-
-    def top_sections(self) -> list[SectionView]:
-        return [s for s in self.sections.values() if "." not in s.number]
-
-    def children(self, number: str) -> list[SectionView]:
-        return [s for s in self.sections.values() if s.number.split(".")[0] == number and "." in s.number]
-
-    # Indexes, built once per merge: rendering looks these up for every entry of every page, and
-    # a scan per lookup would make a ten-year doc quadratic.
-
-    @cached_property
-    def _contradictions_by_id(self) -> dict[str, ContradictionView]:
-        return {c.id: c for c in self.contradictions}
-
-    @cached_property
-    def briefs_by_id(self) -> dict[str, Brief]:
-        return {b.id: b for b in self.briefs}
-
-    @cached_property
-    def contradictions_by_brief(self) -> dict[str, list[ContradictionView]]:
-        return _group(self.contradictions, lambda c: [c.brief.id])
-
-    @cached_property
-    def citations_by_brief(self) -> dict[str, list[CitationView]]:
-        """The papers each brief added to the bibliography, in number order."""
-        return _group(sorted(self.citations.values(), key=lambda v: v.number), lambda v: [v.brief.id])
-
-    @cached_property
-    def contradictions_by_item(self) -> dict[str, list[ContradictionView]]:
-        return _group(self.contradictions, lambda c: c.contradiction.touches.items)
-
-    @cached_property
-    def contradictions_by_entry(self) -> dict[str, list[ContradictionView]]:
-        return _group(self.contradictions, lambda c: c.contradiction.touches.entries)
-
-    def contradiction(self, contradiction_id: str) -> ContradictionView | None:
-        return self._contradictions_by_id.get(contradiction_id)
-
-    @cached_property
-    def _follow_ups_by_id(self) -> dict[str, FollowUpView]:
-        return {f.follow_up.id: f for f in self.follow_ups}
-
-    @cached_property
-    def follow_ups_by_item(self) -> dict[str, list[FollowUpView]]:
-        """The follow-ups on each item (``follow_ups[].items``), in the order briefs opened them."""
-        return _group(list(self.follow_ups), lambda f: f.follow_up.items)
-
-    def follow_up(self, follow_up_id: str) -> FollowUpView:
-        return self._follow_ups_by_id[follow_up_id]
-
-    @cached_property
-    def withheld(self) -> dict[str, ContradictionView]:
-        """Spellings of claims that must not appear as fact, longest first (so the longest match wins).
-
-        Open contradictions withhold, and so do those resolved as *corrected* (the claim was
-        wrong, so it never becomes a fact); once confirmed, the claim is publishable.  A spelling
-        named by two contradictions is withheld by the earlier one."""
-        found: dict[str, ContradictionView] = {}
-        for c in self.contradictions:
-            for claim in c.contradiction.withheld if c.is_open or c.corrected else ():
-                for pattern in claim.patterns:
-                    found.setdefault(pattern, c)
-        return dict(sorted(found.items(), key=lambda pc: (-len(pc[0]), pc[0])))
-
-    @cached_property
-    def withheld_pattern(self) -> re.Pattern[str] | None:
-        """One alternation of every withheld spelling, longest first, over plain (unescaped) text.
-
-        Each matches the claim however it is spelled (:mod:`.spelling`: spaces anywhere or none,
-        full-width or small forms, a character reference, another case), so a claim typed a little
-        differently is withheld all the same; :meth:`withheld_by` finds who withholds the match."""
-        patterns = [p for p in (spelling.pattern(s) for s in self._withheld_by_canonical) if p]
-        return re.compile("|".join(patterns)) if patterns else None
-
-    @cached_property
-    def _withheld_by_canonical(self) -> dict[str, ContradictionView]:
-        """The withheld spellings by canonical form (one pattern each), longest first; a form two
-        contradictions withhold belongs to the earlier one."""
-        found: dict[str, ContradictionView] = {}
-        for p, view in self.withheld.items():
-            found.setdefault(spelling.canonical(p), view)
-        found.pop("", None)
-        return dict(sorted(found.items(), key=lambda cv: (-len(cv[0]), cv[0])))
-
-    def withheld_by(self, matched: str) -> ContradictionView:
-        """The contradiction that withholds a spelling :attr:`withheld_pattern` matched."""
-        return self._withheld_by_canonical[spelling.canonical(matched)]
-
-    def open_follow_ups(self) -> list[FollowUpView]:
-        return [f for f in self.follow_ups if f.pending]
-
-    @property
-    def reference_count(self) -> int:
-        return (self.outline.doc.reference_count or 0) + len(self.citations)
-
-
-ARXIV_MENTION = arxiv.MENTION
-
 
 # --------------------------------------------------------------------------- merging
 
@@ -940,11 +548,3 @@ def _insert(entries: list[_EntryDraft], draft: _EntryDraft) -> None:
             entries.insert(last + 1, draft)
             return
     entries.append(draft)
-
-
-def _group(views: Iterable[T], keys: Callable[[T], Iterable[str]]) -> dict[str, list[T]]:
-    grouped: dict[str, list[T]] = {}
-    for view in views:
-        for key in keys(view):
-            grouped.setdefault(key, []).append(view)
-    return grouped

@@ -14,6 +14,7 @@ from importlib.resources import files as package_files
 from pathlib import Path
 
 from . import labels
+from .doc import LivingDoc
 from .feed import atom
 from .layout import (
     ARCHIVE_PAGES,
@@ -27,7 +28,6 @@ from .layout import (
     register_page,
     section_page,
 )
-from .merge import LivingDoc
 
 CSS_PATH = "assets/digest/digest.css"
 JS_PATH = "assets/digest/digest.js"

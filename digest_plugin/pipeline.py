@@ -17,9 +17,10 @@ from pathlib import Path
 
 from . import load
 from .check import check_references
+from .doc import LivingDoc
 from .findings import DataError, Finding
 from .load import Cache, Dataset, load_data
-from .merge import LivingDoc, merge
+from .merge import merge
 from .model import Rules
 from .rules import check_rules
 from .workers import Worker

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .doc import ContradictionView, EntryView, FollowUpView, PlacedItem
 from .extension import DirectiveError, PageContext, directives, render_directive
 from .layout import (
     Layout,
@@ -45,7 +46,6 @@ from .layout import (
     item_anchor,
     reference_anchor,
 )
-from .merge import ContradictionView, EntryView, FollowUpView, PlacedItem
 from .render import Block, Heading
 from .templating import TemplateProblem
 

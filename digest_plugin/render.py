@@ -26,6 +26,19 @@ from markupsafe import Markup
 from . import labels
 from .arxiv import key as arxiv_key
 from .chart import bars, sparkline
+from .doc import (
+    ARXIV_MENTION,
+    CHANGE_KINDS,
+    CitationView,
+    CitedByCount,
+    ContradictionView,
+    EntryView,
+    FollowUpView,
+    LivingDoc,
+    SectionView,
+    Stub,
+    Update,
+)
 from .layout import (
     ARCHIVE_PAGES,
     Layout,
@@ -39,19 +52,6 @@ from .layout import (
     register_page,
     section_anchor,
     section_page,
-)
-from .merge import (
-    ARXIV_MENTION,
-    CHANGE_KINDS,
-    CitationView,
-    CitedByCount,
-    ContradictionView,
-    EntryView,
-    FollowUpView,
-    LivingDoc,
-    SectionView,
-    Stub,
-    Update,
 )
 from .model import BLOCKED, DISCARDED, Brief, Evidence, FollowUpStatus, Item, Status, not_public
 from .templating import Templates

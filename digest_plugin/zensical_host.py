@@ -21,9 +21,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .doc import LivingDoc
 from .extension import Handover, handed_over, host_context
 from .layout import layouts
-from .merge import LivingDoc
 from .prerender import Prerender
 
 EXTENSION = "digest_plugin.extension"

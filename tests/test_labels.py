@@ -46,6 +46,6 @@ def test_the_check_would_see_a_word_written_in_code():
 
 
 def test_every_kind_of_change_a_brief_makes_has_a_label():
-    from digest_plugin import labels, merge
+    from digest_plugin import doc, labels
 
-    assert set(labels.CHANGE_KINDS) == set(merge.CHANGE_KINDS)
+    assert set(labels.CHANGE_KINDS) == set(doc.CHANGE_KINDS)

@@ -20,7 +20,9 @@ LAYERS: list[set[str]] = [
     # the site's mkdocs.yml as data (for the hosts that read it themselves)
     {"fastyaml", "workers", "files", "vocabulary", "siteconfig"},
     {"load"},  # 3: files → validated models, every problem located
-    {"check", "rules"},  # 4: references across files; editorial rules
+    # 4: references across files; editorial rules; the merged doc's frozen records (what the merge
+    # returns and everything downstream reads)
+    {"check", "rules", "doc"},
     {"merge"},  # 5: briefs + outline → the frozen living doc
     # 6: where things live; withheld-claim check; load→check→merge; SVG charts; the sandboxed templates
     {"layout", "leaks", "pipeline", "chart", "templating"},
@@ -30,8 +32,9 @@ LAYERS: list[set[str]] = [
     {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
     # 11: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)
     {"extension", "macros", "review"},
-    # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores
-    {"preview", "prerender"},
+    # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores;
+    # the atomic publish of a one-off build's folder
+    {"preview", "prerender", "siteswap"},
     {"zensical_host"},  # 13: Zensical's build, run in this process with the merge handed over
     {"plugin", "cli"},  # 14: the MkDocs adapter and the command line
 ]
