@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import files, review, searchindex, siteconfig, zensical_host
 from .diff import diff_docs, diff_json
@@ -600,190 +600,8 @@ def _version() -> str:
         return "unknown"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The ``digest`` command line; returns the exit code (0 clean, 1 problems, 2 bad usage)."""
-    parser = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
-    parser.add_argument("--version", action="version", version=f"digest {_version()}")
-    sub = _Commands(parser.add_subparsers(dest="command", required=True))
-    check = sub.add_parser("check", help="validate the data like a compiler (exit 0 clean, 1 problems)")
-    check.add_argument("data_dir", nargs="?", default=None, type=Path, help="the data folder (or --data)")
-    check.add_argument(
-        "--data", dest="data_opt", type=Path, help="the data folder (default: the digest plugin's data_dir)"
-    )
-    check.add_argument("--format", choices=["text", "json"], default="text")
-    check.add_argument(
-        "--config",
-        type=Path,
-        default=Path("mkdocs.yml"),
-        help="mkdocs.yml whose digest `rules` apply (default: ./mkdocs.yml if present)",
-    )
-    check.add_argument(
-        "--cache-dir",
-        type=Path,
-        default=Path(".cache/digest"),
-        help="parsed briefs kept between runs, shared with the build (default: .cache/digest)",
-    )
-    diff = sub.add_parser("diff", help="what the change since BASE_REF does to the living doc, as Markdown")
-    diff.add_argument("base_ref")
-    diff.add_argument("data_dir", nargs="?", default=None, type=Path, help="the data folder (or --data)")
-    diff.add_argument(
-        "--data", dest="data_opt", type=Path, help="the data folder (default: the digest plugin's data_dir)"
-    )
-    diff.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
-    diff.add_argument(
-        "--format", choices=["markdown", "json"], default="markdown", help="json: the same changes, for scripts"
-    )
-    verify = sub.add_parser("verify", help="read a built site for withheld claims (any host; exit 1 if found)")
-    verify.add_argument("site_dir", nargs="?", default="site", type=Path)
-    verify.add_argument("--data", dest="data_dir", default=Path("data"), type=Path)
-    verify.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
-    imp = sub.add_parser("import", help="turn a brief in the team's Markdown pattern into brief YAML")
-    imp.add_argument("markdown", type=Path)
-    imp.add_argument("-o", "--output", type=Path, help="where to write (default: DATA/briefs/<id>.yml)")
-    imp.add_argument("--data", default=None, type=Path, help="the data folder (default: the digest plugin's data_dir)")
-    imp.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml naming the data folder")
-    imp.add_argument("--stdout", action="store_true", help="print the YAML instead of writing a file")
-
-    rev = sub.add_parser(
-        "review", help="answer the importer's questions (待编辑确认) without editing YAML; --list shows them"
-    )
-    rev.add_argument("--data", default=Path("data"), type=Path)
-    rev.add_argument("--list", action="store_true", help="list the open questions and exit")
-    rev.add_argument("--format", choices=["text", "json"], default="text", help="how --list prints them")
-    rev.add_argument("--answer", action="append", default=[], metavar="ID=CHOICE", help="a candidate's number, or keep")
-    rev.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
-
-    pages = sub.add_parser("pages", help="write the generated pages into the docs folder (for Zensical)")
-    pages.add_argument("--docs", default=Path("docs"), type=Path)
-    pages.add_argument("--data", default=Path("data"), type=Path)
-    pages.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
-
-    bld = sub.add_parser(
-        "build", help="build the site on a host: pages, build, search index, leak check (exit 1 on a problem)"
-    )
-    bld.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
-    bld.add_argument("--data", default=Path("data"), type=Path)
-    bld.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
-
-    srv = sub.add_parser("serve", help="preview the site, converting again only the pages an edit changes")
-    srv.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
-    srv.add_argument("--data", default=Path("data"), type=Path)
-    srv.add_argument("-a", "--dev-addr", help="IP:PORT to serve on (default: mkdocs.yml's, else 127.0.0.1:8000)")
-    srv.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
-
-    exp = sub.add_parser("export", help="the merged doc as JSON: statements with provenance, contradictions, citations")
-    exp.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of standard output")
-    exp.add_argument("--data", default=Path("data"), type=Path)
-    exp.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
-
-    new = sub.add_parser("new", help="scaffold an empty brief for a day")
-    new.add_argument("--topic", required=True)
-    new.add_argument("--date", required=True, type=dt.date.fromisoformat, help="YYYY-MM-DD")
-    new.add_argument("--round", help="E1, E2 … (default: the night's next round: E1, or E3 after an E2)")
-    new.add_argument("--data", default=None, type=Path, help="the data folder (default: the digest plugin's data_dir)")
-    new.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml naming the data folder")
-
-    resolve = sub.add_parser("resolve", help="record in BRIEF that an earlier contradiction is resolved")
-    resolve.add_argument("brief", type=Path)
-    resolve.add_argument(
-        "--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply"
-    )
-    resolve.add_argument("contradiction")
-    resolve.add_argument("--text", required=True, help="the resolution, in the brief's words")
-    resolve.add_argument(
-        "--change",
-        default="resolved",
-        choices=["resolved", "reopened", "superseded", "redisposed"],
-        help="what happened to it (redisposed: re-judged, with --disposition)",
-    )
-    resolve.add_argument("--superseded-by", help="with --change superseded: tonight's contradiction that replaces it")
-    resolve.add_argument(
-        "--disposition", help="with --change redisposed: its new disposition (a code of the vocabulary)"
-    )
-    resolve.add_argument(
-        "--outcome",
-        choices=["confirmed", "corrected"],
-        help="how a resolution settled it: the claim held, or was wrong",
-    )
-    resolve.add_argument(
-        "--correct",
-        nargs=4,
-        action="append",
-        metavar=("FIGURE", "WRONG", "RIGHT", "REASON"),
-        help="with --outcome corrected: the figure key, its wrong and right values, and why (repeatable)",
-    )
-
-    close = sub.add_parser("close-follow-up", help="record in BRIEF that an earlier follow-up is closed")
-    close.add_argument("brief", type=Path)
-    close.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
-    close.add_argument("follow_up")
-    close.add_argument("--status", default="done", choices=["done", "dropped", "carried_over"])
-    close.add_argument("--note")
-
-    evidence = sub.add_parser("set-evidence", help="set an item's evidence level (in place, or as an update)")
-    evidence.add_argument("brief", type=Path)
-    evidence.add_argument(
-        "--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply"
-    )
-    evidence.add_argument("item")
-    evidence.add_argument(
-        "--level", required=True, help="a word of evidence_levels in data/vocabulary.yml (partially_verified …)"
-    )
-    evidence.add_argument("--boundary", help="the new 证据边界 (required for an item of an earlier brief)")
-    evidence.add_argument(
-        "--gaps", type=lambda v: [g for g in v.split(",") if g], help="comma-separated gap codes (gaps: …)"
-    )
-    evidence.add_argument(
-        "--source-kinds",
-        type=lambda v: [g for g in v.split(",") if g],
-        help="comma-separated source kind codes (source_kinds: …); an update of an earlier item keeps its kinds without it",
-    )
-    evidence.add_argument("--follow-up", help="the follow-up whose work brought this evidence")
-
-    cite = sub.add_parser("cite", help="add an arXiv citation to BRIEF")
-    cite.add_argument("brief", type=Path)
-    cite.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="mkdocs.yml whose digest `rules` apply")
-    cite.add_argument("arxiv")
-    cite.add_argument("--title", required=True)
-    cite.add_argument("--s2", type=int)
-    cite.add_argument("--openalex", type=int)
-    cite.add_argument("--use-note")
-
-    schema = sub.add_parser(
-        "schema", help="print the JSON Schema of a brief (or of an outline, or of the vocabulary file)"
-    )
-    schema.add_argument("what", nargs="?", choices=["brief", "outline", "vocabulary"], default="brief")
-    schema.add_argument(
-        "--data", default=Path("data"), type=Path, help="the data folder whose vocabulary.yml the schema lists"
-    )
-    _explain(parser)
-    args = parser.parse_args(argv)
-    _data_folder(args)
-    _tidy(args)
-
-    if args.command == "schema":
-        return _schema(args)
-
-    if args.command == "diff":
-        return _diff(args)
-    if args.command == "verify":
-        return _verify(args)
-    if args.command == "pages":
-        return _pages(args)
-    if args.command == "export":
-        return _export(args)
-    if args.command == "build":
-        return _build(args)
-    if args.command == "serve":
-        return _serve(args)
-    if args.command == "import":
-        return _import(args)
-    if args.command == "new":
-        return _new(args)
-    if args.command == "review":
-        return _review(args)
-    if args.command in EDITS:
-        return _edit(args)
+def _check(args: argparse.Namespace) -> int:
+    """``digest check``: every finding located, as text on stderr or JSON on stdout."""
     try:
         rules = siteconfig.rules(args.config)
     except Exception as exc:  # noqa: BLE001 - unreadable YAML, a wrong shape or invalid rules: a broken mkdocs.yml is the user's to fix, not a traceback
@@ -801,6 +619,239 @@ def main(argv: list[str] | None = None) -> int:
         briefs = sum(len(d.briefs) for d in docs.values())
         print(f"ok: {len(docs)} topic{'s' if len(docs) != 1 else ''}, {briefs} brief{'s' if briefs != 1 else ''}")
     return 1 if result.findings else 0
+
+
+# --------------------------------------------------------------------------- the subcommands' arguments
+
+
+def _data_given_or_configured(p: argparse.ArgumentParser) -> None:
+    """``check`` and ``diff``: the data folder as a positional argument or ``--data``, else mkdocs.yml's."""
+    p.add_argument("data_dir", nargs="?", default=None, type=Path, help="the data folder (or --data)")
+    p.add_argument("--data", dest="data_opt", type=Path, help="the data folder (default: the digest plugin's data_dir)")
+
+
+def _data_configured(p: argparse.ArgumentParser) -> None:
+    """``--data``, else the digest plugin's ``data_dir`` in mkdocs.yml (resolved by :func:`_data_folder`)."""
+    p.add_argument("--data", default=None, type=Path, help="the data folder (default: the digest plugin's data_dir)")
+
+
+def _data(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", default=Path("data"), type=Path)
+
+
+def _check_arguments(p: argparse.ArgumentParser) -> None:
+    _data_given_or_configured(p)
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=Path(".cache/digest"),
+        help="parsed briefs kept between runs, shared with the build (default: .cache/digest)",
+    )
+
+
+def _diff_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("base_ref")
+    _data_given_or_configured(p)
+    p.add_argument(
+        "--format", choices=["markdown", "json"], default="markdown", help="json: the same changes, for scripts"
+    )
+
+
+def _verify_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("site_dir", nargs="?", default="site", type=Path)
+    p.add_argument("--data", dest="data_dir", default=Path("data"), type=Path)
+
+
+def _import_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("markdown", type=Path)
+    p.add_argument("-o", "--output", type=Path, help="where to write (default: DATA/briefs/<id>.yml)")
+    _data_configured(p)
+    p.add_argument("--stdout", action="store_true", help="print the YAML instead of writing a file")
+
+
+def _review_arguments(p: argparse.ArgumentParser) -> None:
+    _data(p)
+    p.add_argument("--list", action="store_true", help="list the open questions and exit")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="how --list prints them")
+    p.add_argument("--answer", action="append", default=[], metavar="ID=CHOICE", help="a candidate's number, or keep")
+
+
+def _pages_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--docs", default=Path("docs"), type=Path)
+    _data(p)
+
+
+def _host_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
+    _data(p)
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    _host_arguments(p)
+    p.add_argument("-a", "--dev-addr", help="IP:PORT to serve on (default: mkdocs.yml's, else 127.0.0.1:8000)")
+
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of standard output")
+    _data(p)
+
+
+def _new_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--topic", required=True)
+    p.add_argument("--date", required=True, type=dt.date.fromisoformat, help="YYYY-MM-DD")
+    p.add_argument("--round", help="E1, E2 … (default: the night's next round: E1, or E3 after an E2)")
+    _data_configured(p)
+
+
+def _resolve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("brief", type=Path)
+    p.add_argument("contradiction")
+    p.add_argument("--text", required=True, help="the resolution, in the brief's words")
+    p.add_argument(
+        "--change",
+        default="resolved",
+        choices=["resolved", "reopened", "superseded", "redisposed"],
+        help="what happened to it (redisposed: re-judged, with --disposition)",
+    )
+    p.add_argument("--superseded-by", help="with --change superseded: tonight's contradiction that replaces it")
+    p.add_argument("--disposition", help="with --change redisposed: its new disposition (a code of the vocabulary)")
+    p.add_argument(
+        "--outcome",
+        choices=["confirmed", "corrected"],
+        help="how a resolution settled it: the claim held, or was wrong",
+    )
+    p.add_argument(
+        "--correct",
+        nargs=4,
+        action="append",
+        metavar=("FIGURE", "WRONG", "RIGHT", "REASON"),
+        help="with --outcome corrected: the figure key, its wrong and right values, and why (repeatable)",
+    )
+
+
+def _close_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("brief", type=Path)
+    p.add_argument("follow_up")
+    p.add_argument("--status", default="done", choices=["done", "dropped", "carried_over"])
+    p.add_argument("--note")
+
+
+def _codes(value: str) -> list[str]:
+    return [g for g in value.split(",") if g]
+
+
+def _evidence_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("brief", type=Path)
+    p.add_argument("item")
+    p.add_argument(
+        "--level", required=True, help="a word of evidence_levels in data/vocabulary.yml (partially_verified …)"
+    )
+    p.add_argument("--boundary", help="the new 证据边界 (required for an item of an earlier brief)")
+    p.add_argument("--gaps", type=_codes, help="comma-separated gap codes (gaps: …)")
+    p.add_argument(
+        "--source-kinds",
+        type=_codes,
+        help="comma-separated source kind codes (source_kinds: …); an update of an earlier item keeps its kinds without it",
+    )
+    p.add_argument("--follow-up", help="the follow-up whose work brought this evidence")
+
+
+def _cite_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("brief", type=Path)
+    p.add_argument("arxiv")
+    p.add_argument("--title", required=True)
+    p.add_argument("--s2", type=int)
+    p.add_argument("--openalex", type=int)
+    p.add_argument("--use-note")
+
+
+def _schema_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="?", choices=["brief", "outline", "vocabulary"], default="brief")
+    p.add_argument(
+        "--data", default=Path("data"), type=Path, help="the data folder whose vocabulary.yml the schema lists"
+    )
+
+
+class Command(NamedTuple):
+    """One subcommand: its name, the line ``digest --help`` lists, its own arguments, what runs it,
+    and whether it reads mkdocs.yml (``--config``, the shared parent's one option)."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    config: bool = True
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("check", "validate the data like a compiler (exit 0 clean, 1 problems)", _check_arguments, _check),
+    Command("diff", "what the change since BASE_REF does to the living doc, as Markdown", _diff_arguments, _diff),
+    Command("verify", "read a built site for withheld claims (any host; exit 1 if found)", _verify_arguments, _verify),
+    Command("import", "turn a brief in the team's Markdown pattern into brief YAML", _import_arguments, _import),
+    Command(
+        "review",
+        "answer the importer's questions (待编辑确认) without editing YAML; --list shows them",
+        _review_arguments,
+        _review,
+    ),
+    Command("pages", "write the generated pages into the docs folder (for Zensical)", _pages_arguments, _pages),
+    Command(
+        "build",
+        "build the site on a host: pages, build, search index, leak check (exit 1 on a problem)",
+        _host_arguments,
+        _build,
+    ),
+    Command("serve", "preview the site, converting again only the pages an edit changes", _serve_arguments, _serve),
+    Command(
+        "export",
+        "the merged doc as JSON: statements with provenance, contradictions, citations",
+        _export_arguments,
+        _export,
+    ),
+    Command("new", "scaffold an empty brief for a day", _new_arguments, _new),
+    Command("resolve", "record in BRIEF that an earlier contradiction is resolved", _resolve_arguments, _edit),
+    Command("close-follow-up", "record in BRIEF that an earlier follow-up is closed", _close_arguments, _edit),
+    Command("set-evidence", "set an item's evidence level (in place, or as an update)", _evidence_arguments, _edit),
+    Command("cite", "add an arXiv citation to BRIEF", _cite_arguments, _edit),
+    Command(
+        "schema",
+        "print the JSON Schema of a brief (or of an outline, or of the vocabulary file)",
+        _schema_arguments,
+        _schema,
+        config=False,
+    ),
+)
+"""Every subcommand, in the order ``digest --help`` lists them."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``digest`` command line: one subparser per :data:`COMMANDS` row, ``--config`` shared."""
+    top = argparse.ArgumentParser(prog="digest", description="Tools for the team's brief data.")
+    top.add_argument("--version", action="version", version=f"digest {_version()}")
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument(
+        "--config",
+        type=Path,
+        default=Path("mkdocs.yml"),
+        help="mkdocs.yml: the digest plugin's data_dir and rules (default: ./mkdocs.yml)",
+    )
+    sub = _Commands(top.add_subparsers(dest="command", required=True))
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help, parents=[shared] if command.config else [])
+        command.arguments(p)
+        p.set_defaults(run=command.run)
+    _explain(top)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``digest`` command line; returns the exit code (0 clean, 1 problems, 2 bad usage)."""
+    args = parser().parse_args(argv)
+    _data_folder(args)
+    _tidy(args)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

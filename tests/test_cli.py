@@ -98,6 +98,23 @@ def test_every_command_explains_itself_and_the_version_is_the_installed_one(caps
     assert (code, out.strip()) == (0, f"digest {version('digest-plugin')}")
 
 
+def test_every_command_that_reads_mkdocs_yml_takes_config_the_same_way(capsys, monkeypatch, tmp_path):
+    """``--config`` is one shared option (issue 31): every command but ``schema`` lists it, with
+    the same words; no command at all is bad usage (exit 2), not a traceback."""
+    code, listing, _ = run_cli("--help", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    names = re.findall(r"^    ([a-z-]+)\s+\S", listing, re.M)
+    said = set()
+    for name in names:
+        _, out, _ = run_cli(name, "--help", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+        has = re.search(r"^  --config CONFIG\s+(.*(?:\n {8,}[^\s-].*)*)", out, re.M)
+        assert bool(has) == (name != "schema"), name
+        if has:
+            said.add(" ".join(has[1].split()))
+    assert len(said) == 1, said
+    code, _, err = run_cli(cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 2 and "Traceback" not in err
+
+
 def test_the_data_folder_is_given_the_same_way_to_every_command(tmp_path, capsys, monkeypatch):
     """``--data`` works for check and diff too (the positional folder stays); without either, the
     folder is the digest plugin's ``data_dir`` in ``--config`` (issue 34, point 8)."""
