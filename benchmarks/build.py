@@ -55,12 +55,12 @@ sys.path.insert(0, str(HERE))
 import search_bytes  # noqa: E402
 from synth import generate  # noqa: E402
 
-from digest_plugin.extension import PageContext, render_directive  # noqa: E402
-from digest_plugin.layout import Layout, Linker, layouts, page_url  # noqa: E402
-from digest_plugin.pages import generated_pages  # noqa: E402
-from digest_plugin.pipeline import living_docs  # noqa: E402
-from digest_plugin.render import Heading, Renderer  # noqa: E402
-from digest_plugin.searchindex import command as pagefind_command  # noqa: E402
+from digest_plugin.core.pipeline import living_docs  # noqa: E402
+from digest_plugin.hosts.extension import PageContext, render_directive  # noqa: E402
+from digest_plugin.site.layout import Layout, Linker, layouts, page_url  # noqa: E402
+from digest_plugin.site.pages import generated_pages  # noqa: E402
+from digest_plugin.site.render import Heading, Renderer  # noqa: E402
+from digest_plugin.site.searchindex import command as pagefind_command  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 MACRO = re.compile(r"\{\{\s*(digest_\w+|cite)\((.*?)\)\s*\}\}")
@@ -135,8 +135,8 @@ def timed_build(site: Path, out: str, code: Path | None = None) -> tuple[float, 
 ANALYSE = """
 import sys, time
 from pathlib import Path
-from digest_plugin.model import Rules
-from digest_plugin.pipeline import analyse
+from digest_plugin.core.model import Rules
+from digest_plugin.core.pipeline import analyse
 cache = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 start = time.perf_counter()
 result = analyse(Path(sys.argv[1]), rules=Rules(allow_future_dates=True), cache_dir=cache)

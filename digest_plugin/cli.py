@@ -26,24 +26,35 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import files, review, searchindex, siteconfig, zensical_host
-from .diff import diff_docs, diff_json
-from .edit import Checks, EditError, add_citation, add_words, close_follow_up, resolve_contradiction, set_evidence
-from .export import export
-from .files import FileError, create
-from .findings import DataError
-from .importer import FILE_NAME, import_full, normalized
-from .layout import layouts
-from .leaks import Leak, LeakCheck, find_leaks
-from .load import load_file, site_vocabulary
-from .model import Brief, Outline
-from .pages import write_pages
-from .pipeline import Result, analyse
-from .report import format_json, format_text
-from .scaffold import brief_path, new_brief, next_round
-from .vocabulary import FILE as VOCABULARY_FILE
-from .vocabulary import default_text, schema_of
-from .workers import give_back_memory
+from .authoring import review
+from .authoring.diff import diff_docs, diff_json
+from .authoring.edit import (
+    Checks,
+    EditError,
+    add_citation,
+    add_words,
+    close_follow_up,
+    resolve_contradiction,
+    set_evidence,
+)
+from .authoring.importer import FILE_NAME, import_full, normalized
+from .authoring.scaffold import brief_path, new_brief, next_round
+from .core import files, siteconfig
+from .core.files import FileError, create
+from .core.findings import DataError
+from .core.load import load_file, site_vocabulary
+from .core.model import Brief, Outline
+from .core.pipeline import Result, analyse
+from .core.report import format_json, format_text
+from .core.vocabulary import FILE as VOCABULARY_FILE
+from .core.vocabulary import default_text, schema_of
+from .core.workers import give_back_memory
+from .hosts import zensical_host
+from .site import searchindex
+from .site.export import export
+from .site.layout import layouts
+from .site.leaks import Leak, LeakCheck, find_leaks
+from .site.pages import write_pages
 
 
 def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:

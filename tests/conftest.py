@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:  # imported where used, so a module being edited breaks only the tests that need it
-    from digest_plugin.load import Dataset
-    from digest_plugin.model import Brief
+    from digest_plugin.core.load import Dataset
+    from digest_plugin.core.model import Brief
 
 ROOT = Path(__file__).resolve().parents[1]
 BRIEF = "briefs/2026-10-21-inference-E1.yml"
@@ -60,7 +60,7 @@ def line_of(path: Path, needle: str) -> int:
 @pytest.fixture(scope="session")
 def shipped() -> Dataset:
     """data/ as loaded (do not change it: it is shared by every test that asks for it)."""
-    from digest_plugin.load import load_data
+    from digest_plugin.core.load import load_data
 
     return load_data(ROOT / "data")
 
@@ -78,7 +78,7 @@ def lifecycle_data(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def lifecycle(lifecycle_data: Path) -> Dataset:
     """The shipped data and the lifecycle briefs, loaded (read-only)."""
-    from digest_plugin.load import load_data
+    from digest_plugin.core.load import load_data
 
     return load_data(lifecycle_data)
 
@@ -114,7 +114,7 @@ def brief_item(item_id: str, number: int, title: str, placement: dict, **more) -
 
 def later_brief(**changes) -> Brief:
     """A minimal brief of the day after the shipped one, written as an editor would, with the given changes."""
-    from digest_plugin.model import Brief
+    from digest_plugin.core.model import Brief
 
     data = night_brief(
         citations=[

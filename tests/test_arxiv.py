@@ -7,7 +7,7 @@ import re
 import pytest
 from conftest import FIXTURES
 
-from digest_plugin import arxiv
+from digest_plugin.core import arxiv
 
 BRIEF_MD = (FIXTURES / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")
 

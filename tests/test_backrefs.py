@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from digest_plugin.importer.backrefs import History, Reference, find_references
-from digest_plugin.model import BackRef, Brief, Outline
+from digest_plugin.authoring.importer.backrefs import History, Reference, find_references
+from digest_plugin.core.model import BackRef, Brief, Outline
 
 ROOT = Path(__file__).resolve().parents[1]
 DAYS = ROOT / "tests" / "corpus" / "days"
@@ -466,7 +466,7 @@ def test_an_item_named_in_its_writers_own_numbering() -> None:
     """A night whose headings number items 「A1　…」 (or an outliner's 「#增1」) keeps that mark in its data;
     the next night names the item so (「昨晚 Ana 的 A2」, 「10-22 #增1」) and is understood.  Undated, 「A2」 is
     nobody's item."""
-    from digest_plugin.importer import import_full
+    from digest_plugin.authoring.importer import import_full
 
     night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
     numbered = re.sub(r"^条目 (\d+)：", r"A\1　", night, flags=re.M)
@@ -481,7 +481,7 @@ def test_an_item_named_in_its_writers_own_numbering() -> None:
 
 def test_an_item_named_by_its_writers_chinese_numeral_in_brackets() -> None:
     """Items headed 「**（一）…**」: 「昨晚 Tom（二）」 names the second; undated, 「（二）」 is nobody's."""
-    from digest_plugin.importer import import_full
+    from digest_plugin.authoring.importer import import_full
 
     night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
     numbered = re.sub(

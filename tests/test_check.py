@@ -7,8 +7,8 @@ import shutil
 import pytest
 from conftest import BRIEF, FIXTURES, LIFECYCLE, line_of, replace_in
 
-from digest_plugin.check import check_references
-from digest_plugin.load import load_data
+from digest_plugin.core.check import check_references
+from digest_plugin.core.load import load_data
 
 
 def check(data_dir):
@@ -86,7 +86,7 @@ def test_a_brief_refers_only_to_its_own_topic(data_copy):
 
 def test_a_correction_names_a_figure_the_doc_holds(data_copy):
     """A corrected contradiction's correction of a figure key no entry or item has would do nothing."""
-    from digest_plugin.load import load_data
+    from digest_plugin.core.load import load_data
 
     (data_copy / "briefs" / "2026-10-22-inference-E1.yml").write_text(
         "schema: 1\nid: 2026-10-22-inference-E1\ntopic: inference\nround: E1\n"
@@ -103,7 +103,7 @@ def test_a_correction_names_a_figure_the_doc_holds(data_copy):
 
 
 def _corrects(data_copy, contradiction: str, correction: str) -> list:
-    from digest_plugin.load import load_data
+    from digest_plugin.core.load import load_data
 
     (data_copy / "briefs" / "2026-10-22-inference-E1.yml").write_text(
         "schema: 1\nid: 2026-10-22-inference-E1\ntopic: inference\nround: E1\n"
@@ -132,7 +132,7 @@ def test_a_claim_correction_names_a_claim_the_contradiction_withheld(data_copy):
 
 
 def test_a_correction_names_a_figure_or_a_claim_not_both_nor_neither(data_copy):
-    from digest_plugin.findings import DataError
+    from digest_plugin.core.findings import DataError
 
     for both in (
         '{key: weekly-gain, claim: "+175 周增", old: 175, new: 58, reason: "x"}',

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import built, copy_project, run_cli
 
-from digest_plugin.pipeline import analyse
+from digest_plugin.core.pipeline import analyse
 
 CORPUS = Path(__file__).parent / "corpus"
 TODAY = dt.date(2026, 12, 2)

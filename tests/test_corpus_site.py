@@ -37,7 +37,7 @@ from ruamel.yaml import YAML
 
 TOPIC = "inference"
 
-# What a reader sees for the product's fixed words (digest_plugin.model: the vocabulary of states).
+# What a reader sees for the product's fixed words (digest_plugin.core.model: the vocabulary of states).
 STATE_LABELS = {"open": "未解决", "resolved": "已解决", "superseded": "已被取代"}
 CHANGE_LABELS = {"resolved": "解决", "reopened": "重新打开", "superseded": "取代", "redisposed": "改判"}
 OUTCOME_LABELS = {"confirmed": "证实", "corrected": "更正"}  # FORMAT-NOTES.md, 1

@@ -10,8 +10,8 @@ import time
 
 from conftest import LIFECYCLE
 
-from digest_plugin import extension
-from digest_plugin.extension import _DataFolders
+from digest_plugin.hosts import extension
+from digest_plugin.hosts.extension import _DataFolders
 
 NEXT = "2026-10-22-inference-E2"
 

@@ -96,7 +96,7 @@ def test_diff_refuses_broken_data_and_unknown_refs(tmp_path, digest_diff):
 
 
 def test_brief_text_in_the_comment_is_inert():
-    from digest_plugin.diff import md
+    from digest_plugin.authoring.diff import md
 
     assert (
         md("[x](javascript:alert(1)) <img src=x> @team *bold* `code`\n# h")

@@ -10,12 +10,12 @@ import shutil
 import pytest
 from conftest import BRIEF, ROOT, run_cli
 
-from digest_plugin import edit
-from digest_plugin.edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
-from digest_plugin.load import load_file
-from digest_plugin.model import Brief
-from digest_plugin.pipeline import living_docs
-from digest_plugin.scaffold import new_brief
+from digest_plugin.authoring import edit
+from digest_plugin.authoring.edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence
+from digest_plugin.authoring.scaffold import new_brief
+from digest_plugin.core.load import load_file
+from digest_plugin.core.model import Brief
+from digest_plugin.core.pipeline import living_docs
 
 
 def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
@@ -163,7 +163,7 @@ def test_an_edit_is_checked_with_the_sites_own_rules(data_copy, capsys, monkeypa
 def test_resolve_records_how_a_contradiction_was_settled(data_copy, capsys, monkeypatch):
     """`digest resolve --outcome corrected --correct FIGURE WRONG RIGHT REASON` on tonight's brief:
     the merged doc then never publishes the wrong value."""
-    from digest_plugin.pipeline import living_docs
+    from digest_plugin.core.pipeline import living_docs
 
     root = data_copy.parent
     code, out, err = run_cli(

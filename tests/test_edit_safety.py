@@ -3,7 +3,7 @@
 The six commands that write a brief (`new`, `import`, `resolve`, `close-follow-up`, `set-evidence`,
 `cite`) must never lose an edit, never leave a temporary file or a copy of the data folder behind,
 and never end in a traceback or a partial (or empty) brief.  Kill points use the test hook of
-`digest_plugin.files` (``DIGEST_TEST_PAUSE``, off by default).
+`digest_plugin.core.files` (``DIGEST_TEST_PAUSE``, off by default).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def digest(*args: str, cwd: Path, tmpdir: Path, **extra: str) -> subprocess.Comp
 @pytest.fixture
 def project(data_copy: Path) -> Path:
     """A project folder holding a copy of data/ and tomorrow's empty brief (NEW)."""
-    from digest_plugin.scaffold import new_brief
+    from digest_plugin.authoring.scaffold import new_brief
 
     new_brief(data_copy, "inference", dt.date(2026, 10, 22))
     return data_copy.parent
@@ -100,7 +100,7 @@ WORKER = textwrap.dedent(
 
 
 def test_two_concurrent_editors_of_one_brief_lose_no_edit(project, tmp_path):
-    from digest_plugin.load import load_data
+    from digest_plugin.core.load import load_data
 
     rounds = 20
     contradictions = [c.id for b in load_data(project / "data").briefs for c in b.contradictions]
@@ -131,7 +131,7 @@ def test_two_concurrent_editors_of_one_brief_lose_no_edit(project, tmp_path):
 
 
 def test_an_editor_that_cannot_get_the_lock_says_so_in_one_line(project, capsys, monkeypatch):
-    monkeypatch.setattr("digest_plugin.files.LOCK_TIMEOUT", 0.3)
+    monkeypatch.setattr("digest_plugin.core.files.LOCK_TIMEOUT", 0.3)
     brief = project / NEW
     before = brief.read_bytes()
     fd = os.open(brief.parent, os.O_RDONLY)  # another writer holds the folder
@@ -239,7 +239,7 @@ def test_a_new_brief_killed_while_written_is_whole_or_absent_and_nothing_is_left
 def test_what_a_killed_edit_left_is_removed_by_the_next_run_of_anything(tmp_path, next_run):
     """Issue 33, 4: the staged file and the scratch view live beside the brief, not in /tmp, and the
     next `digest check` or site build removes them (before, only the next edit did)."""
-    from digest_plugin.scaffold import new_brief
+    from digest_plugin.authoring.scaffold import new_brief
 
     project = copy_project(tmp_path / "p")
     new_brief(project / "data", "inference", dt.date(2026, 10, 22))
@@ -263,7 +263,7 @@ def test_what_a_killed_edit_left_is_removed_by_the_next_run_of_anything(tmp_path
 
 
 def test_a_scratch_folder_is_removed_only_once_its_process_is_gone(tmp_path):
-    from digest_plugin import files
+    from digest_plugin.core import files
 
     dead = tmp_path / ".digest-scratch-left-by-a-killed-edit"
     (dead / "data" / "briefs").mkdir(parents=True)

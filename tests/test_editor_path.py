@@ -20,7 +20,7 @@ from html_dom import Node, parse
 from ruamel.yaml import YAML
 
 from digest_plugin.cli import main
-from digest_plugin.pipeline import analyse
+from digest_plugin.core.pipeline import analyse
 
 BRIEF = ROOT / "tests" / "fixtures" / "editor" / "2026-10-22-inference-E2.md"
 NIGHT = "2026-10-22-inference-E2"

@@ -10,12 +10,12 @@ from html.parser import HTMLParser
 from conftest import ROOT
 from ruamel.yaml import YAML
 
-from digest_plugin.layout import Layout, Linker
-from digest_plugin.load import Cache
-from digest_plugin.merge import merge
-from digest_plugin.model import Brief, Outline
-from digest_plugin.pipeline import analyse
-from digest_plugin.render import Heading, Renderer
+from digest_plugin.core.load import Cache
+from digest_plugin.core.merge import merge
+from digest_plugin.core.model import Brief, Outline
+from digest_plugin.core.pipeline import analyse
+from digest_plugin.site.layout import Layout, Linker
+from digest_plugin.site.render import Heading, Renderer
 
 PAYLOAD = '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a>{{ 7*7 }}__init__'
 TEXT_KEYS = {

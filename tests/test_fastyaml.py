@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from digest_plugin import fastyaml
-from digest_plugin.load import _yaml
+from digest_plugin.core import fastyaml
+from digest_plugin.core.load import _yaml
 
 FILES = sorted({*ROOT.glob("data/**/*.yml"), *ROOT.glob("tests/**/*.yml"), *ROOT.glob("tests/**/*.yaml")})
 

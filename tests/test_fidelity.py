@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from digest_plugin.load import load_data
-from digest_plugin.model import PlacementAction
+from digest_plugin.core.load import load_data
+from digest_plugin.core.model import PlacementAction
 
 ROOT = Path(__file__).resolve().parents[1]
 BRIEF_MD = (Path(__file__).parent / "fixtures" / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")

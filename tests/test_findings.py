@@ -8,7 +8,7 @@ import pytest
 from conftest import BRIEF, ROOT, line_of
 from ruamel.yaml import YAML
 
-from digest_plugin.findings import DataError, Finding, locate
+from digest_plugin.core.findings import DataError, Finding, locate
 
 
 def test_a_finding_reads_like_a_compiler_error():

@@ -10,7 +10,7 @@ import pytest
 from one_night import one_item_night
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import import_full
+from digest_plugin.authoring.importer import import_full
 
 TITLE = "Efficient Memory Management for Large Language Model Serving with PagedAttention"
 

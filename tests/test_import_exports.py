@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import import_full
-from digest_plugin.importer.common import _Line
-from digest_plugin.importer.orgmode import from_org
+from digest_plugin.authoring.importer import import_full
+from digest_plugin.authoring.importer.common import _Line
+from digest_plugin.authoring.importer.orgmode import from_org
 
 URL = "https://docs.vllm.ai/en/latest/"
 EXPECTED_ITEMS = [

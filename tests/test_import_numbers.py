@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import import_brief
-from digest_plugin.importer.numbers import read_number
+from digest_plugin.authoring.importer import import_brief
+from digest_plugin.authoring.importer.numbers import read_number
 
 SEED = (Path(__file__).parent / "fixtures" / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")
 WRITTEN = "被引 4677 / S2，被引 2066 / OpenAlex"

@@ -1,5 +1,5 @@
 """A brief kept in Word and converted by pandoc (``pandoc -t markdown``): grid tables, footnotes, escapes
-and attributes read as the team's Markdown (digest_plugin.importer.pandoc).  The shapes are pandoc's
+and attributes read as the team's Markdown (digest_plugin.authoring.importer.pandoc).  The shapes are pandoc's
 own (https://pandoc.org/MANUAL.html#tables, #footnotes, #backslash-escapes), written here by hand."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import import_full
-from digest_plugin.importer.common import _Line
-from digest_plugin.importer.pandoc import from_pandoc
+from digest_plugin.authoring.importer import import_full
+from digest_plugin.authoring.importer.common import _Line
+from digest_plugin.authoring.importer.pandoc import from_pandoc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,7 +88,7 @@ def test_a_night_converted_by_pandoc_imports_like_the_night_as_written() -> None
     point that referred to it."""
     night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
     first = (ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8")
-    from digest_plugin.model import Brief
+    from digest_plugin.core.model import Brief
 
     known = [Brief.model_validate(YAML(typ="safe").load(first))]
     plain = YAML(typ="safe").load(import_full(night, known_briefs=known).text)
@@ -114,7 +114,7 @@ def test_a_night_converted_by_pandoc_imports_like_the_night_as_written() -> None
 
 def test_a_pipe_in_a_grid_cell_stays_inside_its_cell() -> None:
     """Pandoc escapes a 「|」 a cell holds (``\\|``): the row keeps its two cells, the pipe written in the first."""
-    from digest_plugin.importer.common import table_cells
+    from digest_plugin.authoring.importer.common import table_cells
 
     table = "+------------+------+\n| 甲 \\| 乙   | 照旧 |\n+------------+------+"
     (row,) = texts(table)[2:]

@@ -9,8 +9,8 @@ from pathlib import Path
 from one_night import one_item_night
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import import_full
-from digest_plugin.model import Brief, Outline
+from digest_plugin.authoring.importer import import_full
+from digest_plugin.core.model import Brief, Outline
 
 ROOT = Path(__file__).resolve().parents[1]
 

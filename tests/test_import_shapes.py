@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import import_full
+from digest_plugin.authoring.importer import import_full
 
 HEAD = """inference · E1 预消化简报（2026-10-22）
 
@@ -195,7 +195,7 @@ def test_items_headed_in_an_unknown_way_are_found_by_their_fields_and_the_editor
 def test_a_paragraph_whose_numbers_run_in_no_sequence_is_no_list():
     """「下一轮：3（含昨天的两件）件」: a 3 is no list's first entry; a paragraph like it crashed the
     importer on a night of blind5/ (2026-12-04)."""
-    from digest_plugin.importer import lists
+    from digest_plugin.authoring.importer import lists
 
     assert lists.inline_lists("下一轮：3（含昨天的两件）件，先看 H100。", 1) == []
     brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", "下一轮：3（含昨天的两件）件，先看 H100。"))

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from digest_plugin.importer import MARK, import_full
-from digest_plugin.model import Brief
+from digest_plugin.authoring.importer import MARK, import_full
+from digest_plugin.core.model import Brief
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST = Brief.model_validate(

@@ -149,7 +149,7 @@ def test_a_correction_of_words_no_figure_holds_names_the_words(data):
 def test_a_semicolon_inside_brackets_does_not_end_the_clause():
     """「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」: the words after the bracket still say what
     happened to C1 (the correction was read as "outcome unknown" when the clause ended at the 「；」)."""
-    from digest_plugin.importer.updates import _clause_after
+    from digest_plugin.authoring.importer.updates import _clause_after
 
     text = "12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」；其余照旧。"
     assert _clause_after(text, len("12-01 C1"), len(text)) == "（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」"
@@ -160,8 +160,8 @@ def test_a_table_of_earlier_doubts_in_part_two_is_read_row_by_row():
     """Part 二 may list the earlier contradictions' states as a table (「| 哪一桩 | 今天 | 结果 |」), each row
     opening with the night and a description instead of a number (「昨天那桩（评测可信度）」): each row
     is read as the line a writer with no table writes, and its words, in any cell, say what happened."""
-    from digest_plugin.importer import import_full
-    from digest_plugin.model import Brief
+    from digest_plugin.authoring.importer import import_full
+    from digest_plugin.core.model import Brief
 
     night = (ROOT / "tests" / "corpus" / "days" / "2026-10-22-inference-E2.md").read_text(encoding="utf-8")
     table = (

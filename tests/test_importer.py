@@ -18,10 +18,10 @@ from conftest import copy_project, run_cli
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from digest_plugin.importer import MARK, SCHEMA_LINE, ImportNote, import_brief
-from digest_plugin.load import load_file, read_yaml
-from digest_plugin.model import Brief, Outline
-from digest_plugin.pipeline import analyse
+from digest_plugin.authoring.importer import MARK, SCHEMA_LINE, ImportNote, import_brief
+from digest_plugin.core.load import load_file, read_yaml
+from digest_plugin.core.model import Brief, Outline
+from digest_plugin.core.pipeline import analyse
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = (Path(__file__).parent / "fixtures" / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")

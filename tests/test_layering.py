@@ -1,5 +1,7 @@
-"""The layers of the package, enforced: each module imports only modules of lower layers, and the
-pure core imports nothing of MkDocs, Python-Markdown or Jinja (so it can move to another host).
+"""The layers of the package, enforced: each module imports only modules of lower layers, the folders
+(core → site → authoring → hosts → the command line and the public names) are imported only
+downwards too, and the pure core imports nothing of MkDocs, Python-Markdown or Jinja (so it can move
+to another host).
 
 DEVELOPING.md draws the same picture in words; this test is what keeps the two true.
 """
@@ -15,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
 
 LAYERS: list[set[str]] = [
     {"arxiv", "labels", "findings", "spelling"},  # 0: plain data and patterns; a claim however spelled
-    {"model"},  # 1: the shapes of a brief, an outline and a vocabulary file
+    {"model", "report"},  # 1: the shapes of a brief, an outline and a vocabulary file; findings as text
     # 2: reading YAML fast; a pure function in a fork; safe file writing; the team's words looked up;
     # the site's mkdocs.yml as data (for the hosts that read it themselves)
     {"fastyaml", "workers", "files", "vocabulary", "siteconfig"},
@@ -29,7 +31,7 @@ LAYERS: list[set[str]] = [
     {"render"},  # 7: merged doc → HTML
     {"feed", "export"},  # 8: the Atom feed (rendered entries); the export and JSON-LD
     {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
-    {"importer", "edit", "scaffold", "diff", "report"},  # 10: authoring, beside the hosts
+    {"importer", "edit", "scaffold", "diff"},  # 10: authoring, beside the hosts
     # 11: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)
     {"extension", "macros", "review"},
     # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores;
@@ -49,40 +51,63 @@ def level(module: str) -> int:
     return next(i for i, layer in enumerate(LAYERS) if module in layer)
 
 
-def imports(source: str, depth: int = 0) -> tuple[set[str], set[str]]:
+FOLDERS = ("core", "site", "authoring", "hosts")
+"""The package's folders, lowest first: a module imports modules of its own folder or a lower one."""
+
+
+def imports(source: str, package: str = "digest_plugin") -> tuple[set[str], set[str]]:
     """(modules of this package, top-level third-party packages) a module's source imports.
 
-    ``depth`` 1 is a file of a sub-package (``importer/items.py``): its ``from .x`` imports are
-    its own package's parts, and ``from ..x`` reaches the package's modules."""
+    ``package`` is the dotted package the file sits in (``digest_plugin.site``, or
+    ``digest_plugin.authoring.importer`` for a part of the importer): relative imports are resolved
+    against it, and a module is named by its file (``render``), a sub-package by its folder
+    (``importer``).  A sub-package's imports of its own parts are not counted."""
     ours: set[str] = set()
     others: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
-            if node.level and node.level <= depth:
-                continue  # a part of the same sub-package
-            if node.level:  # relative: `from . import x` or `from .x import y`
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and node.module.split(".")[0] == "digest_plugin":
+                target = node.module
+            else:
                 if node.module:
-                    ours.add(node.module.split(".")[0])
-                else:
-                    ours.update(alias.name for alias in node.names)
-            elif node.module and node.module.startswith("digest_plugin"):
-                parts = node.module.split(".")
-                ours.update([parts[1]] if len(parts) > 1 else [a.name for a in node.names])
-            elif node.module:
-                others.add(node.module.split(".")[0])
+                    others.add(node.module.split(".")[0])
+                continue
+            packages = {"digest_plugin", *(f"digest_plugin.{f}" for f in FOLDERS)}
+            # `from . import x` / `from ..core import x`: x is a module; else the module is the target
+            names = [f"{target}.{alias.name}" for alias in node.names] if target in packages else [target]
+            for name in names:
+                key = _module_key(name, package)
+                if key:
+                    ours.add(key)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "digest_plugin" and len(parts) > 1:
-                    ours.add(parts[1])
+                if alias.name.split(".")[0] == "digest_plugin":
+                    key = _module_key(alias.name, package)
+                    if key:
+                        ours.add(key)
                 else:
-                    others.add(parts[0])
+                    others.add(alias.name.split(".")[0])
     return ours, others
 
 
-def problems(module: str, source: str, depth: int = 0) -> list[str]:
+def _module_key(dotted: str, package: str) -> str | None:
+    """``digest_plugin.site.render.esc`` → ``render``; None for the file's own sub-package."""
+    parts = dotted.split(".")[1:]
+    if parts and parts[0] in FOLDERS:
+        parts = parts[1:]
+    if not parts:
+        return None
+    if package.endswith("." + parts[0]) and package.split(".")[-1] not in FOLDERS:
+        return None  # a part of the same sub-package
+    return parts[0]
+
+
+def problems(module: str, source: str, package: str = "digest_plugin") -> list[str]:
     """What is wrong with one module's imports, in words a maintainer can act on."""
-    ours, others = imports(source, depth)
+    ours, others = imports(source, package)
     found = []
     for target in sorted(ours):
         if target not in {m for layer in LAYERS for m in layer}:
@@ -97,17 +122,41 @@ def problems(module: str, source: str, depth: int = 0) -> list[str]:
     return found
 
 
-MODULES = sorted(
-    [p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"]
-    + [p.parent.name for p in PACKAGE.glob("*/__init__.py")]
-)
+PUBLIC_NAMES = {"extension", "macros"}
+"""Top-level names a site's mkdocs.yml writes (``markdown_extensions``, the macros pluglet): each
+only re-exports its host module, so configurations outlive the package's folders."""
 
 
-def sources(module: str) -> list[tuple[str, int]]:
-    """(source, depth) of each file of a module: one file, or every file of a sub-package."""
-    if (PACKAGE / module).is_dir():
-        return [(p.read_text(encoding="utf-8"), 1) for p in sorted((PACKAGE / module).glob("*.py"))]
-    return [((PACKAGE / f"{module}.py").read_text(encoding="utf-8"), 0)]
+def _files() -> dict[str, list[Path]]:
+    """Module name → its files: a module's file, or every file of a sub-package (the importer)."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).parts
+        if path.name == "__init__.py" and len(rel) <= 2:
+            continue  # the package's and the folders' own descriptions
+        if len(rel) == 1 and path.stem in PUBLIC_NAMES:
+            continue
+        name = rel[1] if len(rel) > 2 else path.stem  # core/x.py → x; authoring/importer/y.py → importer
+        found.setdefault(name, []).append(path)
+    return found
+
+
+FILES = _files()
+MODULES = sorted(FILES)
+
+
+def folder(module: str) -> str:
+    """The folder a module lives in (``core`` …), or ``""`` at the top (the command line)."""
+    rel = FILES[module][0].relative_to(PACKAGE).parts
+    return rel[0] if len(rel) > 1 else ""
+
+
+def sources(module: str) -> list[tuple[str, str]]:
+    """(source, dotted package) of each file of a module."""
+    return [
+        (p.read_text(encoding="utf-8"), ".".join(("digest_plugin", *p.relative_to(PACKAGE).parent.parts)))
+        for p in FILES[module]
+    ]
 
 
 def test_every_module_has_a_layer():
@@ -117,7 +166,32 @@ def test_every_module_has_a_layer():
 
 @pytest.mark.parametrize("module", MODULES)
 def test_imports_go_down_the_layers_and_the_core_stays_host_free(module):
-    assert [p for source, depth in sources(module) for p in problems(module, source, depth)] == []
+    assert [p for source, package in sources(module) for p in problems(module, source, package)] == []
+
+
+def rank(module: str) -> int:
+    return FOLDERS.index(folder(module)) if folder(module) else len(FOLDERS)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_folders_are_layers_too(module):
+    """A module imports only its own folder and lower ones: the folders show the architecture."""
+    ours = {m for source, package in sources(module) for m in imports(source, package)[0]}
+    upward = sorted(m for m in ours if m in FILES and rank(m) > rank(module))
+    assert upward == [], f"{module} ({folder(module) or 'top'}) imports upwards: {upward}"
+
+
+def test_the_core_and_site_folders_hold_exactly_the_host_free_core():
+    assert {m for m in MODULES if folder(m) in ("core", "site")} == CORE
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC_NAMES))
+def test_a_public_name_only_re_exports_its_host(name):
+    """``digest_plugin.extension`` and ``digest_plugin.macros`` are what mkdocs.yml writes."""
+    source = (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
+    ours, others = imports(source)
+    assert ours == {name} and others == set()
+    assert f"from .hosts.{name} import" in source
 
 
 @pytest.mark.parametrize(
@@ -127,7 +201,7 @@ def test_imports_go_down_the_layers_and_the_core_stays_host_free(module):
         ("render", "import markdown\n", "render is core but imports markdown"),
         ("render", "from jinja2 import Environment\n", "render is core but imports jinja2"),
         ("merge", "from .render import Renderer\n", "merge (layer 5) imports render (layer 7): only lower layers"),
-        ("model", "from digest_plugin.load import load_data\n", "model (layer 1) imports load (layer 3)"),
+        ("model", "from digest_plugin.core.load import load_data\n", "model (layer 1) imports load (layer 3)"),
         ("layout", "from . import layout\n", "layout (layer 6) imports layout (layer 6)"),
         ("check", "from .rules import check_rules\n", "check (layer 4) imports rules (layer 4)"),
     ],
@@ -138,10 +212,16 @@ def test_the_checker_catches_a_wrong_import(module, source, expected):
 
 def test_a_sub_package_is_held_to_its_layer_and_may_import_its_own_parts():
     assert "importer" in MODULES
-    assert problems("importer", "from .items import _read_items\nfrom ..model import Brief\n", depth=1) == []
-    (found,) = problems("importer", "from ..plugin import DigestPlugin\n", depth=1)
+    inside = "digest_plugin.authoring.importer"
+    assert problems("importer", "from .items import _read_items\nfrom ...core.model import Brief\n", inside) == []
+    (found,) = problems("importer", "from ...hosts.plugin import DigestPlugin\n", inside)
     assert found.startswith("importer (layer 10) imports plugin (layer 14)")
 
 
 def test_hosts_may_import_their_host():
-    assert problems("plugin", "from mkdocs.plugins import BasePlugin\nfrom .render import esc\n") == []
+    assert (
+        problems(
+            "plugin", "from mkdocs.plugins import BasePlugin\nfrom ..site.render import esc\n", "digest_plugin.hosts"
+        )
+        == []
+    )

@@ -11,11 +11,11 @@ import pytest
 from conftest import ROOT
 from mkdocs.structure.files import File
 
-from digest_plugin import labels
-from digest_plugin.layout import Layout, Linker, Place, hand_written_places, page_url, relative_url
-from digest_plugin.merge import merge
-from digest_plugin.model import Rules
-from digest_plugin.pipeline import living_docs
+from digest_plugin.core import labels
+from digest_plugin.core.merge import merge
+from digest_plugin.core.model import Rules
+from digest_plugin.core.pipeline import living_docs
+from digest_plugin.site.layout import Layout, Linker, Place, hand_written_places, page_url, relative_url
 
 SITE = "https://example.org/site/"
 SOURCES = [

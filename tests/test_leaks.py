@@ -15,13 +15,13 @@ import pytest
 from conftest import BRIEF, ROOT, copy_project, mkdocs_build
 from ruamel.yaml import YAML
 
-from digest_plugin import leaks
-from digest_plugin.layout import Layout, Linker
-from digest_plugin.leaks import Leak, LeakCheck, Reading, find_leaks
-from digest_plugin.merge import merge
-from digest_plugin.model import WithheldClaim
-from digest_plugin.render import Heading, Renderer
-from digest_plugin.workers import cores
+from digest_plugin.core.merge import merge
+from digest_plugin.core.model import WithheldClaim
+from digest_plugin.core.workers import cores
+from digest_plugin.site import leaks
+from digest_plugin.site.layout import Layout, Linker
+from digest_plugin.site.leaks import Leak, LeakCheck, Reading, find_leaks
+from digest_plugin.site.render import Heading, Renderer
 
 SHIPPED = YAML(typ="safe").load((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))
 WITHHOLDING = next(c for c in SHIPPED["contradictions"] if c.get("withheld"))

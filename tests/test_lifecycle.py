@@ -11,8 +11,8 @@ import feedparser
 import pytest
 from conftest import LIFECYCLE, ROOT, built, copy_project
 
-from digest_plugin.model import FollowUpStatus, Status
-from digest_plugin.pipeline import living_docs
+from digest_plugin.core.model import FollowUpStatus, Status
+from digest_plugin.core.pipeline import living_docs
 
 CALLOUTS = re.compile(r"<details[^>]*data-digest-contradiction=.*?</details>", re.S)
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from conftest import BRIEF, FIXTURES, LIFECYCLE, ROOT, line_of, replace_in
 
-from digest_plugin import workers
-from digest_plugin.findings import DataError
-from digest_plugin.load import Cache, load_data, load_file, quick_load
-from digest_plugin.model import Brief, Outline
+from digest_plugin.core import workers
+from digest_plugin.core.findings import DataError
+from digest_plugin.core.load import Cache, load_data, load_file, quick_load
+from digest_plugin.core.model import Brief, Outline
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from synth import generate
@@ -165,7 +165,7 @@ def test_a_rebuild_with_no_change_reads_nothing_and_an_edit_reads_one_file(data_
 def test_parallel_and_serial_loading_agree(tmp_path, monkeypatch):
     data = generate(12, tmp_path / "data")
     serial = load_data(data, workers=1)
-    monkeypatch.setattr("digest_plugin.load.PARALLEL_FROM", 2)
+    monkeypatch.setattr("digest_plugin.core.load.PARALLEL_FROM", 2)
     assert load_data(data, workers=2).briefs == serial.briefs
 
 
@@ -178,7 +178,7 @@ def test_a_worker_that_fails_loses_nothing(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(workers.marshal, "dump", broken)  # the forked worker inherits this
-    monkeypatch.setattr("digest_plugin.load.PARALLEL_FROM", 2)
+    monkeypatch.setattr("digest_plugin.core.load.PARALLEL_FROM", 2)
     monkeypatch.setattr(workers.tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     assert load_data(data, workers=2).briefs == serial.briefs
@@ -202,7 +202,7 @@ def test_the_disk_cache_holds_signed_json_and_is_used(data_copy, tmp_path, monke
     assert len(signature) == 64 and isinstance(json.loads(payload), dict)
     assert not list(cache_dir.rglob("*.pickle"))
     # A later load reads the entry instead of parsing (the parsed bytes are never seen again).
-    monkeypatch.setattr("digest_plugin.load.quick_parse", lambda raw: pytest.fail("parsed although cached"))
+    monkeypatch.setattr("digest_plugin.core.load.quick_parse", lambda raw: pytest.fail("parsed although cached"))
     assert load_data(data_copy, cache_dir=cache_dir).briefs == first.briefs
 
 
@@ -226,7 +226,7 @@ def test_nothing_planted_in_the_cache_runs_or_changes_the_data(data_copy, tmp_pa
     forged = {"title": "伪造的标题"}
     elsewhere = tmp_path / "forged.json"
     elsewhere.write_text("0" * 64 + "\n" + json.dumps(forged), encoding="utf-8")
-    from digest_plugin.load import _VERSION, DiskCache
+    from digest_plugin.core.load import _VERSION, DiskCache
 
     entry = f"{digest}.{_VERSION}.v{DiskCache.FORMAT}.json"
     (folder / entry).symlink_to(elsewhere)
@@ -249,7 +249,7 @@ def test_nothing_planted_in_the_cache_runs_or_changes_the_data(data_copy, tmp_pa
 
 def test_an_entry_signed_with_another_key_is_ignored(data_copy, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
-    from digest_plugin.load import DiskCache
+    from digest_plugin.core.load import DiskCache
 
     digest = _brief_digest(data_copy)
     DiskCache(tmp_path / "c", key=b"a" * 32).put(digest, {"title": "x"})
@@ -260,7 +260,7 @@ def test_an_entry_signed_with_another_key_is_ignored(data_copy, tmp_path, monkey
 def test_a_key_that_anyone_else_could_have_written_turns_the_cache_off(data_copy, tmp_path, monkeypatch):
     """A key file checked out with the work tree (mode 0644, e.g. when XDG_CACHE_HOME points into
     the checkout) is not this machine's secret: entries signed with it are not trusted."""
-    from digest_plugin.load import DiskCache
+    from digest_plugin.core.load import DiskCache
 
     home = tmp_path / "home-cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from digest_plugin import macros
+from digest_plugin.hosts import macros
 
 
 class Env:

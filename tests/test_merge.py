@@ -8,8 +8,8 @@ from collections.abc import Mapping
 import pytest
 from conftest import later_brief
 
-from digest_plugin.merge import merge
-from digest_plugin.model import FollowUpStatus, Rules, Status
+from digest_plugin.core.merge import merge
+from digest_plugin.core.model import FollowUpStatus, Rules, Status
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ from conftest import BRIEF, FIXTURES, ROOT
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 
-from digest_plugin import model
-from digest_plugin.model import Brief, Item, Outline, PlacementAction, Rules
-from digest_plugin.vocabulary import Vocabulary, default_file
+from digest_plugin.core import model
+from digest_plugin.core.model import Brief, Item, Outline, PlacementAction, Rules
+from digest_plugin.core.vocabulary import Vocabulary, default_file
 
 BRIEF_MD = (FIXTURES / "2026-10-21-inference-E1.md").read_text(encoding="utf-8")
 SHIPPED = YAML(typ="safe").load((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))

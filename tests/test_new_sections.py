@@ -20,12 +20,12 @@ import pytest
 from conftest import ROOT, built, copy_project, later_brief, line_of, replace_in
 from ruamel.yaml import YAML
 
-from digest_plugin.check import check_references
-from digest_plugin.diff import diff_docs
-from digest_plugin.load import load_data
-from digest_plugin.merge import merge
-from digest_plugin.model import Brief
-from digest_plugin.pipeline import analyse
+from digest_plugin.authoring.diff import diff_docs
+from digest_plugin.core.check import check_references
+from digest_plugin.core.load import load_data
+from digest_plugin.core.merge import merge
+from digest_plugin.core.model import Brief
+from digest_plugin.core.pipeline import analyse
 
 DAYS = ROOT / "tests" / "corpus" / "days"
 NIGHTS = ("2026-10-22-inference-E2", "2026-10-23-inference-E1", "2026-10-24-inference-E1")

@@ -30,9 +30,9 @@ import pytest
 from conftest import ROOT, copy_project, in_ci, mkdocs_build, replace_in
 from ruamel.yaml import YAML
 
-from digest_plugin import searchindex
-from digest_plugin.leaks import find_leaks
-from digest_plugin.pipeline import analyse
+from digest_plugin.core.pipeline import analyse
+from digest_plugin.site import searchindex
+from digest_plugin.site.leaks import find_leaks
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import search_bytes

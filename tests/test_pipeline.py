@@ -8,7 +8,7 @@ import weakref
 
 import pytest
 
-from digest_plugin import pipeline
+from digest_plugin.core import pipeline
 
 
 class Node:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from jinja2 import DictLoader, Environment
 
-from digest_plugin.plugin import CompiledTemplates
+from digest_plugin.hosts.plugin import CompiledTemplates
 
 
 def test_a_preview_compiles_a_theme_template_once_and_an_edited_one_again():

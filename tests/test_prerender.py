@@ -11,12 +11,12 @@ from collections.abc import Callable
 import pytest
 from conftest import built_on_one_core_and_on_two, copy_project
 
-from digest_plugin.extension import DirectiveError, PageContext, directives, render_directive
-from digest_plugin.layout import layouts
-from digest_plugin.pages import generated_pages
-from digest_plugin.pipeline import living_docs
-from digest_plugin.prerender import Prerender
-from digest_plugin.workers import cores
+from digest_plugin.core.pipeline import living_docs
+from digest_plugin.core.workers import cores
+from digest_plugin.hosts.extension import DirectiveError, PageContext, directives, render_directive
+from digest_plugin.hosts.prerender import Prerender
+from digest_plugin.site.layout import layouts
+from digest_plugin.site.pages import generated_pages
 
 two_cores = pytest.mark.skipif(cores() < 2, reason="one core: the build renders every page itself")
 

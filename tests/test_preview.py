@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, built_on_one_core_and_on_two, copy_project
 
-from digest_plugin.workers import cores
+from digest_plugin.core.workers import cores
 
 SESSION = Path(__file__).with_name("preview_session.py")
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")

@@ -8,11 +8,11 @@ import sys
 import pytest
 from conftest import ROOT, later_brief
 
-from digest_plugin.layout import Layout, Linker
-from digest_plugin.merge import merge
-from digest_plugin.model import Rules
-from digest_plugin.pipeline import living_docs
-from digest_plugin.render import Raw, Renderer
+from digest_plugin.core.merge import merge
+from digest_plugin.core.model import Rules
+from digest_plugin.core.pipeline import living_docs
+from digest_plugin.site.layout import Layout, Linker
+from digest_plugin.site.render import Raw, Renderer
 
 CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
 """A contradiction callout: the one place on a section page a withheld claim may be quoted."""
@@ -118,7 +118,7 @@ def test_an_entry_updated_every_day_stays_readable(tmp_path):
     ],
 )
 def test_a_public_source_url_is_linked_as_itself_without_credentials(url, href, host):
-    from digest_plugin.render import outbound
+    from digest_plugin.site.render import outbound
 
     assert outbound(url) == (href, host)
 
@@ -135,7 +135,7 @@ def test_a_public_source_url_is_linked_as_itself_without_credentials(url, href, 
     ],
 )
 def test_an_address_of_no_public_host_is_never_a_link(url):
-    from digest_plugin.render import outbound
+    from digest_plugin.site.render import outbound
 
     assert outbound(url) is None
 

@@ -14,8 +14,8 @@ import pytest
 from conftest import brief_item, copy_project, mkdocs_build, night_brief
 from ruamel.yaml import YAML
 
-from digest_plugin.diff import diff_docs
-from digest_plugin.pipeline import analyse
+from digest_plugin.authoring.diff import diff_docs
+from digest_plugin.core.pipeline import analyse
 
 NIGHT = "2026-10-22-inference-E1"
 TODAY = dt.date(2026, 12, 4)

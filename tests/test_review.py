@@ -193,8 +193,8 @@ def test_the_preview_shows_the_open_question_and_publishes_the_safe_reading(site
 
 
 def test_the_pull_request_comment_lists_the_open_question(project, capsys, monkeypatch):
-    from digest_plugin.diff import diff_docs
-    from digest_plugin.pipeline import analyse
+    from digest_plugin.authoring.diff import diff_docs
+    from digest_plugin.core.pipeline import analyse
 
     docs = analyse(project / "data").docs
     assert docs is not None

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from conftest import BRIEF, ROOT, line_of, replace_in
 
-from digest_plugin.load import load_data
-from digest_plugin.model import Rules
-from digest_plugin.rules import check_rules
+from digest_plugin.core.load import load_data
+from digest_plugin.core.model import Rules
+from digest_plugin.core.rules import check_rules
 
 TODAY = dt.date(2026, 12, 2)
 

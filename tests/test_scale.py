@@ -9,12 +9,12 @@ import feedparser
 import pytest
 from conftest import ROOT
 
-from digest_plugin.arxiv import key as arxiv_key
-from digest_plugin.feed import FEED_ENTRIES, atom
-from digest_plugin.layout import Layout, Linker
-from digest_plugin.model import Rules
-from digest_plugin.pipeline import living_docs
-from digest_plugin.render import Renderer
+from digest_plugin.core.arxiv import key as arxiv_key
+from digest_plugin.core.model import Rules
+from digest_plugin.core.pipeline import living_docs
+from digest_plugin.site.feed import FEED_ENTRIES, atom
+from digest_plugin.site.layout import Layout, Linker
+from digest_plugin.site.render import Renderer
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from synth import generate
@@ -58,8 +58,8 @@ def test_each_brief_page_lists_the_papers_it_lists_and_no_other(doc):
 
 
 def _analyse_both_ways(data, monkeypatch):
-    from digest_plugin import load
-    from digest_plugin.pipeline import analyse
+    from digest_plugin.core import load
+    from digest_plugin.core.pipeline import analyse
 
     rules = Rules(allow_future_dates=True)
     serial = analyse(data, rules=rules)
@@ -94,7 +94,7 @@ def test_a_serve_rebuild_frees_what_the_last_build_left_behind(data_copy):
     import gc
     import weakref
 
-    from digest_plugin.pipeline import analyse
+    from digest_plugin.core.pipeline import analyse
 
     class Cycle:
         pass

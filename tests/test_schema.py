@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from digest_plugin.load import site_vocabulary
-from digest_plugin.vocabulary import schema_of
+from digest_plugin.core.load import site_vocabulary
+from digest_plugin.core.vocabulary import schema_of
 
 
 def test_committed_schemas_are_current():
@@ -102,7 +102,7 @@ def schema_errors(name: str, data) -> list[tuple[tuple, str]]:
 
 def read_plain(path: Path):
     """A data file as the build reads it (YAML 1.2, dates as text): what editors' tools see too."""
-    from digest_plugin import fastyaml
+    from digest_plugin.core import fastyaml
 
     return fastyaml.read(path.read_text(encoding="utf-8"))
 
@@ -220,9 +220,9 @@ VARIANTS = [
 def test_digest_check_and_the_schema_refuse_the_same_field(what, file, path, value, schema_at, data_copy):
     from ruamel.yaml import YAML
 
-    from digest_plugin.findings import locate
-    from digest_plugin.load import _yaml, read_yaml
-    from digest_plugin.pipeline import analyse
+    from digest_plugin.core.findings import locate
+    from digest_plugin.core.load import _yaml, read_yaml
+    from digest_plugin.core.pipeline import analyse
 
     name = "outline" if file == OUTLINE_FILE else "brief"
     tree = _yaml().load(file.read_text(encoding="utf-8"))

@@ -14,7 +14,7 @@ import pytest
 from conftest import brief_item, built, copy_project, line_of, night_brief
 from ruamel.yaml import YAML
 
-from digest_plugin.pipeline import analyse
+from digest_plugin.core.pipeline import analyse
 
 NIGHT = "2026-10-22-inference-E1"
 

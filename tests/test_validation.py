@@ -18,10 +18,10 @@ import pytest
 from conftest import BRIEF, ROOT
 from pydantic import TypeAdapter, ValidationError
 
-from digest_plugin import fastyaml, model
-from digest_plugin.load import Dataset, load_file, quick_parse, read_yaml
-from digest_plugin.model import Brief, HttpUrl, MaterialPath, Outline, Rules
-from digest_plugin.rules import ZERO_BESIDE, check_rules
+from digest_plugin.core import fastyaml, model
+from digest_plugin.core.load import Dataset, load_file, quick_parse, read_yaml
+from digest_plugin.core.model import Brief, HttpUrl, MaterialPath, Outline, Rules
+from digest_plugin.core.rules import ZERO_BESIDE, check_rules
 
 SHIPPED = fastyaml.read((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))
 
@@ -311,7 +311,7 @@ def test_the_lookalikes_of_url_separators_are_all_listed():
     ],
 )
 def test_a_source_url_is_linked_on_the_site_exactly_when_no_rule_warns_that_it_is_not_public(url):
-    from digest_plugin.render import outbound
+    from digest_plugin.site.render import outbound
 
     data = brief_with(lambda d: d["items"][0]["sources"].__setitem__("urls", [url]))
     warnings = [f.message for f in check_rules(Dataset(briefs=[Brief.model_validate(data)]), Rules())]

@@ -8,12 +8,12 @@ import re
 
 from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
 
-from digest_plugin.findings import DataError
-from digest_plugin.layout import Layout
-from digest_plugin.load import load_data, site_vocabulary
-from digest_plugin.pipeline import analyse
-from digest_plugin.render import Linker, Renderer
-from digest_plugin.vocabulary import Vocabulary, code_for, default_file
+from digest_plugin.core.findings import DataError
+from digest_plugin.core.load import load_data, site_vocabulary
+from digest_plugin.core.pipeline import analyse
+from digest_plugin.core.vocabulary import Vocabulary, code_for, default_file
+from digest_plugin.site.layout import Layout
+from digest_plugin.site.render import Linker, Renderer
 
 KAPITSA_GAPS = "      gaps:\n        - auto_collected\n"  # item 5 of the shipped brief (the only auto_collected)
 
@@ -125,7 +125,7 @@ def test_an_import_meeting_a_new_word_writes_the_sites_vocabulary_file(data_copy
 
 
 def test_a_new_brief_offers_the_sites_words(data_copy):
-    from digest_plugin.scaffold import new_brief
+    from digest_plugin.authoring.scaffold import new_brief
 
     replace_in(data_copy / "vocabulary.yml", "value_ratings:\n", "value_ratings:\n  low: 低价值\n")
     text = new_brief(data_copy, "inference", dt.date(2026, 10, 22)).read_text(encoding="utf-8")

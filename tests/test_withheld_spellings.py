@@ -6,9 +6,9 @@ added, signs and digits in every width (``＋１７５``, U+FE62 ``﹢``), a cha
 (``&#43;``, shown literally on the page), another case, a zero-width space inside it.  Two
 independent pieces of code must each know every variant for the claim:
 
-* the renderer's matcher (:mod:`digest_plugin.spelling`) masks it, so nothing of the claim is left
+* the renderer's matcher (:mod:`digest_plugin.core.spelling`) masks it, so nothing of the claim is left
   in the text it writes;
-* the checker (:mod:`digest_plugin.leaks`, ``digest verify``) finds it in a page where it was *not*
+* the checker (:mod:`digest_plugin.site.leaks`, ``digest verify``) finds it in a page where it was *not*
   masked (the masking switched off), in text, in an attribute, split by inline markup, and
   percent-encoded in a link.
 
@@ -29,8 +29,8 @@ import pytest
 from conftest import ROOT, built, copy_project
 from ruamel.yaml import YAML
 
-from digest_plugin import spelling
-from digest_plugin.leaks import LeakCheck, find_leaks
+from digest_plugin.core import spelling
+from digest_plugin.site.leaks import LeakCheck, find_leaks
 
 CORPORA = [ROOT / "data" / "briefs", ROOT / "tests" / "fixtures" / "lifecycle", ROOT / "tests" / "corpus" / "days"]
 
@@ -182,7 +182,7 @@ def test_every_spelling_in_a_brief_is_hidden_on_the_built_site(tmp_path):
 
 
 def _docs(root: Path) -> dict:
-    from digest_plugin.pipeline import analyse
+    from digest_plugin.core.pipeline import analyse
 
     return analyse(root / "data", relative_to=root).docs
 
@@ -210,7 +210,7 @@ def test_a_link_may_hold_a_claim_a_later_brief_confirmed(data_copy, capsys, monk
     from conftest import replace_in, run_cli
     from test_corpus import run_check
 
-    from digest_plugin.scaffold import new_brief
+    from digest_plugin.authoring.scaffold import new_brief
 
     brief = data_copy / "briefs" / "2026-10-21-inference-E1.yml"
     url = YAML(typ="safe").load(brief.read_text(encoding="utf-8"))["items"][0]["sources"]["urls"][0]
@@ -268,7 +268,7 @@ def test_a_ban_on_a_wording_no_item_uses_stays_silent(data_copy):
 def test_the_importer_proposes_the_pattern_itself():
     """A new editor's brief bans 「HiCache 使 TTFT 降 6×」 while its item says 「…TTFT 降 6×」: the import
     adds 「TTFT 降 6×」 to the claim's patterns (marked), and the item's sentence is masked."""
-    from digest_plugin.importer import import_full
+    from digest_plugin.authoring.importer import import_full
 
     night = f"""inference · E1 预消化简报（2026-10-21）
 

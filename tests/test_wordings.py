@@ -68,7 +68,7 @@ def test_an_empty_phrase_is_a_check_error(project, capsys, monkeypatch):
 
 
 def test_a_negated_phrase_does_not_count():
-    from digest_plugin.vocabulary import Vocabulary, default_file
+    from digest_plugin.core.vocabulary import Vocabulary, default_file
 
     words = Vocabulary(default_file())
     assert words.wording("confirmed").search("这条今天证实了")
@@ -80,7 +80,7 @@ def test_a_negated_phrase_does_not_count():
 def test_how_a_brief_says_yesterday_is_a_wording_too(shipped):
     import datetime as dt
 
-    from digest_plugin.importer.backrefs import History, find_references
+    from digest_plugin.authoring.importer.backrefs import History, find_references
 
     brief, outline = shipped.briefs[0], shipped.outlines["inference"]
     night = dt.date(2026, 10, 22)

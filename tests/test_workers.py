@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from digest_plugin.workers import Worker, cores
+from digest_plugin.core.workers import Worker, cores
 
 
 def test_a_worker_runs_in_another_process_when_this_one_has_no_other_thread():
@@ -86,7 +86,7 @@ def test_a_worker_whose_result_is_not_wanted_is_stopped_and_leaves_nothing(tmp_p
 
 KILLED = """
 import os, signal, sys, time
-from digest_plugin.workers import Worker
+from digest_plugin.core.workers import Worker
 worker = Worker(time.sleep, 30)   # the worker is busy: its result file is open in both processes
 print(worker.pid, flush=True)
 time.sleep(30)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import copy_project, replace_in, run_cli
 
-from digest_plugin.workers import cores
+from digest_plugin.core.workers import cores
 
 pytest.importorskip("zensical")
 
@@ -51,8 +51,10 @@ def test_the_one_command_builds_the_site_digest_pages_and_zensical_build_make(tm
 TAKEN = """
 import sys
 from pathlib import Path
-from digest_plugin import cli, siteconfig, zensical_host
-from digest_plugin.pages import write_pages
+from digest_plugin import cli
+from digest_plugin.core import siteconfig
+from digest_plugin.hosts import zensical_host
+from digest_plugin.site.pages import write_pages
 config = Path("mkdocs.yml")
 settings = siteconfig.settings(config)
 docs = cli._merged(Path("data"), config).docs
@@ -129,8 +131,8 @@ def test_without_zensical_the_command_says_how_to_install_it(tmp_path, capsys, m
 
 
 def test_rules_the_extension_cannot_read_are_named_and_the_defaults_apply(tmp_path, caplog):
-    from digest_plugin.extension import _site_rules
-    from digest_plugin.model import Rules
+    from digest_plugin.core.model import Rules
+    from digest_plugin.hosts.extension import _site_rules
 
     config = tmp_path / "mkdocs.yml"
     config.write_text("plugins:\n  - digest:\n      rules: {archive_after_days: 0}\n", encoding="utf-8")

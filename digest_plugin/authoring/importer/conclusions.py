@@ -1,0 +1,251 @@
+"""Part 四, conclusions and the follow-up list."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ...core.model import FollowUpStatus
+from ...core.vocabulary import fold
+from . import lists
+from .backrefs import History
+from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
+from .markdown import _entries
+from .numbers import small_number
+from .updates import last_status
+from .words import _conclusion_ratings
+
+# --- follow-ups
+FOLLOW_UPS = re.compile(
+    r"^(?P<heading>[^：:]{0,24}?(?:跟进的(?P<count>[^：:]*?)件?事?|的(?P<count2>[一二三四五六七八九十两\d]+)件事"
+    r"|待办(?:[（(][^）)]*[）)])?|留给[^：:]{0,6}|要做|后续|要收尾的?))\s*[：:]\s*(?P<body>.*)$",
+    re.S,
+)
+"""The list that opens follow-ups, however it is headed: 需 E2 跟进的三件事, 交给明晚 E1 的三件事,
+下轮待办（含顺延）, 明日待办, 留给周三, 下周一前要做, 后续, 本周要收尾的."""
+STATUS_LIST = re.compile(
+    r"^(?P<heading>(?![^：:]*新)[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留))\s*[：:]"
+)
+"""A list that only reports what became of earlier follow-ups (跟进盘点, 顺延清单 …): its lines stay
+conclusions, where the back-references are read; its heading is kept.  A heading that says 新
+(新跟进, 新增跟进) opens tonight's list instead."""
+EARLIER_IN_HEADING = re.compile(r"\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前一轮|上一?轮|上周")
+"""A heading that names an earlier night (10-21 交给 E2 的三件事) heads what became of that night's
+list, not a new one."""
+ROUND_IN_HEADING = re.compile(r"\bE(?P<n>\d)\b")
+RESTATED = re.compile(r"顺延|同前|继续")
+"""A line of a new list that carries an earlier follow-up on (① 本地复现长 prefill 冻结（顺延，内容同前））."""
+
+
+NEW_MARK = re.compile(r"^新增\s*[：:]\s*")
+"""「③ 新增：…」: the writer says the entry is new, whatever earlier follow-up it mentions."""
+
+
+FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
+
+
+def _read_conclusions(
+    part: _Part,
+    stem: str,
+    round_: str | None,
+    draft: _Draft,
+    today: dt.date | None = None,
+    history: History | None = None,
+) -> dict[str, Any]:
+    """Bullets are conclusions, except "需 E2 跟进的三件事：①…②…③…", which holds the follow-ups; then
+    the numbered lists by their shape (:mod:`.lists`): tonight's new follow-ups, and what became of
+    an earlier night's."""
+    blocks = lists.block_lists(part.lines) if today is not None and history is not None else []
+    taken = {n for b in blocks if not b.earlier for n in b.lines}  # tonight's list leaves the conclusions
+    out = _read_bullets(
+        _Part(part.kind, part.heading, part.line, [x for x in part.lines if x.number not in taken]), stem, round_, draft
+    )
+    if today is None or history is None:
+        return out
+    found = list(blocks)
+    for i, text in enumerate(out["conclusions"]):
+        line = draft.origins.get(("conclusions", i), part.line)
+        if any(b.line == line for b in blocks) or FOLLOW_UPS.match(text):
+            continue  # a heading of a list above, or a list the patterns above have read
+        inline = lists.inline_lists(text, line)
+        if STATUS_LIST.match(text):
+            # 「跟进：…完工；…接着挂。交给明天的下一棒：（1）…」: a report, then a new list; only the list is new
+            inline = [x for x in inline if not x.earlier and not STATUS_LIST.match(x.heading + "：")]
+        found += inline
+    for numbered in sorted(found, key=lambda b: b.line):
+        _numbered_list(numbered, out, stem, round_, today, history, draft)
+    return out
+
+
+def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
+    """One update per follow-up: the first reading of its status stands; a later line that restates
+    it in tonight's list gives it its number there (a later 「昨天的 ③」 then finds it)."""
+    known = {str(u["follow_up"]): u for u in out.get("follow_up_updates", [])}
+    if (earlier := known.get(str(update["follow_up"]))) is not None:
+        if "number" in update and "number" not in earlier:
+            earlier["number"] = update["number"]
+        return
+    out.setdefault("follow_up_updates", []).append({**update, "follow_up": _Code(str(update["follow_up"]))})
+
+
+def _numbered_list(
+    numbered: lists.NumberedList,
+    out: dict[str, Any],
+    stem: str,
+    round_: str | None,
+    today: dt.date,
+    history: History,
+    draft: _Draft,
+) -> None:
+    """Entry by entry: one that names an earlier follow-up (or whose list the heading dates back)
+    says what became of it; in a list that points back at no night, any other entry is a new
+    follow-up of tonight (an entry that restates an earlier one carries it over, its number kept)."""
+    named = ROUND_IN_HEADING.search(numbered.heading)
+    follow_round = f"E{named['n']}" if named else (round_ or "")
+    follow_ups = out.setdefault("follow_ups", [])
+    taken = {f["number"] for f in follow_ups}
+    for entry in numbered.entries:
+        new = bool(NEW_MARK.match(entry.text))
+        targets = [] if new else lists.earlier_follow_ups(numbered, entry, today, history, round_)
+        status = last_status(entry.text, draft.words)
+        if status is None and entry.ticked and numbered.earlier:
+            status = FollowUpStatus.done  # 「- [x] （甲）…」 in the list of what became of an earlier night's
+        if targets:
+            if status is None and not numbered.earlier:
+                status = FollowUpStatus.carried_over  # restated in tonight's list: carried on
+            for fid in targets if status is not None else []:
+                update: dict[str, Any] = {"follow_up": fid, "status": status, "note": entry.text}
+                if not numbered.earlier:
+                    update["number"] = entry.number
+                _add_update(out, update)
+            continue
+        if numbered.earlier or entry.number in taken:
+            continue
+        taken.add(entry.number)
+        out.setdefault("follow_ups_heading", numbered.heading)
+        draft.origins[("follow_ups", len(follow_ups))] = entry.line
+        follow_ups.append(
+            {
+                "id": _Code(f"{stem}-f{entry.number}"),
+                "number": entry.number,
+                "round": _Code(follow_round),
+                "text": NEW_MARK.sub("", entry.text),
+                "status": FollowUpStatus.open,
+            }
+        )
+    if not follow_ups:
+        del out["follow_ups"]
+
+
+def _read_bullets(part: _Part, stem: str, round_: str | None, draft: _Draft) -> dict[str, Any]:
+    bullets, others = _entries(part.lines, BULLET)
+    out: dict[str, Any] = {"conclusions": [], "_ratings": _conclusion_ratings(bullets, draft)}
+    for line, text in sorted(bullets + others):
+        bullet = BULLET.match(text)
+        body = bullet["text"] if bullet else text
+        m = FOLLOW_UPS.match(body)
+        if m and EARLIER_IN_HEADING.search(m["heading"]):
+            m = None  # a status list about an earlier night's follow-ups: conclusions
+        if not m and (status := STATUS_LIST.match(body) or FOLLOW_UPS.match(body)):
+            if not EARLIER_IN_HEADING.search(status["heading"]):  # 「10-21 交给 E2 的三件事」 heads no list of tonight
+                out.setdefault("follow_ups_heading", status["heading"].strip())
+        elif m:
+            if "follow_ups" in out:
+                draft.warn(line, "a second follow-up list; its follow-ups are numbered on", ("follow_ups_heading",))
+            out["follow_ups_heading"] = m["heading"].strip()
+            earlier = out.setdefault("follow_ups", [])
+            new, carried = _read_follow_ups(m, line, stem, round_, len(earlier), draft)
+            earlier.extend(new)
+            out.setdefault("follow_up_updates", []).extend(carried)
+            continue
+        out["conclusions"].append(body)
+        draft.origins[("conclusions", len(out["conclusions"]) - 1)] = line
+        if not bullet:
+            draft.warn(
+                line,
+                f"section 四: «{_one_line(text)[:40]}…» is not a bullet; kept as a conclusion",
+                ("conclusions", len(out["conclusions"]) - 1),
+            )
+    return out
+
+
+def _read_follow_ups(
+    m: re.Match[str], line: int, stem: str, round_: str | None, before: int, draft: _Draft
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """① … ② … ③ …: one follow-up each (numbered as written), for the round the heading names;
+    a line that carries an earlier open follow-up on (顺延) is an update of it, not a new one."""
+    named = ROUND_IN_HEADING.search(m["heading"])
+    follow_round = f"E{named['n']}" if named else (round_ or "")
+    if not named:
+        draft.warn(
+            line,
+            f"follow-ups: the heading names no round; round set to this brief's ({follow_round or 'empty'})",
+            ("follow_ups", before, "round"),
+        )
+    body = m["body"]
+    marks = list(FOLLOW_UP_MARK.finditer(body))
+    if marks:
+        if lead := _strip_end(body[: marks[0].start()]):
+            draft.unplaced(line, lead, "follow-ups: text before ①", ("follow_ups_heading",))
+        pieces = [
+            (_mark_number(mk.group(0)), _strip_end(body[mk.end() : nxt.start() if nxt else len(body)]))
+            for mk, nxt in zip(marks, [*marks[1:], None], strict=True)
+        ]
+    else:
+        pieces = [(0, _strip_end(body))]  # 0: no number written
+    pieces = [(n, t) for n, t in pieces if t]
+    count = m["count"] or m["count2"]
+    said = small_number(count.strip()[:1]) if count else None
+    if said is not None and said != len(pieces):
+        draft.warn(line, f"follow-ups: the heading counts {said}, the list has {len(pieces)}", ("follow_ups_heading",))
+    follow_ups: list[dict[str, Any]] = []
+    carried: list[dict[str, Any]] = []
+    for position, (written, text) in enumerate(pieces, before + 1):
+        number = written or position
+        if RESTATED.search(text) and (old := _carried_on(text, draft)):
+            carried.append(
+                {"follow_up": _Code(old), "status": FollowUpStatus.carried_over, "number": number, "note": text}
+            )
+            continue
+        draft.origins[("follow_ups", len(follow_ups) + before)] = line
+        follow_ups.append(
+            {
+                "id": _Code(f"{stem}-f{number}"),
+                "number": number,
+                "round": _Code(follow_round),
+                "text": re.sub(r"^新增\s*[：:]\s*", "", text),
+                "status": FollowUpStatus.open,
+            }
+        )
+    return follow_ups, carried
+
+
+def _mark_number(mark: str) -> int:
+    """① → 1, （2） → 2."""
+    circled = "①②③④⑤⑥⑦⑧⑨⑩"
+    return circled.index(mark) + 1 if mark in circled else int(re.sub(r"\D", "", mark))
+
+
+def _carried_on(text: str, draft: _Draft) -> str | None:
+    """The one earlier follow-up, still open, that a restated line names: they share a run of at
+    least five characters (本地复现长 prefill 冻结).  None when no single one does (never guessed)."""
+    closed = {u.follow_up for b in draft.earlier for u in b.follow_up_updates if u.status.value in ("done", "dropped")}
+    open_ = [f for b in draft.earlier for f in b.follow_ups if f.id not in closed]
+    wanted = fold(re.sub(r"[（(][^）)]*[）)]", "", text))
+    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in open_}
+    best = max(runs.values(), default=0)
+    hits = [fid for fid, run in runs.items() if run == best]
+    return hits[0] if best >= 5 and len(hits) == 1 else None
+
+
+def _shared_run(a: str, b: str) -> int:
+    """The length of the longest run of characters ``a`` and ``b`` share."""
+    best = 0
+    for i in range(len(a)):
+        for j in range(i + best + 1, len(a) + 1):
+            if a[i:j] in b:
+                best = j - i
+            else:
+                break
+    return best

@@ -1,0 +1,300 @@
+"""Part 二, contradictions and unverified claims: disposition, withheld claims, required labels."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from typing import Any
+
+from ...core import arxiv, spelling
+from ...core.model import Disposition, Status
+from .backrefs import History, find_references
+from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Line, _Part, unrolled_tables
+from .markdown import _entries, _label_colon
+from .numbering import _check_numbering, _dedupe_ids
+
+NUMBERED = re.compile(
+    r"^\s*(?:>\s*)?(?:\*\*)?(?:(?P<n1>\d+)\s*[.、．)）]|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])|(?P<circled>[①-⑩])"
+    r"|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、])\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
+)
+"""A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, in a
+quote block (「> ❶ …」) or bold too."""
+
+
+def _number(m: re.Match[str]) -> int:
+    if m["dark"]:
+        return ord(m["dark"]) - ord("❶") + 1
+    if m["circled"]:
+        return ord(m["circled"]) - ord("①") + 1
+    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"])
+
+
+# --- contradictions
+DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
+    ("discarded", re.compile(r"丢弃级")),
+    ("down_weighted", re.compile(r"降权")),
+    ("pending_login", re.compile(r"待登录核查")),
+    ("kept_out", re.compile(r"不入活文档|不建议进活文档")),
+    ("with_label", re.compile(r"必须带|必须标|须带|不得据")),
+    ("blocked", re.compile(r"在修正前不要|修正前不|前[^。；;]{0,16}(?:不得|不要|不能|不可|不)(?:把|写)")),
+]
+"""First rule that matches wins; otherwise ``pending_check`` (待确认), the safest reading."""
+
+
+OTHER_QUOTES = re.compile(r"[“『](?P<text>[^”』\n]{2,120})[”』]|(?<![\w])\"(?P<plain>[^\"\n]{2,120})\"")
+"""A claim quoted the other ways writers quote: “…”, 『…』, "…"."""
+STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
+LEAD_MARKS = re.compile(r"^\s*(?:>\s*)?(?:[-*•+]\s+)?")
+"""What may open a paragraph of part 二 before its words: a quote block's mark, a list item's bullet."""
+LIST_ITEM = re.compile(r"^\s*(?:>\s*)?[-*•+]\s+\S")
+"""A list item at any depth (a quote block's too)."""
+SECTION_HOLD = re.compile(
+    r"§\s*\d+(?:\.\d+)*\s*(?:[、,，和与及]\s*§?\s*\d+(?:\.\d+)*\s*)*[^。；;，,\n「」]{0,4}?"
+    r"(?:别|不|勿|缓|冻结|封|禁|停|挡|拦|隐|免|按住|搁|压)"
+)
+"""A hold said right after the section it applies to, in whatever words (「§1.1 先别…」, 「在 §3.1 中暂不
+采信」, 「§5.4 冻结此句」, 「§1.1 封口」): bans are worded anew by every writer, but they name the section
+and then hold.  With quoted claims and no ban the wordings know, the safe reading withholds them and
+asks, even when the text also says what is left to check (待核实)."""
+
+
+WITHHELD = re.compile(
+    r"(?:不要|不得|不能|不可|别|勿|切勿|禁止)把\s*(?:「(?P<claim>[^」]+)」|(?P<bare>[^「」，,。；;]+?))\s*写(?:进|入|成|为)"
+    r"|(?:不要|不得|不能|不可|勿|切勿|不)\s*(?:再)?写(?:成|为|入|进)?\s*「(?P<quoted>[^」]+)」"
+)
+"""A claim the doc must not state: 不要把「X」写进…, 不得写「X」, 只写「A」，不写「X」, 不得写成「X」."""
+
+
+@functools.cache
+def _withheld_after(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """The claim first, the ban after it: 「X」不写进 §3.3, 「X」从活文档里拿掉 (not a label the statement
+    must carry, 须带「preview」字样, and not a ban that names its own claim next, 不得写成「Y」); the
+    ban's phrases are the team's (``withheld:`` of ``wordings:``)."""
+    kept_out = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) or r"(?!x)x"
+    return re.compile(
+        rf"(?<!须带)(?<!必须带)「(?P<claim>[^」]+)」[^「」。；;]{{0,24}}?(?:{kept_out})(?![成为入进]?\s*「)"
+    )
+
+
+REQUIRED_LABEL = re.compile(r"必须带\s*「(?P<label>[^」]+)」")
+
+
+MATERIAL_MENTION = re.compile(r"(?P<path>[\w./-]+\.md)\s*(?P<anchor>第\s*\d+\s*条)")
+
+
+ARXIV_MENTION = re.compile(arxiv.MENTION_LOOSE)
+
+
+def _read_contradictions(
+    part: _Part, stem: str, draft: _Draft, today: dt.date | None = None, history: History | None = None
+) -> dict[str, Any]:
+    """``N. title：text`` per contradiction; the disposition and withheld claims come from the words.
+
+    What part 二 says outside its numbered list (「延续：…」 about earlier contradictions, 「今日无矛盾。」)
+    is kept as ``contradictions_note``; later nights' updates are read from it.  When nothing in the
+    part is numbered a way these patterns know, each paragraph that quotes something and names no
+    earlier contradiction is read as a new one, in order, and marked: its claims are then withheld
+    until the editor answers, never published because the numbering was new."""
+    lines = unrolled_tables(part.lines, lambda _: True, _row_paragraph)
+    entries, others = _entries(lines, NUMBERED)
+    if not entries and today is not None and history is not None:
+        # each item of a list (at any depth: 「- 新开」 over 「  - C1 …」) is a paragraph of its own
+        items, paragraphs = _entries(lines, LIST_ITEM)
+        entries, others = _by_position(sorted(items + paragraphs), today, history, draft)
+    out: dict[str, Any] = {}
+    if others:
+        out["contradictions_note"] = "\n".join(text.strip() for _, text in others)
+    contradictions = []
+    for index, (line, text) in enumerate(entries):
+        m = NUMBERED.match(text)
+        assert m is not None, "_entries only starts an entry at a line NUMBERED matches"
+        number = _number(m)
+        at = ("contradictions", index)
+        draft.origins[at] = line
+        contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, m["dark"]))
+    _dedupe_ids(contradictions, "contradiction", draft, "contradictions")
+    _check_numbering(
+        [c["number"] for c in contradictions],
+        [draft.origins[("contradictions", i)] for i in range(len(contradictions))],
+        "矛盾",
+        "contradictions",
+        draft,
+    )
+    out["contradictions"] = contradictions
+    return out
+
+
+ROW_NUMBER = re.compile(r"[❶-❿①-⑩]|\d{1,2}|C\d{1,2}|\[C?\d{1,2}\]")
+"""A table's first cell that only numbers the row (「❶」, 「1」, 「C1」)."""
+
+
+def _row_paragraph(header: list[str], row: list[str], number: int, position: int) -> list[_Line]:
+    """A row of a table in part 二 is one paragraph, as a writer with no table writes it: 「what：cell；cell」
+    (「礼拜三乔那桩（预告表）：价目表改了；落锤」), or 「N. title：cell；cell」 for a row the first cell numbers (a
+    new contradiction).  The header only names the columns."""
+    cells = [c for c in row if c]
+    if len(cells) > 1 and ROW_NUMBER.fullmatch(cells[0]):
+        lead = f"{cells[0]}." if cells[0].isdigit() else f"[{cells[0]}]" if cells[0][0] == "C" else cells[0]
+        cells = [f"{lead} {cells[1]}", *cells[2:]]
+    head, rest = (cells[0], cells[1:]) if cells else ("", [])
+    return [_Line(number, ""), _Line(number, head + ("：" + "；".join(rest) if rest else "")), _Line(number, "")]
+
+
+def _by_position(
+    paragraphs: list[tuple[int, str]], today: dt.date, history: History, draft: _Draft
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(entries numbered by their place, the other paragraphs): see :func:`_read_contradictions`."""
+    entries: list[tuple[int, str]] = []
+    others: list[tuple[int, str]] = []
+    for line, text in paragraphs:
+        quotes = QUOTED.search(text) or OTHER_QUOTES.search(text)
+        lead = m.end() if (m := LEAD_MARKS.match(text)) else 0
+        earlier = [
+            r
+            for r in find_references(text, today, history, part="contradictions")
+            if r.kind == "contradiction"
+            and (history.dates.match(r.text) or r.start > lead + 2)  # 「疑点 1　…」 opening it, undated: its own label
+        ]
+        if quotes and not earlier:
+            body = text[lead:]
+            entries.append((line, f"{len(entries) + 1}. {body}"))
+            draft.warn(
+                line, f"section 二: «{body[:30]}…» is numbered no way this importer knows; read as 矛盾 {len(entries)}"
+            )
+        else:
+            others.append((line, text))
+    return entries, others
+
+
+def _read_contradiction(
+    number: int, cid: str, body: str, line: int, draft: _Draft, at: _At, mark: str | None = None
+) -> dict[str, Any]:
+    colon = _label_colon(body)
+    if colon is None:
+        title, text = body, body
+        draft.warn(line, f"矛盾 {number}: no 'title：text' colon; the whole entry is used as both", at + ("title",))
+    else:
+        title, text = body[:colon].strip(), body[colon + 1 :].strip()
+    whole = f"{title}\n{text}"
+    c: dict[str, Any] = {"id": _Code(cid), "number": number, "title": title, "text": text}
+    if mark:  # 「❶」: a numeral of the writer's own, which a later night names it by (「昨晚宁的 ❶」)
+        c["mark"] = mark
+    c["touches"] = {
+        "sections": [m["section"] for m in SECTION_REF.finditer(whole)],
+        "citations": list(dict.fromkeys(m["id"] for m in ARXIV_MENTION.finditer(whole))),
+    }
+    materials = [{"path": m["path"], "anchor": m["anchor"]} for m in MATERIAL_MENTION.finditer(whole)]
+    if materials:
+        c["materials"] = materials
+    claims = [(m["claim"] or m["bare"] or m["quoted"]).strip() for m in WITHHELD.finditer(text)]
+    claims += [m["claim"].strip() for m in _withheld_after(draft.words.phrases("withheld")).finditer(text)]
+    quoted = list(
+        dict.fromkeys([*QUOTED.findall(whole), *(m["text"] or m["plain"] for m in OTHER_QUOTES.finditer(whole))])
+    )
+    if not claims and not quoted and draft.words.wording("withheld").search(text):
+        draft.warn(  # a ban with no claim it names: never publish silently, never guess
+            line, f"矛盾 {number}: keeps something out of the doc, but names no claim; write withheld: by hand", at
+        )
+    claims = list(dict.fromkeys(claims))
+    label = REQUIRED_LABEL.search(text)
+    unread = [q for q in quoted if not (label and q == label["label"]) and not _named_not_claimed(q, whole)]
+    said = any(words.search(whole) for d, words in DISPOSITION_RULES if d != "blocked") or STILL_TO_CHECK.search(whole)
+    held = SECTION_HOLD.search(text) is not None
+    if not claims and unread and (not said or held):  # quotes a claim, bans in words the rules do not know
+        _withhold_until_answered(c, number, unread, whole, line, draft, at)
+        claims = unread
+    if claims:
+        c["withheld"] = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
+    if label:
+        c["required_label"] = label["label"]
+    disposition = next((d for d, words in DISPOSITION_RULES if words.search(whole)), None)
+    if disposition is None and claims:
+        disposition = "blocked"  # a claim kept out of the doc until the contradiction is settled
+    if disposition is None:
+        disposition = "pending_check"
+        if not STILL_TO_CHECK.search(whole):
+            draft.warn(
+                line,
+                f"矛盾 {number}: no word says what to do with it; disposition set to pending_check",
+                at + ("disposition",),
+            )
+    c["disposition"] = disposition
+    c["status"] = Status.open
+    c["_line"] = line
+    return c
+
+
+NOT_A_CLAIM_BEFORE = re.compile(r"(?:标|标注|注明|带上?|写明|§\s*\d+(?:\.\d+)*\s*的?|见|按|叫|称为|名为)\s*$")
+NOT_A_CLAIM_AFTER = re.compile(r"^\s*(?:字样|标注|子条目|条目|一节|小节|那条|那段|段落?|页)")
+
+
+def _named_not_claimed(quote: str, text: str) -> bool:
+    """A quote that names rather than claims: a label to carry (标「项目自述」), an entry or section
+    (§1.1 的「与 Ollama 差距」, 「v6e 定价」子条目)."""
+    for m in re.finditer(re.escape(f"「{quote}」"), text):
+        if NOT_A_CLAIM_BEFORE.search(text[: m.start()]) or NOT_A_CLAIM_AFTER.match(text[m.end() :]):
+            return True
+    return False
+
+
+def _withhold_until_answered(
+    c: dict[str, Any], number: int, claims: list[str], whole: str, line: int, draft: _Draft, at: _At
+) -> None:
+    """A contradiction that quotes claims but says no ban the wordings know (「…」挡在 §3.3 门外): the
+    safe reading withholds every claim it quotes, and the editor is asked which (``digest review``)."""
+    spelled = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
+    choices: list[tuple[str, dict[str, object]]] = []
+    if len(claims) > 1:
+        choices += [(f"只暂扣「{claim}」", {"withheld": [one]}) for claim, one in zip(claims, spelled, strict=True)]
+    choices.append(("不暂扣任何说法（可以写进活文档）", {"withheld": None, "disposition": "pending_check"}))
+    draft.ask(
+        line,
+        at,
+        f"矛盾 {number} 在修正前不许写进活文档的是哪句？",
+        "暂扣它引用的每一句：" + "、".join(f"「{claim}」" for claim in claims),
+        choices,
+        whole.replace("\n", "：", 1),
+    )
+
+
+def _spellings(claim: str, text: str) -> list[str]:
+    """The claim and every 「…」 in the same text with the same words in another order
+    ("+175 周增" / "周增 +175"), in the order they appear."""
+    words = sorted(claim.split())
+    found = [q for q in QUOTED.findall(text) if sorted(q.split()) == words]
+    return list(dict.fromkeys(found + [claim]))
+
+
+def propose_patterns(brief: dict[str, Any], draft: _Draft) -> None:
+    """Where an item of the brief states a withheld claim's figure in other words (「TTFT 降 6×」 for
+    「HiCache 使 TTFT 降 6×」), the ban would miss it: the words go into the claim's ``patterns``, marked
+    for the editor, so the item's sentence is masked rather than published (issue 33, 2)."""
+    texts = [
+        text
+        for item in brief.get("items") or []
+        for text in [
+            item.get("title", ""),
+            *(item.get("points") or []),
+            (item.get("evidence") or {}).get("boundary") or "",
+            item.get("relation") or "",
+            (item.get("placement") or {}).get("text") or "",
+            *(item.get("notes") or []),
+        ]
+        if text
+    ]
+    for index, c in enumerate(brief.get("contradictions") or []):
+        for n, claim in enumerate(c.get("withheld") or []):
+            spelled = [spelling.canonical(p) for p in claim["patterns"]]
+            for text in texts:
+                for span in spelling.near_misses(claim["text"], text):
+                    if any(p and p in spelling.canonical(span) for p in spelled):
+                        continue
+                    claim["patterns"].append(span)
+                    spelled.append(spelling.canonical(span))
+                    draft.warn(
+                        c.get("_line", 1),
+                        f"矛盾 {c['number']}: an item states «{span}», the figure of 「{claim['text']}」 in other words; "
+                        "added to the claim's patterns so it is masked too; check",
+                        ("contradictions", index, "withheld", n),
+                    )

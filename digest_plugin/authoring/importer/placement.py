@@ -1,0 +1,276 @@
+"""Where an item goes (建议归入): section, action, the entry it updates, alternatives, guards and figures."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...core.model import Entry, Outline, PlacementAction
+from ...core.vocabulary import fold
+from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Field, _split_outside, _unique
+
+ALTERNATIVE = re.compile(r"或[^，,；;。§]{0,12}§\s*(?P<section>\d+(?:\.\d+)?)[^，,；;。]*")
+
+
+CROSS_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:与|和)?\s*(?P<name>[^，,；;。§]*?)\s*交叉引用")
+
+
+ENTRY_NAME = re.compile(
+    r"「(?P<name>[^」]+)」\s*(?:一行)?(?:分支|子条目|子节点|小节|补充|小注|注脚|条目|段落)"
+    r"|(?:新增|新建|新开|新)\s*(?:子条目|子节点|分支|小注)\s*「(?P<after>[^」]+)」"
+)
+"""The name of a new entry: 「TPU 后端」分支, or 新增子条目「LMCache 分层 KV 卸载」 (新子条目「…」, 新开分支「…」)."""
+
+
+AFTER = re.compile(r"(?P<name>[^\s，,；;。、（(「」]+)\s*段落?(?:之后|后|下)")
+
+
+NEW_SECTION = re.compile(r"新建\s*§\s*(?P<section>\d+\.\d+)\s*「(?P<title>[^」]+)」")
+"""建议归入：新建 §2.6「KV 与权重的跨实例传输」: the brief opens a sub-section (its title in 「」)."""
+
+
+PLACEMENT_ACTS: list[PlacementAction] = [
+    PlacementAction.duplicate,
+    PlacementAction.citation_refresh,
+    PlacementAction.not_placed,
+    PlacementAction.update_in_place,
+    PlacementAction.mount_lead,
+    PlacementAction.footnote,
+    PlacementAction.new_sub_entry,
+    PlacementAction.cross_reference,
+]
+"""The actions 建议归入 can say, in the order their phrases (``wordings:`` of the vocabulary file) are
+looked for: the first that matches wins; 原地更新 is looked for in the relation too
+("应做原地更新而非新增条目")."""
+
+
+GUARD_WORDS = re.compile(r"不要|不可|不得|必须|注意|⚠|显式声明|切勿|禁止")
+
+
+LEADING_CONJUNCTION = re.compile(r"^(?:并且|并|且|同时|而且|另外|但)\s*")
+
+
+# --- figures of a repo card
+LANGUAGES = {
+    "C",
+    "C++",
+    "C#",
+    "CUDA",
+    "Go",
+    "Java",
+    "JavaScript",
+    "Julia",
+    "Kotlin",
+    "Mojo",
+    "Python",
+    "Rust",
+    "Swift",
+    "TypeScript",
+    "Zig",
+}
+
+
+LICENSE = re.compile(
+    r"^(?:Apache-\d\.\d|MIT|ISC|Unlicense|BSD-\d-Clause|[AL]?GPL-\d\.\d(?:-only|-or-later)?|MPL-\d\.\d)$"
+)
+
+
+FIGURE_RULES: list[tuple[str, str, re.Pattern[str], str | None]] = [
+    ("stars", "Stars", re.compile(r"^(?:(?P<value>\d[\d,]*)\s*⭐|Stars\s*(?P<value2>\d[\d,]*))$"), "⭐"),
+    ("weekly-gain", "周增", re.compile(r"^周增\s*\+?(?P<value>\d[\d,]*)$"), None),
+    ("last-commit", "最近提交", re.compile(r"^最近提交\s*(?P<value>\d{4}-\d{2}-\d{2})$"), None),
+    ("maturity", "成熟度", re.compile(r"^成熟度(?:仍?标为|仍?为|[：:])?\s*(?P<value>[A-Za-z][\w-]*)$"), None),
+]
+
+
+COUNTED_AS_OF_COLLECTION = {"stars", "weekly-gain"}
+"""Counts on a repo card are as of the card's last collection; the other fields are undated."""
+
+
+def _read_placement(
+    f: _Field | None, item: dict[str, Any], relation: str, line: int, outline: Outline | None, draft: _Draft, at: _At
+) -> dict[str, Any]:
+    """建议归入: the section (first §), the action (by the words), the entry, alternatives."""
+    number = item["number"]
+    if f is None or not f.text:  # kept out of the doc until the editor places it (safe.settle asks where)
+        draft.warn(f.line if f else line, f"条目 {number}: no 建议归入; kept out of the doc until placed", at)
+        return {"section": "", "action": PlacementAction.mount_lead}
+    text = f.text
+    sections = [m["section"] for m in SECTION_REF.finditer(text)]
+    placement: dict[str, Any] = {"section": sections[0] if sections else "", "text": text}
+    if not sections:
+        draft.warn(f.line, f"条目 {number}: 建议归入 names no § section; section left empty", at + ("section",))
+    elif not NEW_SECTION.search(text):
+        _known_section(sections[0], outline, f.line, draft, at + ("section",))
+    action = _placement_action(text, relation, draft)
+    if opened := NEW_SECTION.search(text):
+        action = PlacementAction.new_section
+        placement["section"] = opened["section"]
+        placement["section_title"] = opened["title"]
+    if action is None:
+        action = PlacementAction.mount_lead
+        draft.warn(
+            f.line,
+            f"条目 {number}: 建议归入 does not say how (新增/原地更新/小注…); action set to mount_lead",
+            at + ("action",),
+        )
+    placement["action"] = action
+    section = placement["section"]
+    if action is PlacementAction.update_in_place:
+        entry = _entry_to_update(text, item["title"], section, outline)
+        placement["entry"] = _Code(entry) if entry else ""
+        if not entry:
+            draft.warn(
+                f.line,
+                f"条目 {number}: an in-place update (原地更新) of §{section}, but no entry of that section "
+                "(in the outline or created by an earlier brief) is named in 建议归入; write entry: <id>",
+                at + ("entry",),
+            )
+    elif name := _own_entry_name(text, section):
+        existing = [e.id for e in _section_entries(outline, section) if fold(e.title) == fold(name)]
+        if existing and action in (PlacementAction.mount_lead, PlacementAction.footnote):
+            placement["after"] = _Code(existing[0])  # 「在「长 prefill 头阻塞」子条目旁挂载线索」: under that entry
+        else:
+            placement["entry_title"] = name
+    if "after" not in placement and (after := _after(text, number, section, outline, f.line, draft, at)):
+        placement["after"] = _Code(after)
+    alternatives = [
+        {"section": m["section"], "note": m.group(0).strip()}
+        for m in ALTERNATIVE.finditer(text)
+        if m["section"] != section
+    ]
+    for j, alternative in enumerate(alternatives):
+        _known_section(alternative["section"], outline, f.line, draft, at + ("alternatives", j, "section"))
+    if alternatives:
+        placement["alternatives"] = alternatives
+    cross_refs = [{"section": m["section"], "_name": m["name"], "_line": f.line} for m in CROSS_REF.finditer(text)]
+    if cross_refs:
+        placement["cross_refs"] = cross_refs  # the names are resolved once every item is read (see _link)
+    return placement
+
+
+def _own_entry_name(text: str, section: str) -> str | None:
+    """The name 建议归入 gives the new entry: not the name of an entry of another section it only
+    points at (「§1.1「TPU 后端」分支与 Kapitsa 段各加交叉引用」 names §1.1's entry, not §5.4's new one)."""
+    for m in ENTRY_NAME.finditer(text):
+        before = text[: m.start()]
+        named = list(SECTION_REF.finditer(before))
+        if named and named[-1]["section"] != section and not re.search(r"[。；;]", before[named[-1].end() :]):
+            continue  # 「…」 right after another section's number
+        return m["name"] or m["after"]
+    return None
+
+
+def _after(
+    text: str, number: int, section: str, outline: Outline | None, line: int, draft: _Draft, at: _At
+) -> str | None:
+    """ "作为 v0.8 段落后的…" / "Dynamo 段落下": the one outline entry of the section with that name."""
+    m = AFTER.search(text)
+    if not m:
+        return None
+    after = _unique([e.id for e in _section_entries(outline, section) if m["name"].lower() in e.title.lower()])
+    if not after:
+        draft.warn(
+            line,
+            f"条目 {number}: 建议归入 places it after «{m['name']}», which names no single entry of "
+            f"§{section}; add after: <entry id>",
+            at + ("text",),
+        )
+    return after
+
+
+def _placement_action(text: str, relation: str, draft: _Draft) -> PlacementAction | None:
+    for action in PLACEMENT_ACTS:
+        words = draft.words.wording(action.value)
+        if words.search(text) or (action is PlacementAction.update_in_place and words.search(relation)):
+            return action
+    return None
+
+
+def _entry_to_update(text: str, item_title: str, section: str, outline: Outline | None) -> str | None:
+    """The outline entry of the section whose title the placement names; the item's title breaks a tie
+    ("Kapitsa 段数值更新 + 选型决策树保持不变" updates Kapitsa, the item is about Kapitsa)."""
+    entries = _section_entries(outline, section)
+    named = [e for e in entries if fold(e.title) in fold(text)]
+    if len(named) > 1:
+        named = [e for e in named if fold(e.title) in fold(item_title)]
+    if not named:  # 「llm-d 1.0」子节点: a quoted name that is part of one entry's title
+        quoted = [fold(m["text"]) for m in QUOTED.finditer(text.split("原地")[0])]
+        named = [e for e in entries if any(q and q in fold(e.title) for q in quoted)]
+    return named[0].id if len(named) == 1 else None
+
+
+def _section_entries(outline: Outline | None, section: str) -> list[Entry]:
+    return [e for e in outline.entries if e.section == section] if outline else []
+
+
+def _known_section(section: str, outline: Outline | None, line: int, draft: _Draft, at: _At) -> None:
+    if outline and section not in {s.number for s in outline.sections}:
+        draft.warn(line, f"§{section} is not a section of the {outline.topic} outline", at)
+
+
+def _guards(text: str) -> list[str]:
+    """The clauses of 建议归入 that forbid or require something (不要/不可/必须/注意/⚠/显式声明).
+
+    A guard runs from the first comma-clause that holds such a word to the end of its
+    ；-clause, so "必须带…，不可直接当作结论。" stays one guard."""
+    guards = []
+    for sentence in re.findall(r"[^。]+。?", text):
+        for clause in re.split(r"[；;]", sentence):
+            parts = _split_outside(clause, "，,")
+            for k, part in enumerate(parts):
+                if GUARD_WORDS.search(part):
+                    joined = clause[sum(len(p) + 1 for p in parts[:k]) :]
+                    guards.append(LEADING_CONJUNCTION.sub("", joined.strip()))
+                    break
+    return [g for g in guards if g]
+
+
+def _repo_card_figures(item: dict[str, Any], line: int, draft: _Draft, at: _At) -> list[dict[str, Any]]:
+    """Figures of a repo-card refresh: "155 ⭐，周增 +175，C++，Apache-2.0，最近提交 …，成熟度标为 …"."""
+    cards = [m for m in item["sources"].get("materials", []) if "repo_cards/" in m["path"]]
+    if not cards:
+        return []
+    point = next((p for p in item["points"] if "⭐" in p or "Stars" in p), None)
+    if point is None:
+        draft.warn(
+            line,
+            f"条目 {item['number']}: a repo card, but no point gives its Stars; no figures read",
+            at[:-1] + ("points",),
+        )
+        return []
+    as_of = cards[0].get("last_collected")
+    figures = []
+    for clause in (c.strip() for c in _split_outside(point, "，,") if c.strip()):
+        note = TRAILING_NOTE.search(
+            clause
+        )  # 周增 +70（采集器已改为单仓库 7 日窗口…）: the figure, and how it was counted
+        figure = _figure(clause[: note.start()].strip() if note else clause)
+        if figure is None:
+            draft.warn(line, f"条目 {item['number']}: «{clause}» is not read as a figure; it stays in the points", at)
+            continue
+        if note:
+            figure["note"] = note["note"]
+        if figure["key"] in COUNTED_AS_OF_COLLECTION and as_of:
+            figure["as_of"] = as_of
+        figures.append(figure)
+    return figures
+
+
+TRAILING_NOTE = re.compile(r"[（(](?P<note>[^（()）]+)[）)]$")
+
+
+def _figure(clause: str) -> dict[str, Any] | None:
+    for key, label, pattern, unit in FIGURE_RULES:
+        if m := pattern.match(clause):
+            raw = m.group("value") or (m.groupdict().get("value2") or "")
+            value: int | str = int(raw.replace(",", "")) if key in COUNTED_AS_OF_COLLECTION else raw
+            figure = {"key": _Code(key), "label": label, "value": value}
+            if unit:
+                figure["unit"] = unit
+            return figure
+    if clause in LANGUAGES:
+        return {"key": _Code("language"), "label": "语言", "value": clause}
+    if LICENSE.match(clause):
+        return {"key": _Code("license"), "label": "许可", "value": clause}
+    return None

@@ -1,0 +1,226 @@
+"""What a brief does to the doc's shape, read from its words: one item updating several entries, a
+section renamed, an entry moved or split, a paper withdrawn (in :mod:`.citations`), an erratum of an
+earlier brief.  The phrases are the team's (``wordings:`` ``renamed``, ``moved``, ``split``, ``erratum``); what they point
+at is read by back-reference (「10-31 条目 2」) or by an entry's name in the named section, never guessed:
+a change whose target is not named exactly is a warning for the editor, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ...core.model import Outline, PlacementAction
+from ...core.vocabulary import fold
+from .backrefs import History, find_references
+from .common import QUOTED, SECTION_REF, _Code, _Draft
+from .numbers import small_number
+from .placement import _entry_to_update
+
+CLAUSE = re.compile(r"[^。；;\n]+")
+PLACES = re.compile(r"[两二三四五六七八九\d]\s*处")
+"""「两处原地更新」: the placement counts the places it updates, one clause (；) each."""
+ARROW = re.compile(r"\s*(?:→|->|⇒|=>|改为|改成|换成)\s*")
+OLD_NEW = re.compile(
+    r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
+)
+"""「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170."""
+
+
+def read_reshape(brief: dict[str, Any], outline: Outline | None, history: History, draft: _Draft) -> None:
+    today = brief.get("date")
+    if not isinstance(today, dt.date):
+        return
+    items = brief.get("items", [])
+    for index, item in enumerate(items):
+        _several_entries(item, index, outline, draft)
+    texts = [
+        (draft.origins.get(("items", i), 1), text, item)
+        for i, item in enumerate(items)
+        for text in [
+            item.get("title", ""),
+            item.get("relation", ""),
+            item.get("placement", {}).get("text", ""),
+            *item.get("notes", []),
+        ]
+    ]
+    texts += [(draft.origins.get(("conclusions", i), 1), t, None) for i, t in enumerate(brief.get("conclusions", []))]
+    renames = _renames(texts, draft)
+    if renames:
+        brief["section_renames"] = renames
+    moves = _moves(texts, today, history, draft)
+    if moves:
+        brief["moves"] = moves
+    errata = _errata(texts, today, history, draft)
+    if errata:
+        brief["errata"] = errata
+    splits = _splits(items, today, history, draft)
+    if splits:
+        brief["splits"] = splits
+
+
+def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: _Draft) -> None:
+    """「三处原地更新——」 with one line per entry, or 「两处原地更新：§3.1 …；§3.3 …」 with one clause per
+    entry: each names its entry (by § and name); two or more named, the item updates them all (the
+    first stays ``entry``)."""
+    placement = item.get("placement", {})
+    if placement.get("action") is not PlacementAction.update_in_place:
+        return
+    text = placement.get("text", "")
+    lines = [line for line in text.split("\n- ")[1:] if line.strip()]
+    places = PLACES.search(text)
+    if len(lines) < 2 and places:  # 「两处原地更新：§3.1「…」加一行；§3.3「…」改上限」, or each by its title alone
+        lines = [clause for clause in re.split(r"[；;。]", text) if SECTION_REF.search(clause) or QUOTED.search(clause)]
+    if len(lines) < 2:
+        return
+    main = placement.get("section", "")
+    found: list[str] = []
+    for line in lines:
+        named = SECTION_REF.search(line)
+        entry = (
+            _entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
+            if named or main
+            else None
+        ) or (None if named else _titled_anywhere(line, outline))
+        if entry and entry not in found:
+            found.append(entry)
+    wanted = small_number(places.group(0)[:-1].strip()) if places else None
+    if places and wanted and len(found) < wanted:  # 「两处」 and one entry found: the editor names the other
+        draft.warn(
+            draft.origins.get(("items", index), 1),
+            f"条目 {item['number']}: 建议归入 says «{places.group(0)}» but names {len(found)} entr"
+            f"{'y' if len(found) == 1 else 'ies'} this importer finds ({', '.join(found) or 'none'}); "
+            "write the others under placement.entries",
+            ("items", index, "placement", "entry"),
+        )
+    if len(found) < 2:
+        return
+    first = placement.get("entry") or found[0]
+    placement["entry"] = _Code(first)
+    placement["entries"] = [_Code(e) for e in found if e != first]
+    draft.settled(("items", index, "placement", "entry"))
+
+
+def _titled_anywhere(clause: str, outline: Outline | None) -> str | None:
+    """The one entry of any section whose title the clause quotes (「「Kapitsa：同机基准（M4 Max）」——…」)."""
+    quoted = [fold(q) for q in QUOTED.findall(clause)]
+    hits = {e.id for e in (outline.entries if outline else []) if fold(e.title) in quoted}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _renames(texts: list[tuple[int, str, Any]], draft: _Draft) -> list[dict[str, Any]]:
+    """「§5.2 改名为「新」」, 「§1.1 更名：「旧」→「新」」 or 「改名：§5.2「旧」→「新」」: the section and its new title
+    (the last of an arrow's chain); one rename a section."""
+    said = draft.words.wording("renamed")
+    out: list[dict[str, Any]] = []
+    for _line, text, _item in texts:
+        for clause in CLAUSE.findall(text):
+            m = said.search(clause)
+            section = SECTION_REF.search(clause)
+            if not m or not section:
+                continue
+            if section.start() < m.start():  # the section, then the verb and the title after it
+                title = _last_title(clause, QUOTED.search(clause, m.end()))
+            else:  # the verb, then the section with its titles right after it
+                title = _last_title(clause, QUOTED.match(clause, _skip_space(clause, section.end())))
+            if title is None:
+                continue
+            entry = {"section": section["section"], "title": title["text"], "text": clause.strip()}
+            if all(r["section"] != entry["section"] for r in out):
+                out.append(entry)
+    return out
+
+
+def _last_title(clause: str, title: re.Match[str] | None) -> re.Match[str] | None:
+    """The quoted title at the end of 「旧」→「新」 (or the one title when no arrow follows it)."""
+    while title and (after := ARROW.match(clause, title.end())) and (new := QUOTED.match(clause, after.end())):
+        title = new
+    return title
+
+
+def _skip_space(text: str, at: int) -> int:
+    return at + len(text[at:]) - len(text[at:].lstrip())
+
+
+def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+    """「把 10-31 条目 2 挪到 §5.2」: the entry that item made, and the section after the phrase."""
+    said = draft.words.wording("moved")
+    out: list[dict[str, Any]] = []
+    for line, text, _item in texts:
+        for clause in CLAUSE.findall(text):
+            m = said.search(clause)
+            if not m:
+                continue
+            to = [s for s in SECTION_REF.finditer(clause) if s.start() > m.start()]
+            found = [r for r in find_references(clause, today, history, part="items") if r.id]
+            refs = {str(r.id) for r in found if r.kind == "item"}
+            named = {str(r.id) for r in found if r.kind == "entry"}
+            if not to or (len(refs) != 1 and len(named) != 1):
+                continue
+            # 「把 10-31 条目 2 挪到 §5.2」, or the entry named by its title (「挪一条：「Meta 的 … 部署」……挪到 §5.4」)
+            entry = history.entry_of(next(iter(refs))) if len(refs) == 1 else next(iter(named))
+            if entry is None:
+                draft.warn(line, f"«{clause.strip()}»: moves an item that made no entry; nothing moved")
+                continue
+            if all(x["entry"] != entry for x in out):
+                out.append({"entry": _Code(entry), "to": to[0]["section"], "text": clause.strip()})
+    return out
+
+
+def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+    """「§5.4 Kapitsa 子条目（10-29 条目 1 起头）……索性一分为二：本条收版本与格式，条 3 收同机基准」: the
+    items whose own words say they split something are the parts, and the one earlier entry those words
+    name is what they split.  Two parts and one entry, or nothing but a question for the editor."""
+    said = draft.words.wording("split")
+    parts: list[tuple[int, dict[str, Any], str]] = []
+    named: set[str] = set()
+    for index, item in enumerate(items):
+        texts = [item.get("title", ""), item.get("relation", ""), item.get("placement", {}).get("text", "")]
+        clauses = [c for t in texts for c in CLAUSE.findall(t) if said.search(c)]
+        if not clauses:
+            continue
+        parts.append((index, item, clauses[0].strip()))
+        for text in texts:
+            for r in find_references(text, today, history, part="items"):
+                if r.kind == "item" and r.id and (entry := history.entry_of(str(r.id))):
+                    named.add(entry)
+                elif r.kind == "entry" and r.id:
+                    named.add(str(r.id))
+    if len(parts) < 2:
+        return []
+    if len(named) != 1:
+        numbers = "、".join(str(item.get("number")) for _, item, _ in parts)
+        draft.warn(
+            draft.origins.get(("items", parts[0][0]), 1),
+            f"条目 {numbers} say they split an entry, but "
+            + (f"name {len(named)} earlier entries ({', '.join(sorted(named))})" if named else "name no earlier entry")
+            + "; write splits: [{entry: <id>, into: [<item ids>]}]",
+        )
+        return []
+    text = "；".join(dict.fromkeys(clause for _, _, clause in parts))
+    return [{"entry": _Code(named.pop()), "into": [_Code(str(item["id"])) for _, item, _ in parts], "text": text}]
+
+
+def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+    """「勘误：本周四（11-05）简报条目 3 把 … 写成了 #33107，应为 #33170」: the brief and item it corrects,
+    the wrong words and the right ones.  One that says neither is a warning, not a guess."""
+    said = draft.words.wording("erratum")
+    out: list[dict[str, Any]] = []
+    for line, text, _item in texts:
+        m = said.match(text.strip())
+        if not m:
+            continue
+        refs = [r for r in find_references(text, today, history, part="items") if r.kind == "item" and r.id]
+        fix = OLD_NEW.search(text)
+        if len({r.id for r in refs}) != 1 or fix is None:
+            draft.warn(
+                line, f"«{text.strip()[:40]}…» reads as an erratum, but names no single item or no 「旧」应为「新」"
+            )
+            continue
+        ref = refs[0]
+        old, new = (fix["qold"] or fix["old"]).strip(), (fix["qnew"] or fix["new"]).strip()
+        erratum = {"brief": ref.brief, "item": _Code(str(ref.id)), "old": old, "new": new, "text": text.strip()}
+        if erratum not in out:
+            out.append(erratum)
+    return out

@@ -1,0 +1,168 @@
+"""What tonight's brief points at and the importer read nothing about: marked for the editor.
+
+The readers of this package know the team's words (``wordings:``) and the shapes briefs have had.
+A new writer brings new ones: 「勾销：11.18 第三条」, 「周一矛盾 1 改数：「under 5%」→「+6–7%」」,
+a status list of the night before in a layout never seen.  When nothing was read there, the data
+says nothing happened — and a silent "nothing happened" is the one wrong reading the editor cannot
+see.  So after every reader has run, this pass looks at what the brief *points at* and asks about
+every pointer that led to no decision:
+
+* an earlier contradiction still open that the brief names, with no update tonight and no word that
+  says it stays as it was (``kept``);
+* an earlier follow-up still open that the brief names with no update tonight, and every follow-up
+  the night before handed to tonight that tonight neither updates nor restates;
+* an earlier item, or the entry it made, named in part 二 or 四 or in a paragraph an item could not
+  place, in a clause that says something changes (an arrow, 「应为」, a 「勾销：」-style head, or a
+  known wording of a retraction, an erratum, a move …) with no retraction, erratum, move, split or
+  placement of tonight about it.
+
+The safe reading stays what was written (nothing changes, nothing is published that was not); the
+mark names the earlier object as a reader names it (「11-16 矛盾 1」) and its id, and quotes the clause.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ...core.model import Brief
+from .backrefs import History, Reference, find_references
+from .common import _Draft, _one_line
+
+CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
+"""A clause that says something changes, whatever its verb: an arrow, 「应为」, or a short head
+before a colon (「勾销：」, 「挪条目：」, 「补正：」)."""
+ACTS = ("retracted", "erratum", "moved", "renamed", "superseded", "replaced_by_this", "corrected", "withdrawn")
+"""The acts whose wordings also say an earlier item changes."""
+CLAUSE = re.compile(r"[^。；;\n]+")
+
+
+def mark_unread(brief: dict[str, Any], history: History, draft: _Draft) -> None:
+    """Mark every pointer to an earlier object that led to no decision (see the module's doc)."""
+    today = brief.get("date")
+    if not isinstance(today, dt.date) or not draft.earlier:
+        return
+    names = _names(draft.earlier)
+    closed = _closed(draft.earlier)
+    decided = _decided(brief, history)
+    kept = draft.words.wording("kept")
+    acts = [draft.words.wording(act) for act in ACTS]
+    asked: set[str] = set()
+    for part, line, text in _texts(brief, draft):
+        for ref in find_references(text, today, history, part=part, round=brief.get("round")):
+            if not ref.id or ref.id in decided or ref.id in asked or ref.id in closed:
+                continue
+            clause = _clause(text, ref)
+            if ref.kind in ("contradiction", "follow_up"):
+                if kept.search(clause):
+                    continue
+            elif ref.kind in ("item", "entry"):
+                if part == "items" or not (CHANGE.search(clause) or any(w.search(clause) for w in acts)):
+                    continue
+                if history.entry_of(ref.id) in decided:
+                    continue
+            else:
+                continue
+            asked.add(ref.id)
+            draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{_one_line(clause)[:80]}»")
+    _handed_over(brief, draft, names, closed, decided | asked, today)
+
+
+def _what(ref: Reference) -> str:
+    if ref.kind == "contradiction":
+        return "is named here, but no change of it was read; if tonight settles, corrects or re-opens it, say how"
+    if ref.kind == "follow_up":
+        return "is named here, but no status of it was read; done, carried over or dropped?"
+    return "is named in a clause that changes something, but nothing was read for it (retracted, corrected, moved?)"
+
+
+def _handed_over(
+    brief: dict[str, Any], draft: _Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
+) -> None:
+    """The follow-ups the night before handed to tonight: each needs a word from tonight."""
+    before = [b for b in draft.earlier if b.date < today and b.topic == brief.get("topic")]
+    if not before or (not brief.get("conclusions") and not brief.get("follow_ups")):
+        return
+    last = max(before, key=lambda b: (b.date, b.round))
+    for follow_up in last.follow_ups:
+        if follow_up.id in closed or follow_up.id in seen:
+            continue
+        draft.warn(
+            1,
+            f"{names.get(follow_up.id, follow_up.id)} ({follow_up.id}) «{_one_line(follow_up.text)[:40]}» was handed "
+            "to tonight, but no status of it was read; done, carried over, dropped, or still open?",
+        )
+
+
+def _names(earlier: list[Brief]) -> dict[str, str]:
+    """How a reader names each earlier contradiction, follow-up and item: 「11-16 矛盾 1」."""
+    out: dict[str, str] = {}
+    for b in earlier:
+        day = b.date.isoformat()[5:]
+        out.update({c.id: f"{day} 矛盾 {c.number}" for c in b.contradictions})
+        out.update({f.id: f"{day} 跟进 {f.number}" for f in b.follow_ups})
+        out.update({i.id: f"{day} 条目 {i.number}" for i in b.items})
+    return out
+
+
+def _closed(earlier: list[Brief]) -> set[str]:
+    """Contradictions settled and follow-ups done or dropped before tonight: naming them again is recap."""
+    out: set[str] = set()
+    for b in earlier:
+        out |= {u.contradiction for u in b.contradiction_updates if u.change.value in ("resolved", "superseded")}
+        out |= {u.follow_up for u in b.follow_up_updates if u.status.value in ("done", "dropped")}
+    return out
+
+
+def _decided(brief: dict[str, Any], history: History) -> set[str]:
+    """Every earlier object tonight's data already says something about."""
+    out: set[str] = set()
+    for key, field in (
+        ("contradiction_updates", "contradiction"),
+        ("follow_up_updates", "follow_up"),
+        ("retractions", "item"),
+        ("errata", "item"),
+        ("moves", "entry"),
+        ("splits", "entry"),
+        ("evidence_updates", "entry"),
+    ):
+        out |= {str(x.get(field)) for x in brief.get(key) or []}
+    for item in brief.get("items") or []:
+        placement = item.get("placement") or {}
+        out |= {
+            str(e)
+            for e in [placement.get("entry"), placement.get("duplicate_of"), *(placement.get("entries") or [])]
+            if e
+        }
+    return out | {e for e in (history.entry_of(i) for i in list(out)) if e}
+
+
+def _texts(brief: dict[str, Any], draft: _Draft) -> Iterator[tuple[str, int, str]]:
+    """(part, Markdown line, text) of every piece that may point back; a paragraph an item could not
+    place is read like part 四 (「勾销：…」 under an item)."""
+    for i, item in enumerate(brief.get("items") or []):
+        line = draft.origins.get(("items", i), 1)
+        if relation := item.get("relation"):
+            yield "items", line, relation
+        for note in item.get("notes") or []:
+            yield "conclusions", line, note
+    for i, c in enumerate(brief.get("contradictions") or []):
+        yield (
+            "contradictions",
+            draft.origins.get(("contradictions", i), 1),
+            f"{c.get('title', '')}：{c.get('text', '')}",
+        )
+    if note := brief.get("contradictions_note"):
+        yield "contradictions", 1, note
+    for i, text in enumerate(brief.get("conclusions") or []):
+        yield "conclusions", draft.origins.get(("conclusions", i), 1), text
+
+
+def _clause(text: str, ref: Reference) -> str:
+    """The clause the reference sits in (up to 。；), with what comes right after it."""
+    for m in CLAUSE.finditer(text):
+        if m.start() <= ref.start < m.end():
+            return m.group()
+    return text[ref.start : ref.end + 60]

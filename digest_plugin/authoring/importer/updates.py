@@ -1,0 +1,531 @@
+"""What tonight's brief says about earlier nights, turned into updates.
+
+From the second night on, a brief mostly talks about earlier ones: 「10-21 矛盾 1 更正（+175 → +58，…）」,
+「上周四的第 4 条矛盾证实」, 「前一轮跟进 ③ 由此完成」, 「撤回：10-23 条目 3 …由本条目替代」.  Each
+back-reference is resolved by :mod:`.backrefs` (never guessed), and the words around it say what
+happened: a contradiction resolved (confirmed or corrected), re-opened, superseded or re-judged; a
+follow-up done, dropped or carried over; an item retracted; an earlier item given new evidence by an
+item of tonight.  Every reference becomes a ``back_refs`` row, so a reviewer sees each resolution;
+one that names no single id is marked ``# digest-import:`` and warned about.
+
+A numbered line of part 二 that only restates an earlier contradiction (「2. Kapitsa 周增（重开 10-21
+矛盾清单 1）：…」) is that contradiction's update, with its number in tonight's list: it does not open
+a new one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
+from ...core.vocabulary import Vocabulary, fold
+from .backrefs import UNDATED, History, Reference, find_references
+from .common import _Code, _Draft, _split_outside
+
+# What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
+# phrases are the team's data).  Order matters: the first act that matches in the reference's own
+# clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
+CONTRADICTION_ACTS = ("reopened", "corrected", "superseded", "redisposed", "confirmed", "kept", "resolved")
+FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
+    (FollowUpStatus.dropped, "follow_up_dropped"),
+    (FollowUpStatus.carried_over, "follow_up_carried"),
+    (FollowUpStatus.done, "follow_up_done"),
+]
+
+
+def last_status(text: str, words: Vocabulary) -> FollowUpStatus | None:
+    """The status the last follow-up word of ``text`` says (「顺延一次，今天完成」 is done), or None."""
+    said = [(m.start(), status) for status, act in FOLLOW_UP_ACTS for m in words.wording(act).finditer(text)]
+    return max(said, key=lambda x: x[0])[1] if said else None
+
+
+REPLACED_BY_NUMBER = re.compile(
+    r"由(?:今日|今天|本轮)?(?:条目|条|第)\s*(?P<n>\d+)\s*(?:项|条)?\s*(?:替代|取代|替换|替下|接替)"
+)
+"""「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」: tonight's item that replaces the retracted one."""
+TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
+TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
+REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
+ARROW = re.compile(
+    r"(?:旧\s*)?「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成|应为|→|->|⟶)\s*(?:新\s*)?「(?P<qnew>[^」]+)」"
+    r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)"
+)
+"""The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
+CLAUSE_END = "；;。\n"
+STATUS_HEADING = re.compile(
+    r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留|[^：:]{0,8}交给[^：:]*件事))\s*[：:](?P<rest>.*)$",
+    re.S,
+)
+"""A conclusion that reports what became of earlier follow-ups (or heads the lines that do)."""
+PAST = re.compile(r"已于|已经|此前已|自\s*\S{0,10}?(?:更正|证实|解决)后|(?:更正|证实)后未再")
+DISPOSITION_PHRASE = re.compile(r"(?P<label>暂挂\w{0,2}|转交\s*[\w-]+\s*主题|转交|移交)")
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A text of tonight's brief that may refer back: where it is, for the ``back_refs`` row."""
+
+    part: str
+    at: str | int
+    text: str
+    line: int
+    item: str | None = None
+    """The item of tonight the text belongs to (its relation, placement, notes)."""
+    lookup: str | None = None
+    """The part to read references as, when not ``part``: a follow-up status list's lines."""
+    default: FollowUpStatus | None = None
+    """The status a list's heading gives its lines (顺延清单 → carried over)."""
+
+
+def read_updates(brief: dict[str, Any], draft: _Draft, history: History) -> None:
+    """Fill ``contradiction_updates``, ``follow_up_updates``, ``evidence_updates``, ``retractions``
+    and ``back_refs`` from the back-references of ``brief`` (a draft), and fill an in-place
+    update's missing entry from the item it names."""
+    today = brief.get("date")
+    if not isinstance(today, dt.date) or not draft.earlier:
+        return
+    state = _State(brief, draft, history, today)
+    state.restated_contradictions()
+    for piece in state.pieces():
+        state.read(piece)
+    state.finish()
+
+
+class _State:
+    def __init__(self, brief: dict[str, Any], draft: _Draft, history: History, today: dt.date) -> None:
+        self.brief, self.draft, self.history, self.today = brief, draft, history, today
+        self.round = brief.get("round")
+        self.contradictions: dict[str, dict[str, Any]] = {}
+        self.follow_ups: dict[str, dict[str, Any]] = {
+            str(u["follow_up"]): u for u in brief.get("follow_up_updates", [])
+        }
+        self.evidence: dict[str, dict[str, Any]] = {}
+        self.retractions: dict[str, dict[str, Any]] = {}
+        self.rows: list[dict[str, Any]] = []
+        self.earlier: dict[str, Contradiction] = {c.id: c for b in draft.earlier for c in b.contradictions}
+        self.earlier_follow_ups = {f.id: f for b in draft.earlier for f in b.follow_ups}
+        self.created = {i.id for b in draft.earlier for i in b.items if i.placement.action.creates_entry}
+        """Items of earlier briefs that are entries of their own (an in-place update may name them)."""
+        self.line = 1
+        """The Markdown line of the piece being read, for warnings."""
+        words = draft.words
+        self.contradiction_words = [(act, words.wording(act)) for act in CONTRADICTION_ACTS]
+        self.retract = words.wording("retracted")
+        self.doubts: dict[tuple[str, str], tuple[int, str]] = {}
+        """Warnings held back until every piece is read: a later line may settle them."""
+
+    # ------------------------------------------------------------------ where references are
+
+    def refs(self, text: str, part: str) -> list[Reference]:
+        return find_references(text, self.today, self.history, part=part, round=self.round)
+
+    def pieces(self) -> Iterator[_Piece]:
+        for i, item in enumerate(self.brief.get("items", [])):
+            line = self.draft.origins.get(("items", i), 1)
+            texts = [item.get("relation", ""), item.get("placement", {}).get("text", ""), *item.get("notes", [])]
+            for text in texts:
+                if text:
+                    yield _Piece("items", str(item["id"]), text, line, str(item["id"]))
+        for i, c in enumerate(self.brief.get("contradictions", [])):
+            line = self.draft.origins.get(("contradictions", i), 1)
+            yield _Piece("contradictions", str(c["id"]), f"{c['title']}：{c['text']}", line)
+        if note := self.brief.get("contradictions_note"):
+            for text in note.split("\n"):
+                yield _Piece("contradictions", "note", text, 1)
+        status_list = False
+        for i, text in enumerate(self.brief.get("conclusions", [])):
+            line = self.draft.origins.get(("conclusions", i), 1)
+            heading = STATUS_HEADING.match(text)
+            if heading:
+                status_list = not heading["rest"].strip()  # a heading alone: the next lines are its list
+            listed = bool(heading) or (status_list and i > 0)
+            default = FollowUpStatus.carried_over if heading and "顺延" in heading["heading"] else None
+            yield _Piece(
+                "conclusions",
+                i + 1,
+                text,
+                line,
+                lookup="follow_up_status" if listed else None,
+                default=default,
+            )
+
+    # ------------------------------------------------------------------ part 二: restated lines
+
+    def restated_contradictions(self) -> None:
+        """A numbered line of part 二 whose head names an earlier contradiction restates it."""
+        kept, indexes = [], []
+        for index, c in enumerate(self.brief.get("contradictions", [])):
+            named = [r for r in self.refs(c["title"], "contradictions") if r.kind == "contradiction" and r.id]
+            if len(named) == 1 and named[0].id:
+                ref, cid = named[0], named[0].id
+                change = self.change(c["title"], c["title"]) or self.change(c["text"], c["text"])
+                update = self.contradiction_update(cid, change, f"{c['title']}：{c['text']}", c["text"])
+                if update is not None:
+                    update["number"] = c["number"]
+                    self.row(ref, "contradictions", c["number"])
+                    continue
+            kept.append(c)
+            indexes.append(index)
+        self.brief["contradictions"] = kept
+        self.draft.renumbered("contradictions", indexes)
+
+    # ------------------------------------------------------------------ reading one piece
+
+    def read(self, piece: _Piece) -> None:
+        self.line = piece.line
+        refs = self.refs(piece.text, piece.lookup or piece.part)
+        own = {c["number"] for c in self.brief.get("contradictions", [])}
+        for k, ref in enumerate(refs):
+            if ref.id is None and ref.kind == "contradiction" and _undated_own(ref, own):
+                continue  # 「矛盾 1」 with no date, and tonight has a 矛盾 1: tonight's own
+            if ref.id is None:
+                self.draft.warn(
+                    piece.line,
+                    f"«{ref.text}» names no single earlier {ref.kind.replace('_', '-')}"
+                    + (f" ({', '.join(ref.candidates)})" if ref.candidates else "")
+                    + f": {ref.problem or 'unresolved'}; write the update by hand if it changes anything",
+                    ("back_refs",),
+                )
+                continue
+            self.row(ref, piece.part, piece.at)
+            scope = _shared_scope(piece.text, refs, k)
+            before = _clause_before(piece.text, refs[k - 1].end if k else 0, ref.start)
+            if ref.kind == "contradiction":
+                alone = not any(r.kind == "contradiction" for i, r in enumerate(refs) if i != k)
+                if not self.says_change(scope) and not any(r.kind == "contradiction" for r in refs[k + 1 :]):
+                    scope = _clause_after(piece.text, ref.end, len(piece.text))  # past the other references
+                if not self.says_change(scope) and alone and piece.part == "contradictions":
+                    scope = piece.text[ref.end :]  # the one doubt a line of part 二 names: the line is about it
+                change = self.change(scope, before + scope)
+                self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
+            elif ref.kind == "follow_up":
+                self.follow_up_update(ref.id, scope or before, piece)
+            elif ref.kind == "item" and (self.retract.search(before) or self.retract.search(scope[:4])):
+                self.retraction(ref.id, piece)
+            elif ref.kind in ("item", "entry") and piece.item is not None:
+                self.entry_named(ref.id, piece.item, explicit=ref.kind == "item")
+
+    def says_change(self, text: str) -> bool:
+        """Whether ``text`` has a word for what happened to a contradiction (any of the team's)."""
+        return any(words.search(text) for _, words in self.contradiction_words)
+
+    def change(self, scope: str, whole: str) -> str | None:
+        """What the words around a reference say happened; 「已于 10-27 更正」, 「自 10-29 更正后」 tell
+        of an earlier night's change, which that night's brief recorded: nothing happens tonight."""
+        if PAST.search(scope):
+            return "kept"
+        for text in (scope, whole):
+            for change, words in self.contradiction_words:
+                if words.search(text):
+                    return change
+        return None
+
+    # ------------------------------------------------------------------ contradictions
+
+    def contradiction_update(self, cid: str, change: str | None, text: str, scope: str) -> dict[str, Any] | None:
+        if change in (None, "kept"):
+            return None
+        if (
+            cid in self.contradictions
+            and change == "corrected"
+            and self.contradictions[cid].get("outcome") is Outcome.confirmed
+        ):
+            # one text says it held up, another that it was corrected: the reading that publishes nothing
+            del self.contradictions[cid]
+            self.draft.warn(
+                self.line,
+                f"contradiction {cid} is called both confirmed and corrected; read as corrected (the claim stays "
+                "withheld); check",
+                ("contradiction_updates",),
+            )
+        if cid in self.contradictions:
+            known = self.contradictions[cid]
+            said = known.get("corrections", [{}])[0]
+            if (
+                change == "corrected"
+                and said.get("new") == ""
+                and ARROW.search(scope)  # a later line says how
+                and (fix := self.correction(cid, self.earlier.get(cid), scope)) is not None
+            ):
+                known["text"] = text.strip()
+                known["corrections"] = [fix]
+                self.doubts.pop((cid, "arrow"), None)
+            return known
+        earlier = self.earlier.get(cid)
+        update: dict[str, Any] = {"contradiction": _Code(cid), "text": text.strip()}
+        if change == "reopened":
+            update["change"] = ContradictionChange.reopened
+        elif change == "superseded":
+            successor = TODAYS_CONTRADICTION.search(scope)
+            todays = {c["number"]: c["id"] for c in self.brief.get("contradictions", [])}
+            if not successor or int(successor["n"]) not in todays:
+                self.doubts.setdefault(
+                    (cid, "successor"),
+                    (
+                        self.line,
+                        f"contradiction {cid} is called superseded, but by no numbered contradiction of "
+                        "tonight; write the update by hand",
+                    ),
+                )
+                return None
+            update["change"] = ContradictionChange.superseded
+            update["superseded_by"] = _Code(todays[int(successor["n"])])
+        elif change == "redisposed":
+            phrase = DISPOSITION_PHRASE.search(scope) or DISPOSITION_PHRASE.search(text)
+            if phrase is None:  # 「改判丢弃级」: a disposition the vocabulary has, by its label or an alias
+                named = self.known_disposition(scope) or self.known_disposition(text)
+                if named is None:
+                    return None
+                update["change"] = ContradictionChange.redisposed
+                update["disposition"] = _Code(named)
+                self.contradictions[cid] = update
+                return update
+            label = (
+                "转交其他主题" if phrase["label"].startswith("转交") and "主题" in phrase["label"] else phrase["label"]
+            )
+            update["change"] = ContradictionChange.redisposed
+            update["disposition"] = _Code(self.draft.code("dispositions", label, 1))
+        elif change == "confirmed":
+            update["change"] = ContradictionChange.resolved
+            update["outcome"] = Outcome.confirmed
+        elif change == "corrected":
+            fix = self.correction(cid, earlier, scope or text)
+            if fix is None:
+                return None
+            update["change"] = ContradictionChange.resolved
+            update["outcome"] = Outcome.corrected
+            update["corrections"] = [fix]
+        else:  # resolved, with no word for how: only safe when nothing was withheld
+            if earlier is not None and earlier.withheld:
+                self.draft.warn(
+                    self.line,
+                    f"contradiction {cid} is called settled, but not whether its withheld claim was "
+                    "confirmed (证实) or corrected (更正); write the update by hand",
+                    ("contradiction_updates",),
+                )
+                return None
+            update["change"] = ContradictionChange.resolved
+        self.contradictions[cid] = update
+        return update
+
+    def known_disposition(self, text: str) -> str | None:
+        """The disposition whose label or alias the text spells (the longest, so 丢弃级 is not 丢弃)."""
+        spelled = sorted(self.draft.words.spellings("dispositions"), key=lambda sc: -len(sc[0]))
+        return next((code for spelling, code in spelled if len(spelling) >= 2 and spelling in text), None)
+
+    def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any] | None:
+        """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
+        figure the contradiction withheld, else its one withheld claim."""
+        arrow = ARROW.search(scope)
+        old, new = (_value(arrow["old"] or arrow["qold"]), _value(arrow["new"] or arrow["qnew"])) if arrow else ("", "")
+        rest = scope[arrow.end() :] if arrow else scope
+        reason = rest.strip(" ，,）)；;。") or scope.strip()
+        correction: dict[str, Any] = {}
+        figures = [w.figure for w in earlier.withheld if w.figure] if earlier else []
+        claims = [w.text for w in earlier.withheld] if earlier else []
+        stated = self.figures_valued(old) if old != "" else []
+        if len(set(figures)) == 1:
+            correction["key"] = _Code(figures[0])
+        elif len(claims) == 1:
+            correction["claim"] = claims[0]
+        elif len({key for key, _ in stated}) == 1:  # the one figure an earlier item gave that value
+            correction["key"] = _Code(stated[-1][0])
+            correction["item"] = _Code(stated[-1][1])
+        elif isinstance(old, str) and old and (earlier is None or not claims or old in claims):
+            correction["claim"] = old  # no single figure or claim to name: the wrong words as written
+        else:  # nothing to name what was wrong: left open (its claim stays withheld), for the editor
+            self.draft.warn(
+                self.line,
+                f"contradiction {cid} is called corrected, but neither a figure, a claim nor a 「旧 → 新」 says "
+                "what was wrong; left open (write the update by hand)",
+                ("contradiction_updates",),
+            )
+            return None
+        if not arrow:
+            self.doubts[(cid, "arrow")] = (
+                self.line,
+                f"contradiction {cid} is corrected, but no 「旧 → 新」 says to what; write old: and new:",
+            )
+        correction.update(old=old if old != "" else (claims[0] if claims else ""), new=new, reason=reason or "—")
+        return correction
+
+    def figures_valued(self, value: Any) -> list[tuple[str, str]]:
+        """(figure key, item id) of every earlier item's figure that has ``value``, oldest first."""
+        wanted = fold(str(value))
+        return [
+            (f.key, item.id)
+            for b in self.draft.earlier
+            for item in b.items
+            for f in item.figures
+            if fold(str(f.value)) == wanted
+        ]
+
+    # ------------------------------------------------------------------ follow-ups, retractions, entries
+
+    def follow_up_update(self, fid: str, scope: str, piece: _Piece) -> None:
+        status = last_status(scope, self.draft.words) or piece.default
+        if status is None:
+            return
+        if fid in self.follow_ups:  # (read from a list of part 四 already): its evidence, once
+            if status is FollowUpStatus.done and self.follow_ups[fid]["status"] is FollowUpStatus.done:
+                self.evidence_from(fid, scope, piece)
+            return
+        note = _trim(scope)
+        self.follow_ups[fid] = {"follow_up": _Code(fid), "status": status, "note": note or scope}
+        if status is FollowUpStatus.done:
+            self.evidence_from(fid, scope, piece)
+
+    def evidence_from(self, fid: str, scope: str, piece: _Piece) -> None:
+        """A follow-up done by an item of tonight brings the evidence its items lacked."""
+        follow_up = self.earlier_follow_ups.get(fid)
+        if follow_up is None or not follow_up.items:
+            return
+        items = {i["number"]: i for i in self.brief.get("items", [])}
+        by = piece.item
+        if by is None and (m := TODAYS_ITEM.search(scope)) and int(m["n"]) in items:
+            by = str(items[int(m["n"])]["id"])
+        source = next((i for i in self.brief.get("items", []) if str(i["id"]) == by), None)
+        if source is None or "evidence" not in source:
+            return
+        placement = source.get("placement", {})
+        updated = {str(e) for e in (placement.get("entry"), *placement.get("entries", [])) if e}
+        for old in follow_up.items:
+            action = placement.get("action")
+            if getattr(action, "value", action) == "update_in_place" and (self.history.entry_of(old) or old) in updated:
+                continue  # the item updates that entry in place: its evidence is the update's, once (issue 34)
+            self.evidence.setdefault(
+                old,
+                {
+                    "item": _Code(old),
+                    "follow_up": _Code(fid),
+                    "note": _trim(scope),
+                    "evidence": source["evidence"],
+                },
+            )
+
+    def retraction(self, item_id: str, piece: _Piece) -> None:
+        """The retraction of an earlier item, with tonight's item that replaces it; a second mention
+        (the conclusions' summary, then the line under the items) adds what the first lacked."""
+        if (known := self.retractions.get(item_id)) is not None:
+            if "superseded_by" not in known and (again := self._retraction(item_id, piece)).get("superseded_by"):
+                known["superseded_by"], known["reason"] = again["superseded_by"], again["reason"]
+            return
+        self.retractions[item_id] = self._retraction(item_id, piece)
+
+    def _retraction(self, item_id: str, piece: _Piece) -> dict[str, Any]:
+        text = piece.text
+        reason = REASON.search(text)
+        retraction: dict[str, Any] = {"item": _Code(item_id), "reason": (reason["reason"] if reason else text).strip()}
+        numbered = REPLACED_BY_NUMBER.search(text)
+        items = {i["number"]: i["id"] for i in self.brief.get("items", [])}
+        if numbered and int(numbered["n"]) in items:
+            retraction["superseded_by"] = _Code(items[int(numbered["n"])])
+        elif self.draft.words.wording("replaced_by_this").search(text) and piece.item:
+            retraction["superseded_by"] = _Code(piece.item)
+        return retraction
+
+    def entry_named(self, target: str, item_id: str, explicit: bool = False) -> None:
+        """An in-place update whose entry the placement did not name, but whose text names the one
+        earlier item that created an entry (「10-22 深读条目 4 挂进 §5.2 …的那篇论文」).  Named by date and
+        number (「10-24 条目 2 建的那条子条目」) it is settled, the ``back_refs`` row shows it; named by an
+        entry's name only, the editor is asked to check."""
+        index, item = next(
+            ((n, i) for n, i in enumerate(self.brief.get("items", [])) if str(i["id"]) == item_id), (0, None)
+        )
+        if item is None or item["placement"].get("entry"):
+            return
+        if getattr(item["placement"].get("action"), "value", None) != "update_in_place":
+            return
+        if target in self.created:
+            item["placement"]["entry"] = _Code(target)
+            at = ("items", index, "placement", "entry")
+            self.draft.settled(at)  # the doubt is settled, by the reference (which the note names)
+            if explicit:
+                return
+            self.draft.warn(
+                self.draft.origins.get(("items", index), 1),
+                f"条目 {item['number']}: the entry it updates in place is {target}, the item its text names; check",
+                at,
+            )
+
+    # ------------------------------------------------------------------ the result
+
+    def row(self, ref: Reference, part: str, at: str | int) -> None:
+        row = {"text": ref.text, "part": part, "at": at, "kind": ref.kind, "brief": ref.brief, "id": ref.id}
+        if row not in self.rows:
+            self.rows.append(row)
+
+    def finish(self) -> None:
+        for (cid, what), (line, message) in self.doubts.items():
+            if what != "successor" or cid not in self.contradictions:
+                self.draft.warn(line, message, ("contradiction_updates",))
+        b = self.brief
+        for key, found in (
+            ("contradiction_updates", list(self.contradictions.values())),
+            ("evidence_updates", list(self.evidence.values())),
+            ("retractions", list(self.retractions.values())),
+        ):
+            if found:
+                b[key] = b.get(key, []) + found
+        if self.follow_ups:
+            b["follow_up_updates"] = list(self.follow_ups.values())
+        if self.rows:
+            b["back_refs"] = self.rows
+
+
+def _undated_own(ref: Reference, own: set[int]) -> bool:
+    """An undated 「矛盾 N」 that tonight's own list has (the writer's own contradiction)."""
+    numbers = [int(n) for n in re.findall(r"\d+", ref.text)]
+    return bool(ref.problem and ref.problem.startswith(UNDATED)) and len(numbers) == 1 and numbers[0] in own
+
+
+def _trim(text: str) -> str:
+    """A clause without the punctuation around it: 「——完成，」 → 「完成」."""
+    return re.sub(r"^[\s：:—\-，,。；;]+|[\s：:—\-，,。；;]+$", "", text)
+
+
+def _clause(text: str, at: int) -> str:
+    start = max(text.rfind(c, 0, at) for c in CLAUSE_END) + 1
+    ends = [i for i in (text.find(c, at) for c in CLAUSE_END) if i >= 0]
+    return text[start : min(ends) + 1 if ends else len(text)].strip()
+
+
+def _clause_after(text: str, start: int, end: int) -> str:
+    """From ``start`` to the clause's end (「；」 「。」 or a line's end), a 「；」 inside brackets not counting:
+    「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」 is one clause."""
+    line = text[start:end].split("\n", 1)[0]
+    return _split_outside(line, CLAUSE_END.replace("\n", ""))[0]
+
+
+RUN_JOIN = re.compile(r"[\s、，,和及与/]*")
+"""What may stand between two references of one run: 「① ③ 顺延」, 「②、③ 均顺延」, 「① 和 ③ 顺延」."""
+
+
+def _shared_scope(text: str, refs: list[Reference], k: int) -> str:
+    """The words after reference ``k`` that say what happened to it.  References of one kind written
+    as a run (「① ③ 顺延」) share the words after the run's last one: each of them is carried over,
+    not only the last (issue 34: ① was left with no update)."""
+    ref = refs[k]
+    while (
+        k + 1 < len(refs) and refs[k + 1].kind == ref.kind and RUN_JOIN.fullmatch(text[refs[k].end : refs[k + 1].start])
+    ):
+        k += 1
+    end = refs[k + 1].start if k + 1 < len(refs) else len(text)
+    return _clause_after(text, refs[k].end, end)
+
+
+def _clause_before(text: str, start: int, end: int) -> str:
+    cut = max(text.rfind(c, start, end) for c in "；;。\n，,")
+    return text[max(start, cut + 1) : end]
+
+
+def _value(text: str) -> Any:
+    """``+175`` or ``周增 +175`` → 175 (a figure as the YAML holds it), anything else as written;
+    a leading 旧 / 新 (「旧 580+ / 29 → 新 561 / 28」) says which side, and is not part of the value."""
+    bare = re.sub(r"^[旧新]\s*", "", text.strip())
+    number = re.fullmatch(r"(?:[\u4e00-\u9fff]{1,6}\s*)?\+?(\d+)", bare.replace(",", ""))
+    return int(number[1]) if number else bare

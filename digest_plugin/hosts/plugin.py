@@ -1,0 +1,499 @@
+"""The MkDocs adapter: config, events, generated pages, serve watch.  Kept thin on purpose.
+
+Each handler hands off to the pure core (:mod:`pipeline` loads and merges, :mod:`pages` says
+which pages exist, :mod:`extension` renders inside Markdown).  Nothing here decides what the
+living doc says, so the core can move to another host when MkDocs goes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import importlib.util
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from jinja2 import BytecodeCache, Environment
+from jinja2.bccache import Bucket
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from pydantic import ValidationError
+
+from ..core import files, labels
+from ..core.doc import LivingDoc
+from ..core.findings import Finding
+from ..core.load import Cache
+from ..core.model import Rules
+from ..core.pipeline import IdleCollection, Result, analyse
+from ..core.workers import give_back_memory
+from ..site import searchindex
+from ..site.layout import Layout, layouts
+from ..site.leaks import Leak, LeakCheck, Reading
+from ..site.pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages
+from ..site.templating import Templates, override_folders
+from .extension import DigestExtension, PageContext
+from .prerender import Prerender
+from .preview import Plan, Preview, site_key
+from .siteswap import SiteSwap
+
+log = logging.getLogger("mkdocs.plugins.digest")
+
+EXTENSION_NAMES = {"digest_plugin.extension", "digest_plugin.extension:DigestExtension"}
+
+
+class DigestConfig(Config):
+    enabled = c.Type(bool, default=True)
+    data_dir = c.Type(str, default="data")
+    """The data folder (outlines/ and briefs/), relative to mkdocs.yml."""
+    cache_dir = c.Type(str, default=".cache/digest")
+    """Where parsed briefs are kept between builds, relative to mkdocs.yml; "" turns it off."""
+    quiet = c.Type(bool, default=True)
+    """Keep mkdocs-macros' INFO lines and jieba's dictionary messages out of the build log."""
+    rules = c.Type(dict, default={})
+    """Editorial rules (see ``digest_plugin.core.model.Rules``); omitted keys keep the team's defaults."""
+    search = c.Choice(("material", "pagefind"), default="material")
+    """The site's search: ``pagefind`` indexes the built site after the build (a reader fetches a few
+    hundred KB a query; remove Material's ``search`` plugin), ``material`` leaves search to
+    Material's own plugin (one index every reader downloads whole: for small sites)."""
+    custom_templates = c.Optional(c.Type(str))
+    """A folder, relative to mkdocs.yml, whose files replace the shipped templates of the same name
+    (``digest_plugin/templates/``: entry.html, badge.html, callout.html, citation.html …)."""
+
+
+class DigestPlugin(BasePlugin[DigestConfig]):
+    docs: dict[str, LivingDoc]
+
+    def __init__(self) -> None:
+        self.docs = {}
+        self._layouts: dict[str, Layout] = {}
+        self._page: PageContext | None = None
+        self._cache = Cache()
+        self._last: Result | None = None
+        self._leaks: LeakCheck | None = None
+        self._generated: set[str] = set()
+        self._serving = False
+        self._publish: SiteSwap | None = None
+        self._templates = Templates()
+        self._errors: list[Finding] = []
+        """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
+        self._preview: Preview | None = None
+        """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
+        self._plan: Plan | None = None
+        self._prerender: Prerender | None = None
+        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
+        self._preview_index: searchindex.PreviewIndex | None = None
+        """Under ``serve``: the preview's search index, made in the background."""
+        self._reading: Reading | None = None
+        """In a one-off build: a worker reads each page for withheld claims once it is written."""
+        self._last_written: str | None = None
+        """The page MkDocs writes after ``on_post_page``: named to the reader at the next page."""
+        self._stubs: dict[str, str] = {}
+        self._outputs: set[str] = set()
+        self._started = 0.0
+        self._banner = False
+        self._idle = IdleCollection()
+        """Under ``serve``: garbage collected between rebuilds, not on the way to the served page."""
+        self._compiled = CompiledTemplates()
+        """Under ``serve``: the theme's templates, compiled once for all rebuilds."""
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds.
+
+        Also quiets the two chattiest neighbours, so that the build log shows what matters."""
+        self._serving = command == "serve"
+        self._publish = SiteSwap() if command in ("build", "gh-deploy") and not dirty else None
+        if self._serving and dirty:
+            self._preview = Preview()
+            logging.getLogger("mkdocs.commands.build").addFilter(_dirty_warning)
+        if self.config.quiet:
+            _quiet_neighbours()
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        """Load, check and merge the data before any page is written (a bad brief publishes nothing).
+
+        Also watches the data folder in ``serve`` and hands the Markdown extension its page context."""
+        if not self.config.enabled:
+            return config
+        root = Path(config.config_file_path or ".").resolve().parent
+        data_dir = (root / self.config.data_dir).resolve()
+        if str(data_dir) not in config.watch:
+            config.watch.append(str(data_dir))
+        files.tidy_data(data_dir)  # what a killed edit left: removed by the next run of anything
+        if self._publish is not None:
+            self._publish.tidy(Path(config.site_dir))
+        try:
+            rules = Rules.model_validate(self.config.rules)
+        except ValidationError as exc:
+            raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
+        cache_dir = (root / self.config.cache_dir).resolve() if self.config.cache_dir else None
+        self._idle.cancel()
+        try:
+            self._templates = Templates(override_folders(root, self.config.custom_templates))
+        except FileNotFoundError as exc:
+            raise PluginError(f"digest: {config.config_file_path}: {exc}") from None
+        result = analyse(
+            data_dir,
+            rules=rules,
+            relative_to=root,
+            today=dt.date.today(),
+            cache=self._cache,
+            previous=self._last,
+            cache_dir=cache_dir,
+            collect=not self._serving,
+        )
+        for finding in result.warnings:
+            log.warning(str(finding))
+        self._started = time.time()
+        if result.docs is None:
+            count = len(result.errors)
+            summary = f"digest: {count} error{'s' if count > 1 else ''} in the brief data"
+            if self._serving and self.docs:
+                # A preview keeps serving the last good site, with the errors on every page.
+                self._errors = result.errors
+                log.error(summary + " (serving the last good version):\n" + "\n".join(map(str, result.errors)))
+            else:
+                raise PluginError(f"{summary} (run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
+        else:
+            self._last, self._errors, self.docs = result, [], result.docs
+        self._leaks = LeakCheck(self.docs)  # made now: on_env lets go of the docs
+        _use_extension(config, DigestExtension(context=lambda: self._page))
+        if CSS_PATH not in config.extra_css:
+            config.extra_css.append(CSS_PATH)
+        if self.config.search == "pagefind" and _theme_search(config):
+            log.warning(
+                f"digest: {config.config_file_path}: `search: pagefind` and Material's `search` plugin are both "
+                "enabled; set `enabled: false` under `- search` (Pagefind makes the index), or `search: material`"
+            )
+        scripts = [JS_PATH, SEARCH_JS_PATH] if self.config.search == "pagefind" else [JS_PATH]
+        for script in scripts:
+            if script not in [str(x) for x in config.extra_javascript]:
+                config.extra_javascript.append(script)
+        if self._publish is not None:
+            config.site_dir = str(self._publish.begin(Path(config.site_dir)))
+        return config
+
+    @event_priority(-100)
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Name Material's search dialog (screen readers announce an unnamed dialog as just "dialog"),
+        and let go of a generated page's HTML once it is written (priority -100: after every other
+        plugin).  MkDocs keeps every page's HTML to the end of the build; at 3650 briefs that is
+        ~0.4 GB the search index is then serialised on top of."""
+        if page.file.src_uri in self._generated:
+            page.content = None
+        if self._reading is not None:  # MkDocs writes a page after this event: the last one is done
+            if self._last_written is not None:
+                self._reading.written(self._last_written)
+            self._last_written = page.file.dest_uri
+        if self._errors:
+            output = _with_error_banner(output, self._errors)
+        return output.replace(
+            '<div class="md-search" data-md-component="search" role="dialog">',
+            f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{labels.SEARCH_DIALOG}">',
+            1,
+        )
+
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        """In a one-off build every page has been converted by now, so the merged docs are done
+        with: drop them, and the search index MkDocs builds next reuses their memory (3650 briefs:
+        ~0.4 GB).  ``serve`` keeps them for the next rebuild."""
+        self._stop_prerender()
+        if self._serving:
+            env.bytecode_cache = self._compiled
+        if not self._serving:
+            self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
+            give_back_memory()  # before the reader is forked: it would share (and copy) what is freed
+        if not self._serving and self.config.enabled and self._leaks is not None:
+            self._reading, self._last_written = Reading(self._leaks, Path(config.site_dir)), None
+        return env
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
+        """Add the generated pages (register, bibliography, follow-ups, one per brief) unless the site has its own.
+
+        Hand-written pages are read here for the citations they make, so the bibliography links back to them."""
+        if not self.config.enabled:
+            return files
+        for path in sorted(listed_pages(Path(config.docs_dir))):  # left by `digest pages` (a Zensical preview):
+            if (stale := files.get_file_from_path(path)) is not None:  # the plugin's own, generated afresh
+                files.remove(stale)
+        pages = [(file.src_uri, file.content_string) for file in files.documentation_pages()]
+        self._layouts = layouts(self.docs, pages)
+        self._generated = set()
+        self._stubs = {}
+        added: list[GeneratedFile] = []
+        preview_search = self._serving and self.config.search == "pagefind"
+        for path, content in generated_pages(
+            self._layouts, config.site_url, config.use_directory_urls, preview=preview_search
+        ):
+            if files.get_file_from_path(path) is None:
+                file = GeneratedFile.generated(config, path, content=content)
+                assert isinstance(file, GeneratedFile)
+                files.append(file)
+                added.append(file)
+                self._generated.add(path)
+                if path.endswith(".md"):
+                    self._stubs[path] = content
+        if self._preview is not None:
+            self._plan_preview(config, pages, added, files)
+        elif not self._serving:
+            self._prerender = Prerender(
+                self._stubs,
+                lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
+            )
+        return files
+
+    def _plan_preview(
+        self, config: MkDocsConfig, pages: list[tuple[str, str]], added: list[GeneratedFile], all_files: Files
+    ) -> None:
+        """Under a dirty ``serve``: tell MkDocs which generated pages to convert again (:mod:`preview`);
+        every hand-written page is converted (its macros may show data), and so is every page while
+        the data has errors (each one carries the banner), and while Material's search plugin runs
+        (it indexes only the pages a build converts: the preview's index would lose the others)."""
+        assert self._preview is not None
+        if self._errors or self._banner or _theme_search(config):
+            self._preview.invalidate()
+        self._banner = bool(self._errors)
+        key = site_key(self._layouts, _config_bytes(config, self.config.custom_templates), pages)
+        self._plan = plan = self._preview.plan(
+            self._layouts,
+            self._stubs,
+            key,
+            lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
+        )
+        for file in added:
+            file.convert = plan.convert is None or file.src_uri in plan.convert or not file.is_documentation_page()
+        for page in all_files.documentation_pages():
+            if page.src_uri not in self._generated:
+                setattr(page, "is_modified", _converted)  # noqa: B010  (MkDocs compares mtimes only)
+        converted = len(self._stubs) if plan.convert is None else len(plan.convert)
+        log.info(
+            f"digest: preview converts {converted} of {len(self._stubs)} generated pages"
+            + (f" ({plan.reason})" if plan.convert is None else f" ({plan.examined} rendered to compare)")
+        )
+        outputs = {file.abs_dest_path for file in all_files}
+        for stale in sorted(self._outputs - outputs):
+            _remove_output(Path(stale), Path(config.site_dir))
+        self._preview.forget(path for path in list(self._preview.records) if path not in self._stubs)
+        self._outputs = outputs
+
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
+        """Tell the extension which page it is about to convert (for relative links and the topic)."""
+        planned = self._plan.contexts.pop(page.file.src_uri, None) if self._plan is not None else None
+        self._page = planned or PageContext(
+            self._layouts, page.file.src_uri, config.use_directory_urls, templates=self._templates
+        )
+        if self._prerender is not None:
+            self._prerender.take(self._page)
+        return page
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        """Under a dirty ``serve``: remember what a generated page rendered, for the next rebuild."""
+        path = page.file.src_uri
+        if self._preview is not None and self._page is not None and path in self._stubs:
+            self._preview.remember(path, self._stubs[path], self._page.rendered)
+        return html
+
+    @event_priority(-100)
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Read the finished site for withheld claims (pages, feeds, search index) with the
+        independent checker (:mod:`leaks`); each one is a warning, so ``--strict`` fails the build.
+
+        Last of all (priority -100, after the search index is written), a one-off build that was
+        written into a fresh folder replaces the published one, unless ``--strict`` is about to
+        fail it: a failed build leaves the previous site as it was."""
+        site = Path(config.site_dir)
+        # A preview reads only what this rebuild wrote: the rest was read when it was written,
+        # against the same withheld claims (a change to them converts every page).
+        since = self._started - 1.0 if self._preview is not None else None
+        if self._reading is not None:
+            if self._last_written is not None:
+                self._reading.written(self._last_written)
+            self._reading.all_written()  # the worker reads its last pages while Pagefind indexes
+        pagefind = self.config.enabled and self.config.search == "pagefind"
+        if pagefind and self._serving and self._preview_index is not None:
+            self._preview_index.after_rebuild(site)  # where that fits the preview's budget
+        leaks, read = self._reading.result() if self._reading is not None else ([], frozenset())
+        self._reading = None
+        check = self._leaks if self.config.enabled else None
+
+        def read_site(skip: Callable[[str], bool] = lambda name: False) -> list[Leak]:
+            """What the worker did not read (with ``since``: only what this rebuild wrote)."""
+            if check is None:
+                return []
+            return check.site(site, since=since, skip=lambda name: name in read or skip(name))
+
+        if pagefind and not self._serving:
+            give_back_memory()  # the pages' HTML is written and let go: Pagefind's memory comes on top of ours
+        try:
+            leaks += searchindex.build_beside(site, read_site) if pagefind and not self._serving else read_site()
+        except searchindex.SearchIndexError as exc:
+            raise PluginError(f"digest: {exc}") from None
+        for leak in sorted(leaks):
+            log.warning(str(leak))
+        if self._publish is not None and self._publish.fresh is not None:
+            config.site_dir = str(self._publish.finish(strict=bool(config.strict)))
+        if self._serving:
+            self._idle.schedule()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """A build that failed part-way: its fresh folder goes, the published site stays."""
+        self._stop_workers()
+        if self._publish is not None:
+            self._publish.abandon()
+
+    def _stop_workers(self) -> None:
+        self._stop_prerender()
+        if self._reading is not None:
+            self._reading.close()
+            self._reading = None
+
+    def _stop_prerender(self) -> None:
+        if self._prerender is not None:
+            pages = len(self._prerender.paths)
+            log.debug(f"digest: {self._prerender.taken} of {pages} generated pages rendered by a second process")
+            self._prerender.close()
+            self._prerender = None
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Callable[..., Any]) -> Any:
+        """The preview is up: Pagefind indexes it in the background (:class:`searchindex.PreviewIndex`),
+        so its search box works while the editor works; the leak check reads what it wrote."""
+        if self.config.enabled and self.config.search == "pagefind" and self._preview_index is None:
+            self._preview_index = searchindex.PreviewIndex(self._preview_leaks)
+            self._preview_index.start(Path(config.site_dir))
+        return server
+
+    def _preview_leaks(self, site: Path) -> list[str]:
+        check = self._leaks
+        if check is None:
+            return []
+        return [
+            str(leak)
+            for leak in check.site(site, skip=lambda name: not name.startswith(searchindex.OUTPUT_SUBDIR + "/"))
+        ]
+
+    def on_shutdown(self) -> None:
+        self._idle.cancel()
+        if self._preview_index is not None:
+            self._preview_index.stop()
+        if self._publish is not None:
+            self._publish.close()
+
+
+class CompiledTemplates(BytecodeCache):
+    """The theme's templates compiled once per preview, not once per rebuild: MkDocs makes a new
+    Jinja environment for every build, and compiling Material's templates again was ~0.4 s of each
+    rebuild.  Kept in memory as code objects (nothing is written, nothing read back from disk);
+    Jinja keys each by the template's name and its source's checksum, so an edited override is
+    compiled afresh."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, tuple[str, CodeType]] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        kept = self._code.get(bucket.key)
+        if kept is not None and kept[0] == bucket.checksum:
+            bucket.code = kept[1]
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        if bucket.code is not None:
+            self._code[bucket.key] = (bucket.checksum, bucket.code)
+
+
+class GeneratedFile(File):
+    """A page (or asset) the plugin generates.  Under a dirty ``serve`` MkDocs converts again only
+    the files whose ``is_modified`` says so; the preview's plan sets ``convert``."""
+
+    convert: bool = True
+
+    def is_modified(self) -> bool:
+        return self.convert
+
+
+def _theme_search(config: MkDocsConfig) -> bool:
+    """Whether Material's (or MkDocs') own search plugin is enabled."""
+    theirs = [config.plugins[name] for name in ("material/search", "search") if name in config.plugins]
+    return any(getattr(p.config, "enabled", True) for p in theirs)
+
+
+def _converted() -> bool:
+    """``is_modified`` of a hand-written page under a dirty ``serve``: always converted, since its
+    macros and directives may show data that changed while its Markdown did not."""
+    return True
+
+
+class _DirtyWarning(logging.Filter):
+    """Drop MkDocs' warning that a dirty build may leave navigation and links inaccurate: under
+    the digest preview the plugin converts every page whose content changed (and every page when
+    the config, a hand-written page or anything site-wide changed)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+_dirty_warning = _DirtyWarning()
+
+
+def _config_bytes(config: MkDocsConfig, custom_templates: str | None) -> bytes:
+    """The config file and every theme override and custom template, as one byte string: a change
+    to any of them converts every page of a preview."""
+    root = Path(config.config_file_path or ".").resolve().parent
+    paths = [Path(config.config_file_path)] if config.config_file_path else []
+    for folder in (config.theme.custom_dir, custom_templates):
+        if folder:
+            paths += sorted(p for p in (root / folder).rglob("*") if p.is_file())
+    # Resolved: MkDocs gives the config file's path as typed the first time, absolute afterwards.
+    return b"".join(str(p.resolve()).encode() + b"\0" + p.read_bytes() + b"\0" for p in paths)
+
+
+def _remove_output(path: Path, site_dir: Path) -> None:
+    """Remove a page a preview wrote earlier and no longer has, and the folders it leaves empty."""
+    path.unlink(missing_ok=True)
+    folder = path.parent
+    while folder != site_dir and folder.is_relative_to(site_dir) and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
+
+
+def _quiet_neighbours() -> None:
+    """mkdocs-macros logs seven INFO lines per build, jieba four lines on stderr when Material's
+    search loads its dictionary: neither says anything an editor acts on."""
+    logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
+    if importlib.util.find_spec("jieba") is not None:
+        import jieba  # its logger is set to DEBUG when it is imported, so import it first
+
+        jieba.setLogLevel(logging.WARNING)
+
+
+def _with_error_banner(page: str, errors: list[Finding]) -> str:
+    """The page with the data's errors at its top (``serve`` only: a build refuses bad data)."""
+    items = "".join(f"<li><code>{html.escape(str(finding))}</code></li>" for finding in errors)
+    banner = (
+        f'<div class="digest-serve-errors" role="alert" data-digest-errors="{len(errors)}">'
+        f"<p><strong>{labels.SERVE_ERRORS}</strong></p><ul>{items}</ul></div>"
+    )
+    body = page.find("<body")
+    end = page.find(">", body) + 1 if body >= 0 else 0
+    return page[:end] + banner + page[end:]
+
+
+def _use_extension(config: MkDocsConfig, extension: DigestExtension) -> None:
+    """Put this build's extension where ``mkdocs.yml`` lists it for Zensical (or add it at the end)."""
+    extensions: list[Any] = config.markdown_extensions  # names, or Extension instances (MkDocs takes both)
+    listed = [isinstance(ext, str) and ext in EXTENSION_NAMES for ext in extensions]
+    for ext, is_ours in zip(extensions, listed, strict=True):
+        if is_ours:
+            config.mdx_configs.pop(ext, None)
+    if any(listed):
+        at = listed.index(True)
+        others = [ext for ext, is_ours in zip(extensions, listed, strict=True) if not is_ours]
+        extensions[:] = [*others[:at], extension, *others[at:]]
+    else:
+        extensions.append(extension)

@@ -1,0 +1,129 @@
+"""Which pages the living doc generates, and the Markdown stub of each.
+
+A stub holds only fixed words and a ``[[digest …]]`` directive: no brief text, so mkdocs-macros
+(whose Jinja is not sandboxed) has nothing of the data to evaluate, and ``render_macros: false``
+tells it not to try.  The same stubs can be written to disk for hosts that cannot generate
+pages (Zensical).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from importlib.resources import files as package_files
+from pathlib import Path
+
+from ..core import labels
+from ..core.doc import LivingDoc
+from .feed import atom
+from .layout import (
+    ARCHIVE_PAGES,
+    Layout,
+    bibliography_page,
+    brief_page,
+    briefs_index_page,
+    feed_page,
+    follow_ups_page,
+    legend_page,
+    register_page,
+    section_page,
+)
+
+CSS_PATH = "assets/digest/digest.css"
+JS_PATH = "assets/digest/digest.js"
+"""Closes a badge's tip on Esc (WCAG 1.4.13) and runs the filter bars; the site works without it."""
+SEARCH_JS_PATH = "assets/digest/search.js"
+"""The search box over Pagefind's index (with ``search: pagefind``), its words written above it."""
+
+
+def stub(title: str, directive: str) -> str:
+    return f"---\nrender_macros: false\n---\n\n# {title}\n\n{directive}\n"
+
+
+ARCHIVE_NAMES = {
+    "register": labels.PAGE_REGISTER,
+    "follow-ups": labels.PAGE_FOLLOW_UPS,
+    "bibliography": labels.PAGE_BIBLIOGRAPHY,
+    "briefs": labels.PAGE_BRIEFS,
+}
+
+
+def archive_pages(layout: Layout) -> Iterator[tuple[str, str]]:
+    """One page per archived month of each section, the register, follow-ups, bibliography and briefs."""
+    topic = layout.topic
+    for kind, months in layout.archive_months.items():
+        for month in months:
+            if kind.isdigit():  # no section title here: stubs carry no text from the data
+                title = labels.PAGE_SECTION_ARCHIVE.format(section=kind, month=month)
+                yield section_page(topic, kind, month), stub(title, f"[[digest section={kind} month={month}]]")
+            else:
+                title = labels.PAGE_ARCHIVE.format(name=ARCHIVE_NAMES[kind], month=month)
+                yield ARCHIVE_PAGES[kind](topic, month), stub(title, f"[[digest {kind} month={month}]]")
+
+
+MANIFEST = ".digest-pages"
+"""Lists what `digest pages` wrote into the docs folder, so the next run can remove what is stale."""
+
+
+def listed_pages(docs_dir: Path) -> set[str]:
+    """What `digest pages` wrote into ``docs_dir`` last (the manifest): generated, not hand-written,
+    even when still on disk after a Zensical preview."""
+    manifest = Path(docs_dir) / MANIFEST
+    return set(manifest.read_text(encoding="utf-8").split()) if manifest.is_file() else set()
+
+
+def write_pages(
+    docs_dir: Path, docs: Mapping[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
+) -> list[str]:
+    """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages).
+
+    Never overwrites a file it did not write itself: a hand-written page of the same path wins,
+    as it does under the MkDocs plugin."""
+    docs_dir = Path(docs_dir)
+    manifest = docs_dir / MANIFEST
+    before = listed_pages(docs_dir)
+    written = []
+    layouts = {topic: Layout(doc) for topic, doc in docs.items()}
+    for path, content in generated_pages(layouts, site_url, directory_urls):
+        target = docs_dir / path
+        if target.exists() and path not in before:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_text(encoding="utf-8") != content:
+            target.write_text(content, encoding="utf-8")  # unchanged files keep their time: a host
+        written.append(path)  # watching docs/ (``zensical serve``) sees only what changed
+    for stale in sorted(before - set(written)):
+        (docs_dir / stale).unlink(missing_ok=True)
+    manifest.write_text("\n".join(written) + "\n", encoding="utf-8")
+    return written
+
+
+def search_script(*, preview: bool = False) -> str:
+    """``search.js``: the search box's words as JSON data (escaped for a script), then the code; a
+    preview's box says its index is made in the background and may miss the latest edits."""
+    words = labels.SEARCH_UI | labels.SEARCH_UI_PREVIEW if preview else labels.SEARCH_UI
+    data = json.dumps(words, ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
+    code = package_files("digest_plugin").joinpath("assets/search.js").read_text(encoding="utf-8")
+    return f"window.DIGEST_SEARCH = {data};\n{code}"
+
+
+def generated_pages(
+    layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True, *, preview: bool = False
+) -> Iterator[tuple[str, str]]:
+    """(source path, content) of every generated file, in a fixed order (``preview``: a ``serve``
+    preview's, whose search box says what its index may miss)."""
+    yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
+    yield JS_PATH, package_files("digest_plugin").joinpath("assets/digest.js").read_text(encoding="utf-8")
+    yield SEARCH_JS_PATH, search_script(preview=preview)
+    for topic, layout in layouts.items():
+        yield register_page(topic), stub(labels.PAGE_REGISTER, "[[digest register]]")
+        yield bibliography_page(topic), stub(labels.PAGE_BIBLIOGRAPHY, "[[digest bibliography]]")
+        yield follow_ups_page(topic), stub(labels.PAGE_FOLLOW_UPS, "[[digest follow-ups]]")
+        yield legend_page(topic), stub(labels.PAGE_LEGEND, "[[digest legend]]")
+        yield briefs_index_page(topic), stub(labels.PAGE_BRIEFS, "[[digest briefs]]")
+        yield from archive_pages(layout)
+        yield feed_page(topic), atom(layout, site_url, directory_urls)
+        for brief in layout.doc.briefs:
+            # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
+            title = labels.PAGE_BRIEF.format(date=brief.date.isoformat(), topic=brief.topic, round=brief.round)
+            yield brief_page(brief), stub(title, f"[[digest brief={brief.id}]]")
