@@ -107,3 +107,22 @@ def test_writing_the_yaml_by_hand_as_the_readme_shows(tmp_path):
         assert done.returncode == 0, (command, done.stderr[-2000:])
     done = run("digest check", root, home)
     assert "error:" not in done.stderr, done.stderr[-2000:]
+
+
+def test_the_readme_reads_in_five_minutes_and_every_link_lands():
+    """Issue 31: about 250 lines — what it is, a section page, the two commands, tonight's brief,
+    a pull request's review, configuration, hosts and the three short tables; the rest is linked
+    (EDITORS.md, DEVELOPING.md, benchmarks/README.md), and every link and image is there."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 260
+    for heading in ("## Two commands", "## Add tonight's brief", "## Review a pull request", "## Configuration"):
+        assert heading in text
+    assert [t for t in ("**Build time**", "**Memory**", "**Search**") if t in text] == [
+        "**Build time**",
+        "**Memory**",
+        "**Search**",
+    ]
+    for doc in (README, ROOT / "EDITORS.md", ROOT / "DEVELOPING.md", ROOT / "benchmarks" / "README.md"):
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", doc.read_text(encoding="utf-8")):
+            if not target.startswith(("http://", "https://")):
+                assert (doc.parent / target).exists(), f"{doc.name}: {target} is not there"
