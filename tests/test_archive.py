@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from conftest import built, copy_project, replace_in
+from helpers import built, copy_project, replace_in
 
 
 class Links(HTMLParser):

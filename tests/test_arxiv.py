@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import FIXTURES
+from helpers import FIXTURES
 
 from digest_plugin.core import arxiv
 

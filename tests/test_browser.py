@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import in_ci
+from helpers import in_ci
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]

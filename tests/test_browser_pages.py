@@ -97,8 +97,8 @@ class Visit:
 
 
 @pytest.fixture(scope="module")
-def open_page(browser, base_url):  # noqa: F811 - the fixtures imported above
-    """open_page(name, width, scheme) → the Visit of that combination, made once per module.
+def visit(browser, base_url):  # noqa: F811 - the fixtures imported above
+    """visit(name, width, scheme) → the Visit of that combination, made once per module.
 
     The page is loaded in a fresh context (no stored palette choice), left to settle (network idle,
     fonts ready), photographed (first screen, whole page), measured (JS_LOOK) and, where axe-core is
@@ -142,8 +142,8 @@ def open_page(browser, base_url):  # noqa: F811 - the fixtures imported above
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", list(PAGES))
-def test_screenshots_light_and_dark(open_page, name, width):
-    light, dark = (open_page(name, width, scheme) for scheme in SCHEMES)
+def test_screenshots_light_and_dark(visit, name, width):
+    light, dark = (visit(name, width, scheme) for scheme in SCHEMES)
     problems = []
     for visit in (light, dark):
         for shot in (visit.first, visit.full):
@@ -178,16 +178,16 @@ def test_screenshots_light_and_dark(open_page, name, width):
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", list(PAGES))
-def test_axe_finds_no_serious_or_critical_violation(open_page, name, width, scheme):
+def test_axe_finds_no_serious_or_critical_violation(visit, name, width, scheme):
     if not AXE_JS.exists():
         _unavailable(f"{AXE_JS.relative_to(PROJECT)} is missing (cd tests/browser && npm ci)")
-    visit = open_page(name, width, scheme)
-    assert visit.axe is not None
-    bad = [v for v in visit.axe["violations"] if v["impact"] in ("serious", "critical")]
+    seen = visit(name, width, scheme)
+    assert seen.axe is not None
+    bad = [v for v in seen.axe["violations"] if v["impact"] in ("serious", "critical")]
     lines = []
     for v in bad:
         lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({len(v['nodes'])} nodes)")
         for node in v["nodes"][:4]:
             summary = " ".join((node.get("failureSummary") or "").split())
             lines.append(f"    {' '.join(map(str, node['target']))}: {summary[:220]}")
-    assert not bad, f"axe-core {visit.axe['testEngine']['version']} on {visit.label}:\n" + "\n".join(lines)
+    assert not bad, f"axe-core {seen.axe['testEngine']['version']} on {seen.label}:\n" + "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import BRIEF, FIXTURES, LIFECYCLE, line_of, replace_in
+from helpers import BRIEF, FIXTURES, LIFECYCLE, line_of, replace_in
 
 from digest_plugin.core.check import check_references
 from digest_plugin.core.load import load_data

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
+from helpers import BRIEF, ROOT, line_of, replace_in, run_cli
 
 
 def test_cli_check_reports_like_a_compiler(data_copy, capsys, monkeypatch):

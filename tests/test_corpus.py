@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import built, copy_project, run_cli
+from helpers import built, copy_project, run_cli
 
 from digest_plugin.core.pipeline import analyse
 

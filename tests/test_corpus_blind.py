@@ -15,19 +15,26 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, built, copy_project
 from corpus_blind import holdout, nights, prepare, run, table, totals
+from helpers import ROOT, built, copy_project
 from html_dom import norm, parse
 from ruamel.yaml import YAML
 
 
 @pytest.fixture(scope="module")
-def scores(tmp_path_factory):
+def imported(tmp_path_factory) -> tuple[Path, list]:
+    """Every night imported in date order into ``work/data``, once for the module (two minutes):
+    (the work folder, each night's score)."""
     work = tmp_path_factory.mktemp("blind")
     prepare(work)
     result = run(work)
     print("\n" + table(result))
-    return result
+    return work, result
+
+
+@pytest.fixture(scope="module")
+def scores(imported):
+    return imported[1]
 
 
 def test_the_corpus_has_three_writers_and_a_holdout_of_three_nights():
@@ -90,12 +97,10 @@ def test_the_fourth_corpus_stays_where_it_is(scores):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site built from the imported nights (the team's data folder after night 11-13), as published."""
-    work = tmp_path_factory.mktemp("blind-site")
-    prepare(work)
-    run(work)
-    root = copy_project(work / "project")
+def site(imported, tmp_path_factory) -> Path:
+    """The site built from the imported nights (the team's data folder after the last night), as published."""
+    work = imported[0]
+    root = copy_project(tmp_path_factory.mktemp("blind-site") / "project")
     shutil.rmtree(root / "data")
     shutil.copytree(work / "data", root / "data")
     config = root / "mkdocs.yml"  # the story's nights run ahead of the clock (see corpus_blind.STORY_RULES)

@@ -9,8 +9,8 @@ the 1,594 update and back-reference fields, 1 of 12 nights checking clean (24 er
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 from corpus_days import run, table
+from helpers import ROOT
 from ruamel.yaml import YAML
 
 MATCHED_AT_LEAST = 1725

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, copy_project, mkdocs_build, search_docs
+from helpers import ROOT, copy_project, mkdocs_build, search_docs
 from html_dom import NO_TEXT, Node, norm, parse
 from ruamel.yaml import YAML
 

@@ -13,8 +13,8 @@ import io
 import os
 
 import pytest
-from conftest import ROOT
 from corpus_days import run
+from helpers import ROOT
 from ruamel.yaml import YAML
 
 from digest_plugin.cli import main
@@ -86,7 +86,7 @@ def test_an_update_no_words_attach_is_a_lead_with_the_likeliest_entries_first(da
 def test_the_editor_answers_it_and_the_data_checks_clean(data, tmp_path, capsys, monkeypatch):
     import shutil
 
-    from conftest import run_cli
+    from helpers import run_cli
 
     shutil.copytree(data, tmp_path / "data")
     (question,) = [

@@ -8,7 +8,7 @@ import os
 import shutil
 import time
 
-from conftest import LIFECYCLE
+from helpers import LIFECYCLE
 
 from digest_plugin.hosts import extension
 from digest_plugin.hosts.extension import _DataFolders

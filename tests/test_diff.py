@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT, replace_in, run_cli
+from helpers import BRIEF, ROOT, replace_in, run_cli
 
 
 def git(repo: Path, *args: str) -> None:
@@ -198,7 +198,7 @@ def test_diff_as_json_for_scripts_holds_what_the_markdown_says(tmp_path, capsys,
     """``digest diff --format json``: the same rows, by topic and kind of change (issue 34, point 8)."""
     import json
 
-    from conftest import run_cli
+    from helpers import run_cli
 
     repo = committed_data(tmp_path)
     replace_in(repo / "data" / BRIEF, "value: 155", "value: 156")

@@ -8,7 +8,7 @@ import re
 import shutil
 
 import pytest
-from conftest import BRIEF, ROOT, run_cli
+from helpers import BRIEF, ROOT, run_cli
 
 from digest_plugin.authoring import edit
 from digest_plugin.authoring.edit import EditError, add_citation, close_follow_up, resolve_contradiction, set_evidence

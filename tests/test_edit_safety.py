@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT, copy_project, run_cli
+from helpers import BRIEF, ROOT, copy_project, run_cli
 
 MARKDOWN = ROOT / "tests" / "fixtures" / "2026-10-21-inference-E1.md"
 NEW = "data/briefs/2026-10-22-inference-E1.yml"

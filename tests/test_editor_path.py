@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, built, copy_project, replace_in, run_cli
+from helpers import ROOT, built, copy_project, replace_in, run_cli
 from html_dom import Node, parse
 from ruamel.yaml import YAML
 

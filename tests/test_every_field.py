@@ -7,7 +7,7 @@ import re
 from html import escape
 from html.parser import HTMLParser
 
-from conftest import ROOT
+from helpers import ROOT
 from ruamel.yaml import YAML
 
 from digest_plugin.core.load import Cache

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import LIFECYCLE, built, copy_project, line_of, run_cli
+from helpers import LIFECYCLE, built, copy_project, line_of, run_cli
 from html_dom import parse
 from pyld import jsonld
 

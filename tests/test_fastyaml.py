@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from digest_plugin.core import fastyaml
 from digest_plugin.core.load import _yaml

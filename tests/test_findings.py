@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from conftest import BRIEF, ROOT, line_of
+from helpers import BRIEF, ROOT, line_of
 from ruamel.yaml import YAML
 
 from digest_plugin.core.findings import DataError, Finding, locate

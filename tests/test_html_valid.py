@@ -46,7 +46,7 @@ from typing import NoReturn
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import in_ci
+from helpers import in_ci
 
 # C1 compilation only: a short batch run finishes in about a third of the time of the default.
 JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1",)

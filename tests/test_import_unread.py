@@ -116,7 +116,7 @@ def test_an_item_with_no_relation_and_no_placement_builds_and_shows_what_the_bri
     import contextlib
     import io
 
-    from conftest import built, copy_project
+    from helpers import built, copy_project
     from html_dom import parse
 
     from digest_plugin.cli import main

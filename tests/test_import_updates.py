@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 from corpus_days import run
+from helpers import ROOT
 from ruamel.yaml import YAML
 
 

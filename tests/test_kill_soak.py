@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from conftest import ROOT
+from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import kill_soak

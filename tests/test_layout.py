@@ -8,7 +8,7 @@ import sys
 from urllib.parse import urljoin
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from mkdocs.structure.files import File
 
 from digest_plugin.core import labels

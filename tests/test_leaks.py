@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT, copy_project, mkdocs_build
+from helpers import BRIEF, ROOT, copy_project, mkdocs_build
 from ruamel.yaml import YAML
 
 from digest_plugin.core.merge import merge

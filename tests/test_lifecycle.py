@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import feedparser
 import pytest
-from conftest import LIFECYCLE, ROOT, built, copy_project
+from helpers import LIFECYCLE, ROOT, built, copy_project
 
 from digest_plugin.core.model import FollowUpStatus, Status
 from digest_plugin.core.pipeline import living_docs

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, FIXTURES, LIFECYCLE, ROOT, line_of, replace_in
+from helpers import BRIEF, FIXTURES, LIFECYCLE, ROOT, line_of, replace_in
 
 from digest_plugin.core import workers
 from digest_plugin.core.findings import DataError

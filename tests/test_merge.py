@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 
 import pytest
-from conftest import later_brief
+from helpers import later_brief
 
 from digest_plugin.core.merge import merge
 from digest_plugin.core.model import FollowUpStatus, Rules, Status

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import BRIEF, FIXTURES, ROOT
+from helpers import BRIEF, FIXTURES, ROOT
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 

@@ -17,7 +17,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, built, copy_project, later_brief, line_of, replace_in
+from helpers import ROOT, built, copy_project, later_brief, line_of, replace_in
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.diff import diff_docs

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project, in_ci, mkdocs_build, replace_in
+from helpers import ROOT, copy_project, in_ci, mkdocs_build, replace_in
 from ruamel.yaml import YAML
 
 from digest_plugin.core.pipeline import analyse

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from conftest import built_on_one_core_and_on_two, copy_project
+from helpers import built_on_one_core_and_on_two, copy_project
 
 from digest_plugin.core.pipeline import living_docs
 from digest_plugin.core.workers import cores

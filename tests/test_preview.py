@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, built_on_one_core_and_on_two, copy_project
+from helpers import ROOT, built_on_one_core_and_on_two, copy_project
 
 from digest_plugin.core.workers import cores
 

@@ -16,7 +16,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT, plant_in_search_index, search_docs, search_index_files
+from helpers import BRIEF, ROOT, plant_in_search_index, search_docs, search_index_files
 from ruamel.yaml import YAML
 
 CLAIM = "周增 +175"  # withheld by contradiction 1 of the shipped brief (kapitsa-weekly-gain)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import search_docs
+from helpers import search_docs
 from html_dom import Node, norm, parse
 
 TECHNICAL = frozenset(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT
 from html_dom import Node, parse
 from ruamel.yaml import YAML
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project
+from helpers import ROOT, copy_project
 
 README = ROOT / "README.md"
 DAYS = ROOT / "tests" / "corpus" / "days"

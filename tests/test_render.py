@@ -6,7 +6,7 @@ import re
 import sys
 
 import pytest
-from conftest import ROOT, later_brief
+from helpers import ROOT, later_brief
 
 from digest_plugin.core.merge import merge
 from digest_plugin.core.model import Rules

@@ -11,7 +11,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import brief_item, copy_project, mkdocs_build, night_brief
+from helpers import brief_item, copy_project, mkdocs_build, night_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.diff import diff_docs

@@ -11,7 +11,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import built, copy_project, run_cli
+from helpers import built, copy_project, run_cli
 from ruamel.yaml import YAML
 
 NIGHT = "2026-10-22-inference-E1"

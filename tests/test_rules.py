@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from conftest import BRIEF, ROOT, line_of, replace_in
+from helpers import BRIEF, ROOT, line_of, replace_in
 
 from digest_plugin.core.load import load_data
 from digest_plugin.core.model import Rules

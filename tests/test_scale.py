@@ -7,7 +7,7 @@ import sys
 
 import feedparser
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from digest_plugin.core.arxiv import key as arxiv_key
 from digest_plugin.core.model import Rules

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from digest_plugin.core.load import site_vocabulary
 from digest_plugin.core.vocabulary import schema_of

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, mkdocs_build
+from helpers import copy_project, mkdocs_build
 from ruamel.yaml import YAML
 
 

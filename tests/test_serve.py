@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from helpers import copy_project
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from conftest import mkdocs_build, replace_in, search_docs
+from helpers import copy_project, mkdocs_build, replace_in, search_docs
 from html_dom import Node, norm, parse
 from ruamel.yaml import YAML
 
@@ -106,15 +106,6 @@ def outside_callouts(raw: str) -> str:
 # --------------------------------------------------------------------------------------------
 # The built site
 # --------------------------------------------------------------------------------------------
-
-
-def copy_project(dest: Path) -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(PROJECT / "mkdocs.yml", dest / "mkdocs.yml")
-    shutil.copytree(PROJECT / "docs", dest / "docs")
-    shutil.copytree(PROJECT / "overrides", dest / "overrides")
-    shutil.copytree(PROJECT / "data", dest / "data")
-    return dest
 
 
 HOSTS = {

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project
+from helpers import ROOT, copy_project
 
 from digest_plugin.core.merge import merge
 from digest_plugin.site.layout import Layout, Linker

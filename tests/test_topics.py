@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, search_docs
+from helpers import ROOT, search_docs
 
 TOPICS = Path(__file__).parent / "fixtures" / "topics"
 

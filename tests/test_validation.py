@@ -15,7 +15,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import BRIEF, ROOT
+from helpers import BRIEF, ROOT
 from pydantic import TypeAdapter, ValidationError
 
 from digest_plugin.core import fastyaml, model

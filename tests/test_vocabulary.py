@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from conftest import BRIEF, ROOT, line_of, replace_in, run_cli
+from helpers import BRIEF, ROOT, line_of, replace_in, run_cli
 
 from digest_plugin.core.findings import DataError
 from digest_plugin.core.load import load_data, site_vocabulary

@@ -26,7 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import ROOT, built, copy_project
+from helpers import ROOT, built, copy_project
 from ruamel.yaml import YAML
 
 from digest_plugin.core import spelling
@@ -190,7 +190,7 @@ def _docs(root: Path) -> dict:
 def test_a_link_that_holds_a_claim_once_decoded_is_a_located_error(data_copy):
     """「?q=%E5%91%A8%E5%A2%9E%20%2B175」 carries the claim into href, where no mark can stand in for it:
     `digest check` refuses the link with file:line (issue 33, 1)."""
-    from conftest import replace_in
+    from helpers import replace_in
     from test_corpus import run_check
 
     brief = data_copy / "briefs" / "2026-10-21-inference-E1.yml"
@@ -207,7 +207,7 @@ def test_a_link_that_holds_a_claim_once_decoded_is_a_located_error(data_copy):
 def test_a_link_may_hold_a_claim_a_later_brief_confirmed(data_copy, capsys, monkeypatch):
     """A confirmed claim is free: once a later brief confirms it, a source URL that holds it is no error
     (a corrected one stays withheld, in links as on pages)."""
-    from conftest import replace_in, run_cli
+    from helpers import replace_in, run_cli
     from test_corpus import run_check
 
     from digest_plugin.authoring.scaffold import new_brief
@@ -229,7 +229,7 @@ STATED = "官方博客称多轮对话场景 TTFT 降 6×"
 
 def _ban_and_state(data: Path, stated: str | None) -> None:
     """The seed brief with a ban on 「HiCache 使 TTFT 降 6×」 and, in item 1's points, ``stated``."""
-    from conftest import replace_in
+    from helpers import replace_in
 
     brief = data / "briefs" / "2026-10-21-inference-E1.yml"
     tree = YAML(typ="safe").load(brief.read_text(encoding="utf-8"))

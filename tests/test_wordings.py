@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, line_of, replace_in, run_cli
 from corpus_days import run
+from helpers import ROOT, line_of, replace_in, run_cli
 from ruamel.yaml import YAML
 
 NIGHT = ROOT / "tests" / "corpus" / "days" / "2026-10-26-inference-E1.md"

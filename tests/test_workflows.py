@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, in_ci
+from helpers import ROOT, in_ci
 from ruamel.yaml import YAML
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, replace_in, run_cli
+from helpers import copy_project, replace_in, run_cli
 
 from digest_plugin.core.workers import cores
 

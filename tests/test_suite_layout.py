@@ -1,0 +1,39 @@
+"""The suite as a suite (issue 31): what tests share is imported from ``tests/helpers``, never from
+``conftest`` (which holds only fixtures), and a shared helper is written once."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+
+def sources() -> dict[str, str]:
+    return {
+        p.relative_to(TESTS).as_posix(): p.read_text(encoding="utf-8")
+        for p in TESTS.rglob("*.py")
+        if "node_modules" not in p.parts
+    }
+
+
+def test_tests_import_what_they_share_from_helpers_not_conftest():
+    importing = sorted(name for name, text in sources().items() if re.search(r"^\s*from conftest import", text, re.M))
+    assert importing == []
+
+
+def test_conftest_holds_only_fixtures():
+    tree = ast.parse((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    plain = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and not any("fixture" in ast.unparse(d) for d in node.decorator_list)
+    ]
+    assert plain == [], f"move these to tests/helpers: {plain}"
+
+
+def test_a_shared_helper_is_written_once():
+    for name in ("copy_project", "open_page", "mkdocs_build", "run_cli"):
+        where = [f for f, text in sources().items() if re.search(rf"^def {name}\(", text, re.M)]
+        assert len(where) == 1, f"{name} is written in {where}"
