@@ -17,7 +17,6 @@ import contextlib
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -25,14 +24,13 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = ("mkdocs.yml", "docs", "data", "overrides")
+sys.path.insert(0, str(ROOT / "tests"))
+from helpers import copy_project, mkdocs_build  # noqa: E402 - the suite's own copy and build
 
 
 def _project(at: Path, data: Path | None = None) -> Path:
-    at.mkdir(parents=True)
-    for name in PROJECT:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, at / name)
+    """A copy of the project at ``at`` (``data``: its data folder replaced)."""
+    copy_project(at)
     if data is not None:
         shutil.rmtree(at / "data")
         shutil.copytree(data, at / "data")
@@ -40,21 +38,13 @@ def _project(at: Path, data: Path | None = None) -> Path:
 
 
 def _build(project: Path) -> Path:
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        check=False,
-    )
+    done = mkdocs_build(project)
     if done.returncode != 0:
         raise SystemExit(f"{project}: the build failed\n{done.stderr[-3000:]}")
     return project / "site"
 
 
 def _corpus_data(work: Path) -> Path:
-    sys.path.insert(0, str(ROOT / "tests"))
     from corpus_days import run  # the test suite's own import of the twelve nights
 
     with contextlib.redirect_stdout(io.StringIO()):

@@ -208,10 +208,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self._stop_prerender()
         if self._serving:
             env.bytecode_cache = self._compiled
-        if not self._serving:
-            self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
-            give_back_memory()  # before the reader is forked: it would share (and copy) what is freed
-        if not self._serving and self.config.enabled and self._leaks is not None:
+            return env
+        self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
+        give_back_memory()  # before the reader is forked: it would share (and copy) what is freed
+        if self.config.enabled and self._leaks is not None:
             self._reading, self._last_written = Reading(self._leaks, Path(config.site_dir)), None
         return env
 

@@ -27,6 +27,8 @@ from typing import TypeVar
 
 from .render import SEARCH_EXCLUDE
 
+log = logging.getLogger("mkdocs.plugins.digest")
+
 ROOT_SELECTOR = "article.md-content__inner"
 """The page's content in Material's (and Zensical's) markup."""
 EXCLUDE_SELECTORS = (f"[{SEARCH_EXCLUDE}]", ".headerlink", ".md-content__button")
@@ -123,7 +125,6 @@ PREVIEW_REINDEX_S = 1.0
 """A preview indexes again after an edit only where indexing took at most this long: on a large
 site the index of the preview's start is kept (the box says it may miss the latest edits), so
 Pagefind never competes with the next rebuild for the editor's cores."""
-log = logging.getLogger("mkdocs.plugins.digest")
 
 
 class PreviewIndex:
