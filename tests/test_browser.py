@@ -1121,6 +1121,7 @@ def test_history_charts_are_visible(open_page, dark):
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_request_leaves_localhost_and_every_resource_loads(site, open_page, base_url):
     failures = []
     errors = []

@@ -140,6 +140,7 @@ def visit(browser, base_url):  # noqa: F811 - the fixtures imported above
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", list(PAGES))
 def test_screenshots_light_and_dark(visit, name, width):

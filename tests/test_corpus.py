@@ -72,6 +72,7 @@ def test_a_byte_order_mark_is_accepted(data_copy: Path):
     assert run_check(data_copy) == []
 
 
+@pytest.mark.slow
 def test_cli_never_shows_a_traceback(data_copy: Path, capsys, monkeypatch):
     for case in ERROR_CASES:
         shutil.copy(case, data_copy / "briefs" / "2026-10-22-inference-E1.yml")

@@ -20,6 +20,8 @@ from helpers import ROOT, built, copy_project
 from html_dom import norm, parse
 from ruamel.yaml import YAML
 
+pytestmark = pytest.mark.slow  # two minutes: every night imported and scored (`pytest -m slow`)
+
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> tuple[Path, list]:

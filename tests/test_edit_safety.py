@@ -288,6 +288,7 @@ def test_an_edit_keeps_the_briefs_permissions_and_a_new_brief_gets_the_usual_one
     assert (project / COMMANDS["new"][1]).stat().st_mode & 0o777 == 0o644
 
 
+@pytest.mark.slow
 def test_edits_killed_at_random_moments_leave_nothing_behind(project, tmp_path):
     """What the audit did: SIGKILL after a delay, many times, then one more command; no plan of the code."""
     tmpdir = tmp_path / "tmp"

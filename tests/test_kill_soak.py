@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
 from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import kill_soak
 
 
+@pytest.mark.slow
 def test_random_kills_of_an_edit_a_new_brief_and_a_build_leave_nothing_and_break_nothing(tmp_path):
     out = tmp_path / "soak.json"
     code = kill_soak.main(["--rounds", "3", "--seed", "7", "--commands", "resolve,new,build", "--out", str(out)])

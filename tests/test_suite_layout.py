@@ -37,3 +37,17 @@ def test_a_shared_helper_is_written_once():
     for name in ("copy_project", "open_page", "mkdocs_build", "run_cli"):
         where = [f for f, text in sources().items() if re.search(rf"^def {name}\(", text, re.M)]
         assert len(where) == 1, f"{name} is written in {where}"
+
+
+def test_slow_checks_leave_the_default_run_and_ci_and_the_readme_run_them():
+    """A check marked slow is not lost: the default `pytest` leaves it out, and both the README's test
+    command and `.ci/run` run `pytest -m slow` after the default run."""
+    root = TESTS.parent
+    config = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r"""^addopts = ".*-m 'not slow'""", config, re.M)
+    ci = [line.strip() for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    assert ci.index("pytest") < ci.index("pytest -m slow")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"^python3 -m venv .*&& pytest && pytest -m slow$", readme, re.M)
+    marked = [name for name, text in sources().items() if "pytest.mark.slow" in text]
+    assert "test_corpus_blind.py" in marked
