@@ -65,7 +65,13 @@ FRESH = ROOT / "tests" / "corpus" / "blind8"
 """Four later nights (12-07 … 12-10), written after blind7 was scored: held out, never tuned on."""
 NINTH = ROOT / "tests" / "corpus" / "blind9"
 """Four later nights (12-11 … 12-14), written after blind8 was scored (2026-12-05): held out, never tuned on."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH)
+TENTH = ROOT / "tests" / "corpus" / "blind10"
+"""Four later nights (12-15 … 12-18) by two new writers (Leo, 蘅) and two returning ones (砚, 钟), written after
+blind9 was scored (2026-12-05, second session).  Scored once untuned (4 correct, 27 asked, 39 wrong of 70; two
+withheld claims published, 12-16 failing the check); 12-15 and 12-16 tuned on since.  12-17 was held out until its
+claim was found published (its parts framed 「=== 二、… ===」 were not read at all): its part structure was then read
+and fixed in general, so only 12-18 stays held out (``HOLDOUT``)."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH)
 
 
 def holdout() -> set[str]:

@@ -406,6 +406,21 @@ def test_dates_and_numbers_written_yet_other_ways() -> None:
         assert find_references(text, tuesday, history) == [], text
 
 
+def test_a_day_before_an_english_month_names_the_night() -> None:
+    """「21-Oct」, 「Wed 21-Oct」, 「21 Oct」 and 「Oct21」 put the day first or glue it on (blind10's Leo, issue
+    29): each names the 10-21 brief as 「10-21」 does; a day with no brief names none."""
+    first = first_brief()
+    history = History([first])
+    tuesday = dt.date(2026, 10, 27)
+    item_3 = first.items[2].id
+    for text in ("21-Oct 第三条", "Wed 21-Oct 第三条", "21 Oct 第三条", "Oct21 第三条", "21-October 条目 3"):
+        assert resolved(find_references(text, tuesday, history)) == [("item", first.id, item_3)], text
+    for text in ("22-Oct 第三条", "GA 仍写 30-Oct 条目 3"):
+        assert [r.id for r in find_references(text, tuesday, history)] == [None] * len(
+            find_references(text, tuesday, history)
+        ), text
+
+
 def test_a_writers_own_marks_and_name_and_a_four_digit_date() -> None:
     """A later night names an earlier writer's contradiction by that writer's mark (「▲2」, learned from
     the earlier night's titles), puts the writer's name between night and number (「前天芮 #5」,

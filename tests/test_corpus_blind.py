@@ -237,3 +237,20 @@ def test_the_ninth_corpus_stays_where_it_is(scores):
 
 
 NINTH_CORRECT, NINTH_READ = 13, 38
+
+
+def test_the_tenth_corpus_stays_where_it_is(scores):
+    """blind10/ (12-15 … 12-18): two new writers (Leo's English ``key = value`` fields under ``### I-1``; 蘅's sent
+    e-mail with question-labels and parts framed 「=== 二、… ===」) and 砚 and 钟 drifting further, written by a
+    helper session after blind9/ was scored.  First run (2026-12-05, before any change made for it): 4 correct,
+    27 asked, 39 wrong of 70; two withheld claims published (砚's 「** OPEN 疑 1」 with its ban in the drawer below,
+    蘅's parts not read at all) and 12-16 failing the check (a paragraph opening 「0.5.1 …」 read as contradiction
+    0).  12-15 and 12-16 tuned on, 12-17's part structure read once its claim was found published; 12-18 never
+    read (``HOLDOUT``)."""
+    tenth = totals(_of(scores, "blind10"))
+    assert tenth["correct"] >= TENTH_CORRECT and tenth["correct"] + tenth["asked"] >= TENTH_READ, table(scores)
+    held = totals([s for s in _of(scores, "blind10") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 9, table(scores)  # 12-18: 0, 8, 9 untuned; 0, 9, 8 after the round
+
+
+TENTH_CORRECT, TENTH_READ = 19, 51  # after the round: 19, 32, 19 (12-15 10/5/3, 12-16 8/7/1, 12-17 1/11/7, 12-18 0/9/8)

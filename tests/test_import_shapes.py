@@ -54,6 +54,12 @@ def _fields(style: str) -> str:
     if style == "blockquote, bold labels and a full-width space":  # labels the wordings do not know (证据到哪 …)
         own = ["出处", "摘要", "证据到哪", "与活文档", "落点"]
         return "\n>\n".join(f"> **{k}**\u3000{v}" for k, v in zip(own, FIELDS.values(), strict=True))
+    if style == "key = value, labels no wording knows":  # read by what they hold, then by place; each asked
+        own = ["from", "what", "checks", "ties", "goes"]
+        values = list(FIELDS.values())
+        values[1] = "\n  * " + values[1]
+        lines = [f"{k} = {v}" if not v.startswith("\n") else f"{k} ={v}" for k, v in zip(own, values, strict=True)]
+        return "rating = 高价值\n" + "\n".join(lines)
     if style == "table":
         rows = "\n".join(f"| {SHORT.get(k, k)} | {v} |" for k, v in FIELDS.items())
         return "| 字段 | 内容 |\n|---|---|\n" + rows
@@ -103,6 +109,7 @@ ITEMS = {
     "条 N, full-width space": "**条 {n}\u3000{t}**",
     "letter and number, full-width space": "### A{n}\u3000{t}",
     "第 N 项": "### 第 {n} 项 · {t}",
+    "letter, hyphen and number": "### I-{n} · {t}",
 }
 FOLLOW_UPS = {
     "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",
@@ -165,6 +172,7 @@ EXPECTED = (
         "one-character labels in brackets",
         "a form's spaced labels",
         "blockquote, bold labels and a full-width space",
+        "key = value, labels no wording knows",
     ],
 )
 def test_parts_items_and_fields_written_any_known_way_read_the_same(parts, heading, fields):
@@ -355,3 +363,66 @@ def test_a_source_kind_of_two_latin_words_joined_with_a_plus_is_proposed():
     )
     done = import_full(markdown)
     assert "GitHub issue" in done.new_words.get("source_kinds", {}).values()
+
+
+def test_labels_no_wording_knows_are_read_and_each_reading_is_put_to_the_editor():
+    """「from = …」, 「what =」 over bullets, 「checks = …」, 「ties = …」, 「goes = …」 (a key = value layout, blind10's
+    Leo): the fields are read by what they hold and where they stand, the rating line is the value, and the
+    editor is told each reading with the one-line vocabulary edit that makes it known."""
+    brief, notes = imported(night(PARTS["plain"], ITEMS["条目 N"], "key = value, labels no wording knows", ""))
+    assert brief["items"][0]["value"] == ["high"]
+    for label, field in (("from", "来源"), ("what", "要点"), ("checks", "证据边界"), ("ties", "与活文档脉络的关系")):
+        assert any(f"the label «{label}» is read as {field}" in n for n in notes), (label, notes)
+
+
+def test_an_equals_sign_inside_a_field_is_no_label():
+    """Only a part whose items are written key = value reads 「x = y」 as a label: 「TP=4」 or one 「bs = 8」 line in
+    a point stays text."""
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"]).replace(
+        "分块预填充默认开启", "分块预填充默认开启\nbs = 8，TP=4"
+    )
+    brief, notes = imported(markdown)
+    assert not any("the label «bs»" in n for n in notes)
+    assert brief["items"][0]["points"] == ["分块预填充默认开启 bs = 8，TP=4"] or "bs = 8" in str(brief["items"][0])
+
+
+def test_a_contradiction_headed_by_a_tag_of_its_own_holds_the_paragraphs_under_it():
+    """「## 疑 1 · title」 (or an Org headline 「** OPEN 疑 1 · title」) with its ban in the paragraphs below: one
+    contradiction, number 1, its claim withheld; a paragraph that starts with a version (「0.5.1 里程碑页…」) is
+    never a contradiction numbered 0."""
+    body = (
+        "0.5.1 里程碑页改了描述：「ITL 开销降到 0.5% 以下」。配置出来之前，「LMCache 0.5.1 让 ITL 开销降到 0.5% 以下」"
+        "不要写进活文档。"
+    )
+    for heading in ("## 疑 1 · LMCache 0.5.1 的开销", "### C-1 · LMCache 0.5.1 的开销"):
+        markdown = night(PARTS["markdown"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"])
+        before, _, after = markdown.partition("## 二 / 矛盾 & 待核\n\n")
+        rest = after.split("\n\n", 1)[1]
+        brief, _ = imported(f"{before}## 二 / 矛盾 & 待核\n\n{heading}\n\n{body}\n\n{rest}")
+        (c,) = brief["contradictions"]
+        assert c["number"] == 1, heading
+        withheld = [w["text"] for w in c.get("withheld", [])]
+        assert "LMCache 0.5.1 让 ITL 开销降到 0.5% 以下" in withheld, (heading, c)
+
+
+def test_a_list_headed_by_the_night_befores_writer_reports_on_that_nights_follow_ups():
+    """「乔的（甲）–（丁）：」 the night after 乔 wrote: what became of his list, not four new follow-ups; the new
+    list is the one under its own heading (blind10's Leo).  The reading is put to the editor."""
+    from digest_plugin.core.model import Brief
+
+    first = YAML(typ="safe").load(
+        import_full(night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"])).text
+    )
+    first["author"] = "乔"
+    earlier = Brief.model_validate(first)
+    markdown = night(
+        PARTS["plain"],
+        ITEMS["条目 N"],
+        "lines",
+        "- 乔的（甲）–（乙）：\n  * （甲）复现 ITL — 做完了\n  * （乙）问维护者默认值 — 明天再说\n\n"
+        "#### hand-off ▸ Wed\n\n- R1 看 p99\n- R2 问配置",
+    ).replace("2026-10-22", "2026-10-23")
+    done = import_full(markdown, known_briefs=[earlier])
+    brief = YAML(typ="safe").load(done.text)
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(1, "看 p99"), (2, "问配置")]
+    assert any("names 乔, who wrote 10-22" in n.message for n in done.notes)

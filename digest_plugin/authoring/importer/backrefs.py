@@ -285,7 +285,8 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<hao>(?<![\d月/])\d{1,2}\s*号(?![\d]))"
         r"|(?P<dot>(?<![\w.§\-$])\d{1,2}\.\d{1,2}(?![\d.%]|\s*(?:万|倍|×|x|ms|s\b|GB|B\b|美元)))"
         r"|(?P<ri>(?<![\d月/.])\d{1,2}\s*日(?![\d内前后窗均]))"
-        r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?!\d))"
+        r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s*\d{1,2}(?!\d))"
+        r"|(?P<den>(?<![\w.\-])\d{1,2}[\s\-]?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?![A-Za-z]))"
         r"|(?P<enwk>(?<![A-Za-z])(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?(?:'s)?(?![A-Za-z]))"
         rf"|(?P<rel>{words})"
         r"|(?<![下每上])(?P<wk>(?:上上|上|本)?(?:周|礼拜|星期)[一二三四五六日天](?!末))"
@@ -500,8 +501,11 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             if kind == "slash" and not _recent(day, today, history):
                 swapped = _month_day(today, d, m)  # 「25/11」, 「4/11」: a writer who puts the day first
                 day = swapped if _recent(swapped, today, history) else day
-        elif kind == "en":  # 「Nov 22」
+        elif kind == "en":  # 「Nov 22」, 「Dec14」
             day = _month_day(today, _MONTHS.index(spelled[:3].title()) + 1, int(re.findall(r"\d+", spelled)[0]))
+        elif kind == "den":  # 「14-Dec」, 「14 Dec」: the day first
+            month = re.sub(r"^[\d\s\-]+", "", spelled)[:3].title()
+            day = _month_day(today, _MONTHS.index(month) + 1, int(re.findall(r"\d+", spelled)[0]))
         elif kind == "enwk":  # 「Sat」, 「Thu's」: the last such day before tonight
             back = (today.weekday() - _EN_WEEKDAYS.index(spelled[:3].title())) % 7 or 7
             day = today - dt.timedelta(days=back)

@@ -32,7 +32,7 @@ MARKDOWN_MARKS = re.compile(r"^\s*#{1,6}\s+|^\s*\*\*(?=.*\*\*\s*$)|\*\*\s*$")
 """Heading marks a person may add: "## 一、…", "### 条目 1：…", "**条目 1：…**"."""
 
 
-BULLET = re.compile(r"^\s*[-•*·・+]\s+(?P<text>.*?)\s*$")
+BULLET = re.compile(r"^\s*[-•*·・+∙]\s+(?P<text>.*?)\s*$")
 
 
 TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*?)\|?\s*$")
@@ -235,8 +235,13 @@ class _Field:
         return f"{self.head}{self.text}"
 
 
-ENTRY_NUMBER = re.compile(r"(?P<mark>[①-⑩⑴-⑽]|[A-Za-z]?\d{1,2}(?!\d)[.、．)）]?|[（(]\d{1,2}[）)]|[ivx]{1,4}\.)\s+")
-"""An entry's own number, right after a task's status marker (「⑵」, 「L1」, 「3.」, 「（2）」, 「iv.」)."""
+ENTRY_NUMBER = re.compile(
+    r"(?P<mark>[①-⑩⑴-⑽]|[A-Za-z]?\d{1,2}(?!\d)[.、．)）]?|[（(]\d{1,2}[）)]|[ivx]{1,4}\.|"
+    r"[^\W\d_]{1,3}\s*[-‐－]?\s*[1-9]\d?(?![\d.])(?=\s*[·・:：])|[^\W\d_]{1,3}[-‐－][1-9]\d?(?![\d.]))"
+    r"(?P<sep>\s*[·・:：]\s*|\s+)"
+)
+"""An entry's own number, right after a task's status marker (「⑵」, 「L1」, 「3.」, 「（2）」, 「iv.」, 「疑 1 ·」, 「接-1」), and
+what parts it from the text."""
 
 
 def marker_after_number(marker: str, rest: str) -> str:
@@ -244,7 +249,8 @@ def marker_after_number(marker: str, rest: str) -> str:
     so the list reads as any numbered list and the marker as a status word (``wordings: follow_up_*``); with
     no number after it, the marker stays first."""
     if m := ENTRY_NUMBER.match(rest):
-        return f"{m['mark']} {marker} {rest[m.end() :]}".rstrip()
+        sep = m["sep"] if m["sep"].strip() else " "
+        return f"{m['mark']}{sep}{marker} {rest[m.end() :]}".rstrip()
     return f"{marker} {rest}".rstrip()
 
 

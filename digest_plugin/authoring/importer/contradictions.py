@@ -15,11 +15,14 @@ from .markdown import _entries, _label_colon
 from .numbering import _check_numbering, _dedupe_ids
 
 NUMBERED = re.compile(
-    r"^\s*(?:>\s*)?(?:\*\*)?(?:(?P<n1>\d+)\s*[.、．)）]|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])|(?P<circled>[①-⑩])"
-    r"|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、])\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
+    r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
+    r"|(?P<circled>[①-⑩])|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、]"
+    r"|[★☆■◆●▶►▸※]?\s*(?P<tag>[^\W\d_]{1,3})\s*[-‐－]?\s*(?P<n5>[1-9]\d?)(?![\d.])\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
+    r"\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
 )
-"""A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, in a
-quote block (「> ❶ …」) or bold too."""
+"""A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, a short tag of the
+writer's own and the number before a separator (「疑 1 · …」, 「C-1 · …」, 「D-1：…」, 「★ 新开 1　…」), in a quote block (「> ❶ …」), a
+Markdown heading or bold too.  A list's number is never 0 and is no version's first digit (「0.5.1 里程碑页…」)."""
 
 
 def _number(m: re.Match[str]) -> int:
@@ -27,7 +30,7 @@ def _number(m: re.Match[str]) -> int:
         return ord(m["dark"]) - ord("❶") + 1
     if m["circled"]:
         return ord(m["circled"]) - ord("①") + 1
-    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"])
+    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"])
 
 
 # --- contradictions

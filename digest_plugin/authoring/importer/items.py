@@ -21,19 +21,32 @@ from .words import _title_rating, _value_words
 
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
-    re.compile(r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项]\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
+    re.compile(
+        r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项件]\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"
+    ),
     re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
-    re.compile(r"^\s*[A-Z](?P<number>\d{1,2})(?!\d)(?:\s*[：:.、．·・|｜—–]\s*|\u3000\s*)(?P<title>\S.*?)\s*$"),
+    re.compile(
+        r"^\s*[A-Z]{1,2}[-‐－]?(?P<number>\d{1,2})(?!\d)(?:\s*[：:.、．·・|｜—–]\s*|\u3000\s*)(?P<title>\S.*?)\s*$"
+    ),
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」), 「（一）…」, 「#1 …」, 「1/4 …」 (N of
-M), 「D1 · …」 or 「A1　…」 (a letter and the number), 「No.1　…」, 「#增1 …」 (a tag and the number).  One
+M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
+
+
+SYMBOL_LEAD = re.compile(r"^\s*[■□◆◇●○▶►▸★☆※◼▪]\s*")
+"""A symbol a writer sets before each item's heading (「■ 第 1 件 …」): no part of the numbering."""
+
+
+def _unmarked(text: str) -> str:
+    """A heading line without its Markdown marks and the symbol before it."""
+    return SYMBOL_LEAD.sub("", _bare(text))
 
 
 def _item_heading(part: _Part) -> re.Pattern[str] | None:
@@ -42,7 +55,7 @@ def _item_heading(part: _Part) -> re.Pattern[str] | None:
     for line in part.lines:
         if line.text[:1].isspace() or BULLET.match(line.text):
             continue  # an indented or bulleted line is inside an item
-        bare = _bare(line.text)
+        bare = _unmarked(line.text)
         for pattern in ITEM_HEADINGS:
             if pattern.match(bare):
                 return pattern
@@ -89,7 +102,7 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
         canonical,
         # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
-            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S))\**"
+            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)=(?=\s|$))\**"
             rf"|{OPEN}(?P<label2>{alternation}){CLOSE}\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
@@ -122,6 +135,36 @@ FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系"
 """The order the team's format gives an item's fields (the first real brief's)."""
 _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
+PLAIN_LABEL = re.compile(
+    r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+=(?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
+    r"|^(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*："
+)
+"""A plain label at the start of an unindented line: 「src = …」 (any short word and an equals sign between
+spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon).  Read as a label only where the part has fields of this
+shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
+
+
+def _plain_labels(part: _Part) -> set[str]:
+    """The plain labels (:data:`PLAIN_LABEL`) this part's items are written with: those that head two
+    lines or more, when three or more do (a key = value layout), else none."""
+    counts = Counter(
+        m["label"] or m["latin"] or m["cjk"]
+        for row in part.lines
+        if (m := PLAIN_LABEL.match(row.text)) and not row.text[:1].isspace()
+    )
+    repeated = {label for label, n in counts.items() if n >= 2}
+    return repeated if len(repeated) >= 3 else set()
+
+
+def _lead_label(text: str, plain: set[str]) -> tuple[str, str] | None:
+    """The label a line starts with and the text after it: one in brackets or bold
+    (:data:`BRACKET_LABEL`), or a plain one of this part (``plain``)."""
+    if m := BRACKET_LABEL.match(text):
+        rest = re.sub(r"^\s*\**\s*[：:]?\s*", "", text[m.end() :])
+        return m["label"] or m["bold"], rest
+    if (m := PLAIN_LABEL.match(text)) and (m["label"] or m["latin"] or m["cjk"]) in plain:
+        return m["label"] or m["latin"] or m["cjk"], text[m.end() :]
+    return None
 
 
 def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[str, str]:
@@ -137,11 +180,12 @@ def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[s
     label so that the next brief needs no guess; a label no way reads stays unread (its paragraph is
     kept in the item's notes, or read as the value rating when it holds only that)."""
     order: dict[str, int] = {}  # label → the line it first heads, known labels too (their place counts)
+    plain = _plain_labels(part)
     for row in part.lines:
-        m = BRACKET_LABEL.match(row.text)
-        label = (m["label"] or m["bold"]) if m else None
-        if label is None and (lead := _KNOWN_LEAD.match(row.text)) and lead["plain"] in known:
-            label = lead["plain"]
+        lead = _lead_label(row.text, plain)
+        label = lead[0] if lead else None
+        if label is None and (known_lead := _KNOWN_LEAD.match(row.text)) and known_lead["plain"] in known:
+            label = known_lead["plain"]
         if label:
             order.setdefault(label, row.number)
     unknown = [label for label in order if label not in known]
@@ -151,11 +195,11 @@ def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[s
     for spelling, field in known.items():
         spelled.setdefault(field, set()).add(spelling)
     read: dict[str, tuple[str, str]] = {label: (known[label], "") for label in order if label in known}
-    for label in unknown:
+    for label in (x for x in unknown if not x.isascii()):  # (Latin letters say nothing one by one: 「ties」)
         fields = {f for f, spellings in spelled.items() if any(all(c in s for c in label) for s in spellings)}
         if len(fields) == 1 and (field := fields.pop()) in FIELD_ORDER:
             read[label] = (field, "its characters")
-    texts = _label_texts(part)
+    texts = _label_texts(part, plain)
     for label in unknown:
         if label not in read and (held := _by_content(label, texts, read, draft)):
             read[label] = (held, "what it holds")
@@ -202,19 +246,18 @@ def _by_place(labels: list[str], read: dict[str, tuple[str, str]]) -> None:
         k = end
 
 
-def _label_texts(part: _Part) -> dict[str, list[tuple[str, bool]]]:
-    """Each bold or bracketed label's texts in the part: (the text after it on its line, whether
+def _label_texts(part: _Part, plain: set[str]) -> dict[str, list[tuple[str, bool]]]:
+    """Each bold, bracketed or plain label's texts in the part: (the text after it on its line, whether
     bullets follow it), one per line it heads."""
     texts: dict[str, list[tuple[str, bool]]] = {}
     lines = part.lines
     for i, row in enumerate(lines):
-        m = BRACKET_LABEL.match(row.text)
-        if m is None:
+        lead = _lead_label(row.text, plain)
+        if lead is None:
             continue
         nxt = next((x for x in lines[i + 1 :] if x.text.strip()), None)
         listed = nxt is not None and bool(BULLET.match(nxt.text)) and _indent(nxt.text) >= _indent(row.text)
-        rest = re.sub(r"^\s*\**\s*[：:]?\s*", "", row.text[m.end() :])
-        texts.setdefault(m["label"] or m["bold"], []).append((rest.strip(), listed))
+        texts.setdefault(lead[0], []).append((lead[1].strip(), listed))
     return texts
 
 
@@ -299,7 +342,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
             heading_of is not None
             and not line.text[:1].isspace()
             and not BULLET.match(line.text)
-            and (m := heading_of.match(_bare(line.text)))
+            and (m := heading_of.match(_unmarked(line.text)))
         ):
             blocks.append((line, m, []))
         elif blocks:
@@ -439,7 +482,7 @@ def _inline_fields(f: _Field, labels: _Labels) -> Iterator[_Field]:
 
 
 RATING_LINE = re.compile(
-    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})[：:])?\s*(?P<rating>.+)$"
+    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=])?\s*(?P<rating>.+)$"
 )
 """A line that may hold only the item's value rating, after a short label of any kind."""
 

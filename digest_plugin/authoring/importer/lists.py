@@ -47,14 +47,14 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 ENTRY = _compiled(
-    r"^\s*(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓]?)\]\s*)?"
+    r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓]?)\]\s*)?"
     r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
-    r"{MORE}|(?P<letter>[A-Z])(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
+    r"{MORE}|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－])(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
 list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
-(a letter and the number)."""
+(a letter and the number), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), each also as a Markdown heading (an Org file's 「*** DONE R1 …」)."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
@@ -96,10 +96,13 @@ class NumberedList:
     entries: list[Entry] = field(default_factory=list)
     lines: set[int] = field(default_factory=set)
     """The Markdown lines it takes (a list of its own lines, not an inline one)."""
+    night: dt.date | None = None
+    """The earlier night whose follow-ups it reports on, when its heading names that night's writer
+    (「乔的（甲）–（丁）」 the night after 乔 wrote): see :func:`reports_on_writer`."""
 
     @property
     def earlier(self) -> bool:
-        return bool(EARLIER.search(self.heading))
+        return self.night is not None or bool(EARLIER.search(self.heading))
 
 
 def _number(m: re.Match[str]) -> int:
@@ -205,8 +208,9 @@ def earlier_follow_ups(
     """The earlier follow-ups an entry names: by its number in the night its heading dates
     (「昨晚林留的三件：② …」), else by a reference of its own (「10-29 清单 ② 交差」, 「（昨晚 ①，顺延）」)."""
     date = history.dates.search(numbered.heading) if numbered.earlier else None
-    if date:
-        refs = [r for r in _refs(f"{date.group(0)}的跟进 {entry.number}", today, history, round_) if r.id]
+    spelled = date.group(0) if date else numbered.night.isoformat() if numbered.night else None
+    if spelled:
+        refs = [r for r in _refs(f"{spelled}的跟进 {entry.number}", today, history, round_) if r.id]
         if refs:
             return [str(r.id) for r in refs]
     part = "follow_up_status" if numbered.earlier else "follow_ups"
@@ -218,3 +222,15 @@ def _refs(
     text: str, today: dt.date, history: History, round_: str | None, part: str = "conclusions"
 ) -> list[Reference]:
     return find_references(text, today, history, part=part, round=round_)
+
+
+def reports_on_writer(numbered: NumberedList, last: tuple[dt.date, str, int] | None) -> bool:
+    """Whether a list with no date in its heading reports on the night before's follow-ups because its
+    heading names that night's writer (``last``: the night, its author and how many follow-ups it listed): 「乔的（甲）–（丁）：」 the night
+    after 乔 wrote, numbered as his list was.  A list addressed to someone (「交给乔」, 「hand-off ▸ Wed（砚）」)
+    names a writer too; it is not read so unless that writer wrote the night before and the entries
+    carry that night's numbers and no more of them."""
+    if last is None or numbered.earlier or not last[1] or last[1] not in numbered.heading:
+        return False
+    numbers = [e.number for e in numbered.entries]
+    return bool(numbers) and len(set(numbers)) == len(numbers) and max(numbers) <= last[2]

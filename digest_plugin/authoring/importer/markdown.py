@@ -103,11 +103,16 @@ def _parts_by_position(lines: list[_Line], draft: _Draft) -> list[_Part] | None:
     return parts
 
 
+FRAME = re.compile(r"^\s*([=~*_+\-—])\1+\s*|\s*([=~*_+\-—])\2+\s*$")
+"""The runs of one symbol a writer frames a heading with: 「=== 二、矛盾与待核 ===」, 「--- 三 ---」."""
+
+
 def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
-    """Header + one part per 一、二、三、四 heading; the kind comes from the heading's words."""
+    """Header + one part per 一、二、三、四 heading (bare, or framed in runs of a symbol); the kind comes
+    from the heading's words."""
     parts = [_Part("header", None, 1, [])]
     for line in lines:
-        m = SECTION_HEADING.match(_bare(line.text))
+        m = SECTION_HEADING.match(FRAME.sub("", _bare(line.text)))
         if m:
             kind = next(
                 (k for k, words in SECTION_KINDS if words.search(m["title"])),
@@ -158,11 +163,15 @@ def _paragraphs(lines: list[_Line]) -> list[tuple[int, str]]:
 
 def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """Split a section into its entries (lines matching ``starts``, with their continuation lines)
-    and the other paragraphs, each with its first line."""
+    and the other paragraphs, each with its first line.
+
+    An entry written as a Markdown heading (「## 疑 1 · title」, an Org headline) holds the paragraphs
+    under it up to the next heading, its title parted from them by a colon, as 「title：text」 reads."""
     entries: list[tuple[int, str]] = []
     others: list[tuple[int, str]] = []
     current: list[tuple[int, str]] | None = None
     previous_blank = True
+    headed = False  # the entry being read is a heading: its body is every paragraph up to the next heading
     for line in lines:
         text = line.text.strip()
         if not text:
@@ -171,11 +180,19 @@ def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[in
         if starts.match(line.text):
             entries.append((line.number, text))
             current = entries
-        elif not previous_blank and current is not None:
+            headed = text.startswith("#")
+        elif headed and current is entries and not text.startswith("#"):
+            first, before = entries[-1]
+            titled = before.startswith("#") and "：" not in before and ":" not in before
+            entries[-1] = (first, f"{before}：{text}" if titled else _join(before, text))
+            if titled:
+                entries[-1] = (first, entries[-1][1].lstrip("#").strip())
+        elif not previous_blank and current is not None and not text.startswith("#"):
             current[-1] = (current[-1][0], _join(current[-1][1], text))
         else:
             others.append((line.number, text))
             current = others
+            headed = False
         previous_blank = False
     return entries, others
 
