@@ -11,6 +11,7 @@ from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
 from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
+from .earlier import night_before
 from .markdown import _entries
 from .numbers import small_number
 from .updates import last_status
@@ -73,27 +74,17 @@ def _read_conclusions(
             # 「跟进：…完工；…接着挂。交给明天的下一棒：（1）…」: a report, then a new list; only the list is new
             inline = [x for x in inline if not x.earlier and not STATUS_LIST.match(x.heading + "：")]
         found += inline
-    last = _night_before(draft, today)
+    last = night_before(draft.earlier, today)
     for numbered in sorted(found, key=lambda b: b.line):
-        if lists.reports_on_writer(numbered, last):
-            assert last is not None
-            numbered.night = last[0]
+        if last is not None and lists.reports_on_writer(numbered, last):
+            numbered.night = last.date
             draft.warn(
                 numbered.line,
-                f"follow-ups: the list «{numbered.heading}» names {last[1]}, who wrote {last[0].isoformat()[5:]}: read as "
-                f"what became of that night's follow-ups, by their numbers; check",
+                f"follow-ups: the list «{numbered.heading}» names {last.author}, who wrote {last.date.isoformat()[5:]}: "
+                "read as what became of that night's follow-ups, by their numbers; check",
             )
         _numbered_list(numbered, out, stem, round_, today, history, draft)
     return out
-
-
-def _night_before(draft: _Draft, today: dt.date) -> tuple[dt.date, str, int] | None:
-    """The latest night before tonight: its date, its writer and how many follow-ups it listed."""
-    before = [b for b in draft.earlier if b.date < today]
-    if not before:
-        return None
-    last = max(before, key=lambda b: (b.date, b.round))
-    return last.date, last.author or "", len(last.follow_ups)
 
 
 def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:

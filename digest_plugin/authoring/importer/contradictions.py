@@ -10,14 +10,14 @@ from typing import Any
 from ...core import arxiv, spelling
 from ...core.model import Disposition, Status
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Line, _Part, unrolled_tables
+from .common import QUOTED, SECTION_REF, TAG_NUMBER, _At, _Code, _Draft, _Line, _Part, unrolled_tables
 from .markdown import _entries, _label_colon
 from .numbering import _check_numbering, _dedupe_ids
 
 NUMBERED = re.compile(
     r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
     r"|(?P<circled>[①-⑩])|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、]"
-    r"|[★☆■◆●▶►▸※]?\s*(?P<tag>[^\W\d_]{1,3})\s*[-‐－]?\s*(?P<n5>[1-9]\d?)(?![\d.])\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
+    rf"|[★☆■◆●▶►▸※]?\s*{TAG_NUMBER}\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
     r"\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
 )
 """A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, a short tag of the
@@ -30,7 +30,7 @@ def _number(m: re.Match[str]) -> int:
         return ord(m["dark"]) - ord("❶") + 1
     if m["circled"]:
         return ord(m["circled"]) - ord("①") + 1
-    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"])
+    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["tagged"])
 
 
 # --- contradictions

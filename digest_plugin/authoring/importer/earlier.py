@@ -4,6 +4,7 @@ so tonight's brief can name them.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from ...core.model import Brief, Entry, Outline, PlacementAction, Section
@@ -36,6 +37,13 @@ def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline
                     )
                 )
     return outline.model_copy(update={"sections": sections, "entries": entries})
+
+
+def night_before(briefs: list[Brief], today: dt.date, topic: str | None = None) -> Brief | None:
+    """The latest brief before tonight (of ``topic``, when given): the night whose follow-ups were handed
+    to tonight."""
+    before = [b for b in briefs if b.date < today and (topic is None or b.topic == topic)]
+    return max(before, key=lambda b: (b.date, b.round)) if before else None
 
 
 def _title_head(title: str) -> str:

@@ -18,6 +18,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from ...core.model import Brief
 from .backrefs import History, Reference, find_references
 from .common import MARKDOWN_MARKS, _Line, _strip_end, table_cells
 
@@ -224,13 +225,13 @@ def _refs(
     return find_references(text, today, history, part=part, round=round_)
 
 
-def reports_on_writer(numbered: NumberedList, last: tuple[dt.date, str, int] | None) -> bool:
+def reports_on_writer(numbered: NumberedList, last: Brief) -> bool:
     """Whether a list with no date in its heading reports on the night before's follow-ups because its
-    heading names that night's writer (``last``: the night, its author and how many follow-ups it listed): 「乔的（甲）–（丁）：」 the night
+    heading names that night's writer (``last``: the night before's brief): 「乔的（甲）–（丁）：」 the night
     after 乔 wrote, numbered as his list was.  A list addressed to someone (「交给乔」, 「hand-off ▸ Wed（砚）」)
     names a writer too; it is not read so unless that writer wrote the night before and the entries
     carry that night's numbers and no more of them."""
-    if last is None or numbered.earlier or not last[1] or last[1] not in numbered.heading:
+    if numbered.earlier or not last.author or last.author not in numbered.heading:
         return False
     numbers = [e.number for e in numbered.entries]
-    return bool(numbers) and len(set(numbers)) == len(numbers) and max(numbers) <= last[2]
+    return bool(numbers) and len(set(numbers)) == len(numbers) and max(numbers) <= len(last.follow_ups)

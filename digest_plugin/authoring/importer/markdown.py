@@ -183,10 +183,8 @@ def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[in
             headed = text.startswith("#")
         elif headed and current is entries and not text.startswith("#"):
             first, before = entries[-1]
-            titled = before.startswith("#") and "：" not in before and ":" not in before
-            entries[-1] = (first, f"{before}：{text}" if titled else _join(before, text))
-            if titled:
-                entries[-1] = (first, entries[-1][1].lstrip("#").strip())
+            titled = before.startswith("#") and "：" not in before and ":" not in before  # its first paragraph
+            entries[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else _join(before, text))
         elif not previous_blank and current is not None and not text.startswith("#"):
             current[-1] = (current[-1][0], _join(current[-1][1], text))
         else:

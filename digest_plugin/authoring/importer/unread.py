@@ -30,6 +30,7 @@ from typing import Any
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
 from .common import _Draft, _one_line
+from .earlier import night_before
 
 CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
 """A clause that says something changes, whatever its verb: an arrow, 「应为」, or a short head
@@ -82,10 +83,9 @@ def _handed_over(
     brief: dict[str, Any], draft: _Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
 ) -> None:
     """The follow-ups the night before handed to tonight: each needs a word from tonight."""
-    before = [b for b in draft.earlier if b.date < today and b.topic == brief.get("topic")]
-    if not before or (not brief.get("conclusions") and not brief.get("follow_ups")):
+    last = night_before(draft.earlier, today, brief.get("topic"))
+    if last is None or (not brief.get("conclusions") and not brief.get("follow_ups")):
         return
-    last = max(before, key=lambda b: (b.date, b.round))
     for follow_up in last.follow_ups:
         if follow_up.id in closed or follow_up.id in seen:
             continue
