@@ -426,3 +426,61 @@ def test_a_list_headed_by_the_night_befores_writer_reports_on_that_nights_follow
     brief = YAML(typ="safe").load(done.text)
     assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(1, "看 p99"), (2, "问配置")]
     assert any("names 乔, who wrote 10-22" in n.message for n in done.notes)
+
+
+def test_tags_before_a_colon_heading_the_source_and_the_boundary_are_proposed_as_words():
+    """「来源：CI 日志：…」 over 「证据边界：CI 日志，产物已过期：…」 (blind10's Leo): the writer tags the kind of
+    source and the gap before a colon; both new words are proposed (issue 29, item 11), and the kind is the
+    item's.  A boundary opening 「注意：」 is no such tag list and proposes nothing."""
+    tagged = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"]).replace(
+        "来源：https://docs.vllm.ai/en/latest/",
+        "来源：CI 日志：nightly job run #8841 · https://github.com/vllm-project/vllm/actions/runs/1",
+    )
+    done = import_full(
+        tagged.replace("证据边界：已核查发布说明；未复现。", "证据边界：CI 日志，产物已过期：artifact 已清；未复现。")
+    )
+    assert "CI 日志" in done.new_words.get("source_kinds", {}).values()
+    assert "产物已过期" in done.new_words.get("gaps", {}).values()
+    item = YAML(typ="safe").load(done.text)["items"][0]
+    assert [done.new_words["source_kinds"].get(k) for k in item["evidence"]["source_kinds"]] == ["CI 日志"]
+    plain = import_full(tagged.replace("证据边界：已核查发布说明；未复现。", "证据边界：注意：artifact 已清；未复现。"))
+    assert "注意" not in plain.new_words.get("gaps", {}).values()
+    assert "注意" not in plain.new_words.get("source_kinds", {}).values()
+
+
+def _leo_night() -> tuple:
+    """A night by Leo (10-22) whose two contradictions are headed 「C-1 ·」 and 「C-2 ·」."""
+    from digest_plugin.core.model import Brief
+
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"]).replace(
+        "  1. 「默认开启后 ITL 无损」：没有测量，在修正前不要把「默认开启后 ITL 无损」写进活文档。",
+        "C-1 · scorer 的数：没有配置，在修正前不要把「scorer v2 让 TTFT 降 25%」写进活文档。\n\n"
+        "C-2 · 回写的开销：没有机器，在修正前不要把「回写开销低于 0.5%」写进活文档。",
+    )
+    first = YAML(typ="safe").load(import_full(markdown).text)
+    first["author"] = "Leo"
+    assert [c.get("mark") for c in first["contradictions"]] == ["C-1", "C-2"]
+    return Brief.model_validate(first), markdown
+
+
+def test_a_contradiction_named_by_its_writers_tag_and_a_sub_list_of_statuses_are_read_line_by_line():
+    """The next night names Leo's contradictions by his tags (「周二（22 日）Leo 那封 C-1」), one 「∙」 line each,
+    each status in brackets at the line's end: C-1 is settled, and C-2 stays withheld — the 【成立】 ending the
+    line above is not read as C-2's (blind10's 蘅; that misreading would publish C-2's claim)."""
+    earlier, markdown = _leo_night()
+    statuses = (
+        "★ 新开 1　TCO 的比例：厂商自述，在修正前不要把「v6e 每 token 成本是 H100 的 40%」写进活文档。\n\n"
+        "上期遗留：\n"
+        "  ∙ 昨天（22 日）Leo 那封 C-1（scorer 的数）：基准文档补了配置，一手出处到了；§3.2 照写。【成立】\n"
+        "  ∙ 昨天（22 日）Leo 那封 C-2（回写的开销）：维护者说配置 1 月中旬才出。【未变】"
+    )
+    later = markdown.replace("2026-10-22", "2026-10-23").replace(
+        "C-1 · scorer 的数：没有配置，在修正前不要把「scorer v2 让 TTFT 降 25%」写进活文档。\n\n"
+        "C-2 · 回写的开销：没有机器，在修正前不要把「回写开销低于 0.5%」写进活文档。",
+        statuses,
+    )
+    brief = YAML(typ="safe").load(import_full(later, known_briefs=[earlier]).text)
+    updates = {u["contradiction"]: u for u in brief.get("contradiction_updates") or []}
+    first, second = (c.id for c in earlier.contradictions)
+    assert updates[first]["change"] == "resolved", updates
+    assert second not in updates or updates[second]["change"] not in ("resolved", "superseded"), updates

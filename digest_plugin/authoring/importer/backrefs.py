@@ -108,6 +108,8 @@ class _Section:
 _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
 _MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3})(?P<n>\d{1,2})(?!\d)")
 """A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」."""
+_TAG_OF = re.compile(r"^(?P<mark>[^\W\d_]{1,3}\s*[-‐－]?)\s*(?P<n>\d{1,2})$")
+"""A contradiction's mark that is a tag of its writer's and its number: 「C-1」, 「疑 1」."""
 _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>") | {"No", "T", "D", "E", "v", "V"}
 """Leads that number other things (items, follow-ups, rounds, versions): never learned as a mark."""
 _ITEM_MARK = re.compile(r"^(?P<mark>[^\d\s]{1,4}?)\s*(?P<n>\d{1,2})$")
@@ -197,6 +199,9 @@ class History:
             mark = _MARK_OF.match(contradiction.title)
             if mark and int(mark["n"]) == contradiction.number and mark["mark"] not in _NOT_MARKS:
                 self.contradiction_marks.add(mark["mark"])
+            tagged = _TAG_OF.match(contradiction.mark or "")
+            if tagged and int(tagged["n"]) == contradiction.number and tagged["mark"].strip() not in _NOT_MARKS:
+                self.contradiction_marks.add(tagged["mark"].strip())  # 「C-1」, 「疑 1」: 「Leo 那封 C-1」
             if contradiction.mark and _CIRCLED.get(contradiction.mark) == contradiction.number:
                 self.contradiction_marks.add(DARK)  # 「❶」: the night numbered its contradictions so
             index.texts["contradiction", contradiction.id] = f"{contradiction.title} {contradiction.text}"
@@ -304,9 +309,12 @@ def _list_pattern(
     (「#增」, 「A」)."""
     listed = "|".join(["跟进", "待办", "清单", *(re.escape(n) for n in sorted(names, key=len, reverse=True))])
     source = _LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})")
-    if leads := [m for m in marks if m != DARK]:
-        marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
-        source = rf"(?<![\w])(?:{marked})\s*(?P<cmark>\d{{1,2}})(?!\d)|" + source
+    if leads := [m for m in marks if m != DARK]:  # (a Chinese tag follows a word: 「砚那封疑 1」)
+        marked = "|".join(
+            ("" if re.match(r"[\u4e00-\u9fff]", m) else r"(?<![\w])") + re.escape(m)
+            for m in sorted(leads, key=len, reverse=True)
+        )
+        source = rf"(?:{marked})\s*(?P<cmark>\d{{1,2}})(?!\d)|" + source
     if DARK in marks:
         source = r"(?P<cdark>[❶-❿])|" + source
     if "（）" in item_marks:  # a night numbered its items （一）（二）: 「1129 岚（五）」 names its fifth
@@ -362,7 +370,7 @@ _GROUP_KIND = {
     "paren": "follow_up",
 }
 _FILLER = re.compile(
-    r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
+    r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|\(\d{1,2}\s*[日号]\)|那[封份篇期]|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
     r"|(?:[A-Za-z]{1,10}|[\u4e00-\u9fff]{1,2})\s*(?:列|留|写)?的)*\Z"
 )
 _ITEM_NTH = re.compile(r"[\u4e00-\u9fff]{0,2}[A-Za-z\u4e00-\u9fff]\s*\Z")

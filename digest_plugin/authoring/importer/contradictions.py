@@ -10,14 +10,14 @@ from typing import Any
 from ...core import arxiv, spelling
 from ...core.model import Disposition, Status
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, TAG_NUMBER, _At, _Code, _Draft, _Line, _Part, unrolled_tables
+from .common import BULLETS, QUOTED, SECTION_REF, TAG_NUMBER, _At, _Code, _Draft, _Line, _Part, unrolled_tables
 from .markdown import _entries, _label_colon
 from .numbering import _check_numbering, _dedupe_ids
 
 NUMBERED = re.compile(
     r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
     r"|(?P<circled>[①-⑩])|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、]"
-    rf"|[★☆■◆●▶►▸※]?\s*{TAG_NUMBER}\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
+    rf"|[★☆■◆●▶►▸※]?\s*(?P<tag>{TAG_NUMBER})\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
     r"\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
 )
 """A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, a short tag of the
@@ -48,9 +48,9 @@ DISPOSITION_RULES: list[tuple[Disposition, re.Pattern[str]]] = [
 OTHER_QUOTES = re.compile(r"[“『](?P<text>[^”』\n]{2,120})[”』]|(?<![\w])\"(?P<plain>[^\"\n]{2,120})\"")
 """A claim quoted the other ways writers quote: “…”, 『…』, "…"."""
 STILL_TO_CHECK = re.compile(r"需确认|待确认|未核实|待核实|无交叉验证")
-LEAD_MARKS = re.compile(r"^\s*(?:>\s*)?(?:[-*•+]\s+)?")
+LEAD_MARKS = re.compile(rf"^\s*(?:>\s*)?(?:[{BULLETS}]\s+)?")
 """What may open a paragraph of part 二 before its words: a quote block's mark, a list item's bullet."""
-LIST_ITEM = re.compile(r"^\s*(?:>\s*)?[-*•+]\s+\S")
+LIST_ITEM = re.compile(rf"^\s*(?:>\s*)?[{BULLETS}]\s+\S")
 """A list item at any depth (a quote block's too)."""
 SECTION_HOLD = re.compile(
     r"§\s*\d+(?:\.\d+)*\s*(?:[、,，和与及]\s*§?\s*\d+(?:\.\d+)*\s*)*[^。；;，,\n「」]{0,4}?"
@@ -115,7 +115,9 @@ def _read_contradictions(
         number = _number(m)
         at = ("contradictions", index)
         draft.origins[at] = line
-        contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, m["dark"]))
+        contradictions.append(
+            _read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, m["dark"] or m["tag"])
+        )
     _dedupe_ids(contradictions, "contradiction", draft, "contradictions")
     _check_numbering(
         [c["number"] for c in contradictions],
@@ -181,7 +183,7 @@ def _read_contradiction(
         title, text = body[:colon].strip(), body[colon + 1 :].strip()
     whole = f"{title}\n{text}"
     c: dict[str, Any] = {"id": _Code(cid), "number": number, "title": title, "text": text}
-    if mark:  # 「❶」: a numeral of the writer's own, which a later night names it by (「昨晚宁的 ❶」)
+    if mark:  # 「❶」, 「C-1」: a numbering of the writer's own, which a later night names it by (「昨晚宁的 ❶」)
         c["mark"] = mark
     c["touches"] = {
         "sections": [m["section"] for m in SECTION_REF.finditer(whole)],

@@ -112,9 +112,10 @@ def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _A
 
 
 def _read_evidence(
-    f: _Field | None, item: dict[str, Any], number: int, line: int, draft: _Draft, at: _At
+    f: _Field | None, item: dict[str, Any], number: int, line: int, draft: _Draft, at: _At, source_text: str = ""
 ) -> dict[str, Any]:
-    """Level, gaps and source kinds, read from the 证据边界 (and the points for the level)."""
+    """Level, gaps and source kinds, read from the 证据边界 (and the points for the level, and the tags
+    heading the 来源 line, ``source_text``)."""
     boundary = f.text if f else ""
     if not boundary:
         draft.warn(f.line if f else line, f"条目 {number}: no 证据边界; boundary left out", at + ("boundary",))
@@ -136,10 +137,13 @@ def _read_evidence(
             at + ("level",),
         )
     where = f.line if f else line
-    gaps = _merged(_gaps(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where))
+    tagged_kinds, tagged_gaps = head_tags(boundary, source_heads(source_text), draft, where)
+    gaps = _merged(_gaps(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where), tagged_gaps)
     evidence: dict[str, Any] = {"level": level}
     by_host, unknown = _source_kinds(item["sources"], gaps, draft)
-    kinds = _merged(by_host, named_words(boundary, "source_kinds", draft), new_source_kind(boundary, draft, where))
+    kinds = _merged(
+        by_host, named_words(boundary, "source_kinds", draft), new_source_kind(boundary, draft, where), tagged_kinds
+    )
     if unknown:
         draft.warn(
             where,
@@ -231,6 +235,48 @@ def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]
                 found.append(draft.code("source_kinds", name, line))
                 break
     return found
+
+
+HEAD = re.compile(
+    r"^\s*(?P<head>[^：:\n「」《》（）()，,。；;]{2,12}(?:[，,、/][^：:\n「」《》（）()，,。；;]{2,12}){0,3})\s*[：:]"
+)
+"""Tags a writer puts before a colon at the start of a source or a boundary: 「CI 日志：LMCache 仓库…」,
+「白皮书，需留资下载：要填公司邮箱…」."""
+
+
+def _tags(text: str) -> list[str]:
+    m = HEAD.match(text)
+    if not m:
+        return []
+    tags = [t.strip() for t in re.split(r"[，,、/]", m["head"])]
+    return tags if all(TAG_SHAPE.fullmatch(t) for t in tags) else []
+
+
+def source_heads(text: str) -> list[str]:
+    """The tag heading each source of a 来源 line (「CI 日志：…」 · 「白皮书：…」), as written."""
+    pieces = (BULLET_MARK.sub("", p.strip()) for b in text.split("\n- ") for p in _split_outside(b, "·"))
+    return [tags[0] for piece in pieces if len(tags := _tags(URL.sub("", piece))) == 1]
+
+
+def head_tags(boundary: str, heads: list[str], draft: _Draft, line: int) -> tuple[list[SourceKind], list[Gap]]:
+    """A boundary headed by tags before a colon (「CI 日志，产物已过期：artifact 只留 72 小时…」) whose
+    first tag is the kind its source line is headed by, or a kind the vocabulary knows: that tag is the
+    source's kind, the others are gaps.  A new one is proposed for the vocabulary file, never dropped;
+    a head that is no such tag list (「注意：…」) says nothing."""
+    tags = _tags(boundary)
+    if not tags or not (tags[0] in heads or draft.words.find("source_kinds", tags[0])):
+        return [], []
+    kinds = [draft.code("source_kinds", tags[0], line)]
+    gaps = [
+        draft.code("gaps", tag, line)
+        for tag in tags[1:]
+        if not draft.words.level_reading(tag) and not draft.words.find("source_kinds", tag)
+    ]
+    return kinds, gaps
+
+
+TAG_SHAPE = re.compile(r"(?:[A-Za-z]{2,10}\s?)?[\u4e00-\u9fff]{2,8}|[A-Za-z]{2,10}(?:\s[A-Za-z]{2,10})?")
+"""A tag is a short name: a few Chinese characters (after one Latin word, 「CI 日志」), or Latin words."""
 
 
 SOURCE_KIND_SHAPE = re.compile(r"(?:[A-Za-z]{2,8}\s?)?[\u4e00-\u9fff]{2,8}|[A-Za-z]{2,10}\s[A-Za-z]{2,10}")

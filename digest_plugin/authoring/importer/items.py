@@ -546,7 +546,10 @@ def _read_item(
         item["points_note"] = points.note.strip()
     item["points"] = _read_points(points, number, line, draft, at + ("points",))
     relation = by_label.get("与活文档脉络的关系")
-    item["evidence"] = _read_evidence(by_label.get("证据边界"), item, number, line, draft, at + ("evidence",))
+    source = by_label.get("来源")
+    item["evidence"] = _read_evidence(
+        by_label.get("证据边界"), item, number, line, draft, at + ("evidence",), source.text if source else ""
+    )
     if relation and relation.text:
         item["relation"] = relation.text
     else:  # left out, not made up: the site shows none (the model allows it)

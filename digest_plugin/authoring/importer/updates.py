@@ -200,6 +200,8 @@ class _State:
                     scope = _clause_after(piece.text, ref.end, len(piece.text))  # past the other references
                 if not self.says_change(scope) and alone and piece.part == "contradictions":
                     scope = piece.text[ref.end :]  # the one doubt a line of part 二 names: the line is about it
+                if not self.says_change(scope):
+                    scope += _item_status(piece.text, ref.end)  # 「…；§3.2 照写。【成立】」 ends its list item
                 change = self.change(scope, before + scope)
                 self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
             elif ref.kind == "follow_up":
@@ -489,16 +491,47 @@ def _trim(text: str) -> str:
 
 
 def _clause(text: str, at: int) -> str:
-    start = max(text.rfind(c, 0, at) for c in CLAUSE_END) + 1
+    start = max(max(text.rfind(c, 0, at) for c in CLAUSE_END) + 1, _bullet_start(text, 0, at))
     ends = [i for i in (text.find(c, at) for c in CLAUSE_END) if i >= 0]
-    return text[start : min(ends) + 1 if ends else len(text)].strip()
+    end = min(ends) + 1 if ends else len(text)
+    if tag := STATUS_TAG.match(text, end):
+        end = tag.end()
+    return text[start:end].strip()
+
+
+BULLET_IN_LINE = re.compile(r"(?:^|(?<=[\s】。；;）)]))[•∙*]\s")
+"""A list item that a paragraph joined to the one before it (「…【成立】 ∙ 昨天砚那封疑 1…」): where a
+statement starts, so the last item's words are not read as this one's.  (Not 「-」 or 「·」, which also
+part the words of one statement: 「C1 - 已更正」, 「乔 · 12-14」.)"""
+STATUS_TAG = re.compile(r"\s*【[^】\n]{1,8}】")
+"""A status in brackets after a clause's end (「…1 月中旬。【未变】」): the end of that clause's statement."""
+
+
+def _item_status(text: str, at: int) -> str:
+    """The status in brackets that ends the list item holding ``at`` (「∙ … C-1 …；§3.2 照写。【成立】」), or ''."""
+    nxt = BULLET_IN_LINE.search(text, at)
+    item = text[at : nxt.start() if nxt else len(text)].rstrip()
+    tag = re.search(r"【[^】\n]{1,8}】$", item)
+    return tag.group(0) if tag else ""
+
+
+def _bullet_start(text: str, start: int, end: int) -> int:
+    """Where the last list item before ``end`` starts its words, or ``start``."""
+    return max((m.end() for m in BULLET_IN_LINE.finditer(text, start, end)), default=start)
 
 
 def _clause_after(text: str, start: int, end: int) -> str:
     """From ``start`` to the clause's end (「；」 「。」 or a line's end), a 「；」 inside brackets not counting:
-    「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」 is one clause."""
+    「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」 is one clause; a status in brackets right
+    after it (「。【未变】」) is its own, and the next list item (「 ∙ …」) is not."""
     line = text[start:end].split("\n", 1)[0]
-    return _split_outside(line, CLAUSE_END.replace("\n", ""))[0]
+    clause = _split_outside(line, CLAUSE_END.replace("\n", ""))[0]
+    after = start + len(clause) + 1
+    if after <= end and (tag := STATUS_TAG.match(text, after)) and tag.end() <= end:
+        return text[start : tag.end()]
+    if item := BULLET_IN_LINE.search(clause):
+        return clause[: item.start()]
+    return clause
 
 
 RUN_JOIN = re.compile(r"[\s、，,和及与/]*")
@@ -520,7 +553,7 @@ def _shared_scope(text: str, refs: list[Reference], k: int) -> str:
 
 def _clause_before(text: str, start: int, end: int) -> str:
     cut = max(text.rfind(c, start, end) for c in "；;。\n，,")
-    return text[max(start, cut + 1) : end]
+    return text[max(start, cut + 1, _bullet_start(text, start, end)) : end]
 
 
 def _value(text: str) -> Any:
