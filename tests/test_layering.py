@@ -20,7 +20,7 @@ LAYERS: list[set[str]] = [
     {"model", "report"},  # 1: the shapes of a brief, an outline and a vocabulary file; findings as text
     # 2: reading YAML fast; a pure function in a fork; safe file writing; the team's words looked up;
     # the site's mkdocs.yml as data (for the hosts that read it themselves)
-    {"fastyaml", "workers", "files", "vocabulary", "siteconfig"},
+    {"fastyaml", "workers", "files", "vocabulary", "siteconfig", "memo"},
     {"load"},  # 3: files → validated models, every problem located
     # 4: references across files; editorial rules; the merged doc's frozen records (what the merge
     # returns and everything downstream reads)

@@ -9,7 +9,7 @@ no brief has.  The merge relies on them: it is only ever run on data that passed
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import NamedTuple
 from urllib.parse import unquote
 
@@ -135,23 +135,42 @@ def check_words(dataset: Dataset) -> list[Finding]:
     of its topic's vocabulary (``data/vocabulary.yml`` and the outline's additions)."""
     found: list[Finding] = []
     where = dataset.sources.get("vocabulary", f"data/{VOCABULARY_FILE}")
+    keys: dict[str, Hashable] = {}
     for brief in dataset.briefs:
-        vocabulary = dataset.vocabulary(brief.topic)
-        for loc, kind, code in _words_used(brief):
-            if (kind, code) in vocabulary:
-                continue
-            words = list(vocabulary.words(kind))
-            close = _suggest(code, words, cutoff=0.7)  # a new word is likelier than a typo
-            found.append(
-                _at(
-                    dataset,
-                    brief.id,
-                    loc,
-                    f"{_path(loc)}: '{code}' is not {VOCABULARIES[kind]} in {where} (its words: {', '.join(words)})",
-                    hint=(f"{close} If it is a new word, " if close else "")
-                    + f"add `{code}: <中文标签>` under {kind}: in {where}",
-                )
+        if brief.topic not in keys:  # the words a brief may use: the site's file and its outline's
+            outline = dataset.outlines.get(brief.topic)
+            keys[brief.topic] = dataset.memo.key(
+                f"words:{brief.topic}", (where, dataset.words, outline.vocabulary if outline else None)
             )
+        found += dataset.memo.findings(
+            "words",
+            brief.id,
+            brief,
+            keys[brief.topic],
+            lambda: _words_of(dataset, brief, where),  # noqa: B023
+        )
+    return found
+
+
+def _words_of(dataset: Dataset, brief: Brief, where: str) -> list[Finding]:
+    """:func:`check_words` in one brief."""
+    found: list[Finding] = []
+    vocabulary = dataset.vocabulary(brief.topic)
+    for loc, kind, code in _words_used(brief):
+        if (kind, code) in vocabulary:
+            continue
+        words = list(vocabulary.words(kind))
+        close = _suggest(code, words, cutoff=0.7)  # a new word is likelier than a typo
+        found.append(
+            _at(
+                dataset,
+                brief.id,
+                loc,
+                f"{_path(loc)}: '{code}' is not {VOCABULARIES[kind]} in {where} (its words: {', '.join(words)})",
+                hint=(f"{close} If it is a new word, " if close else "")
+                + f"add `{code}: <中文标签>` under {kind}: in {where}",
+            )
+        )
     return found
 
 
@@ -688,28 +707,35 @@ def _bans_that_miss(dataset: Dataset) -> list[Finding]:
     """A ban whose spelling misses how the brief's own items state the claim (issue 33, 2): the
     contradiction withholds 「HiCache 使 TTFT 降 6×」, an item says 「官方博客称多轮对话场景 TTFT 降 6×」,
     and nothing masks it.  A warning names the sentence and the pattern that would mask it; a ban on
-    a wording no item uses stays silent."""
+    a wording no item uses stays silent.  A brief's findings are its own: kept across rebuilds (:mod:`memo`)."""
     found: list[Finding] = []
     for b in dataset.briefs:
-        for c in b.contradictions:
-            for w in c.withheld:
-                spelled = [spelling.canonical(p) for p in w.patterns]
-                for i, item in enumerate(b.items):
-                    for loc, text in _item_texts(item):
-                        for span in spelling.near_misses(w.text, text):
-                            if any(p and p in spelling.canonical(span) for p in spelled):
-                                continue
-                            found.append(
-                                _at(
-                                    dataset,
-                                    b.id,
-                                    ("items", i, *loc),
-                                    f"条目 {item.number} states «{span}», the figure of 「{w.text}」 that 矛盾 "
-                                    f"{c.number} withholds, in words its patterns do not match",
-                                    hint=f'add it to that claim\'s patterns: - "{span}"',
-                                    severity="warning",
-                                )
+        found += dataset.memo.findings("bans", b.id, b, None, lambda: _bans_of(dataset, b))  # noqa: B023 (called now)
+    return found
+
+
+def _bans_of(dataset: Dataset, b: Brief) -> list[Finding]:
+    """:func:`_bans_that_miss` in one brief."""
+    found: list[Finding] = []
+    for c in b.contradictions:
+        for w in c.withheld:
+            spelled = [spelling.canonical(p) for p in w.patterns]
+            for i, item in enumerate(b.items):
+                for loc, text in _item_texts(item):
+                    for span in spelling.near_misses(w.text, text):
+                        if any(p and p in spelling.canonical(span) for p in spelled):
+                            continue
+                        found.append(
+                            _at(
+                                dataset,
+                                b.id,
+                                ("items", i, *loc),
+                                f"条目 {item.number} states «{span}», the figure of 「{w.text}」 that 矛盾 "
+                                f"{c.number} withholds, in words its patterns do not match",
+                                hint=f'add it to that claim\'s patterns: - "{span}"',
+                                severity="warning",
                             )
+                        )
     return found
 
 
@@ -734,28 +760,47 @@ def _claims_in_links(dataset: Dataset) -> list[Finding]:
                         if form := spelling.canonical(p):
                             claims.setdefault(b.topic, {}).setdefault(form[:2], {}).setdefault(form, p)
     found: list[Finding] = []
+    keys = {topic: dataset.memo.key(f"links:{topic}", _frozen(heads)) for topic, heads in claims.items()}
     for b in dataset.briefs:
         heads = claims.get(b.topic, {})
-        for i, item in enumerate(b.items):
-            for j, url in enumerate(item.sources.urls):
-                said = spelling.canonical(unquote(url))
-                held = {
-                    form: written
-                    for k in range(len(said))
-                    for head in (said[k : k + 2], said[k])
-                    for form, written in heads.get(head, {}).items()
-                    if said.startswith(form, k)
-                }
-                found += [
-                    _at(
-                        dataset,
-                        b.id,
-                        ("items", i, "sources", "urls", j),
-                        f"the link holds the withheld claim '{written}' once decoded",
-                        hint="link the page without the claim in its address (drop the query or fragment)",
-                    )
-                    for written in held.values()
-                ]
+        found += dataset.memo.findings(
+            "links",
+            b.id,
+            b,
+            keys.get(b.topic),
+            lambda: _links_holding(dataset, b, heads),  # noqa: B023 (called now)
+        )
+    return found
+
+
+def _frozen(heads: dict[str, dict[str, str]]) -> frozenset[tuple[str, str]]:
+    """The claims of a topic as a value a memo compares (:mod:`memo`): every form and its spelling."""
+    return frozenset((form, written) for forms in heads.values() for form, written in forms.items())
+
+
+def _links_holding(dataset: Dataset, b: Brief, heads: dict[str, dict[str, str]]) -> list[Finding]:
+    """:func:`_claims_in_links` in one brief's links, given every claim withheld in its topic."""
+    found: list[Finding] = []
+    for i, item in enumerate(b.items):
+        for j, url in enumerate(item.sources.urls):
+            said = spelling.canonical(unquote(url))
+            held = {
+                form: written
+                for k in range(len(said))
+                for head in (said[k : k + 2], said[k])
+                for form, written in heads.get(head, {}).items()
+                if said.startswith(form, k)
+            }
+            found += [
+                _at(
+                    dataset,
+                    b.id,
+                    ("items", i, "sources", "urls", j),
+                    f"the link holds the withheld claim '{written}' once decoded",
+                    hint="link the page without the claim in its address (drop the query or fragment)",
+                )
+                for written in held.values()
+            ]
     return found
 
 

@@ -38,6 +38,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from . import fastyaml
 from .findings import DataError, Finding, locate
+from .memo import BriefMemo
 from .model import Brief, Outline, VocabularyFile, inner_model
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, default_file
@@ -64,6 +65,8 @@ class Dataset:
 
     vocabularies: dict[str, Vocabulary] = field(default_factory=dict, repr=False)
     """Built once per topic: checks and rules ask for it brief by brief."""
+    memo: BriefMemo = field(default_factory=BriefMemo, repr=False)
+    """Findings of the checks that read one brief alone, kept across ``serve`` rebuilds (:mod:`memo`)."""
 
     def vocabulary(self, topic: str) -> Vocabulary:
         """The words a brief of ``topic`` may use: the site's, plus what its outline adds."""
@@ -94,6 +97,8 @@ class Cache:
     reads: int = 0
     """How many files the last load parsed or found gone (0 when nothing changed): the test of "no
     data work"."""
+    memo: BriefMemo = field(default_factory=BriefMemo)
+    """What the checks found in each parsed brief, reused while the brief is the same object."""
 
 
 def _yaml() -> YAML:
@@ -724,7 +729,7 @@ def load_data(
         del cache.entries[path]
     cache.reads += len(gone)  # a deleted brief is a change too: the merge must run again
 
-    dataset, findings = Dataset(), []
+    dataset, findings = Dataset(memo=cache.memo), []
     for path, model in files:
         instance, found, tree = results[path]
         findings += found

@@ -127,6 +127,7 @@ def _analyse(data_dir, rules, relative_to, today, cache, previous, cache_dir) ->
         return Result(None, exc.findings, rules)
     if cache is not None and cache.reads == 0 and previous is not None and previous.docs and previous.rules == rules:
         return previous
+    dataset.memo.keep_only({brief.id for brief in dataset.briefs})
     docs = None
     if len(dataset.briefs) < load.PARALLEL_FROM:
         findings = _checks(dataset, rules, today)  # then merge below, only if nothing is in error

@@ -44,19 +44,34 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
                 current[(entry.id, figure.key)] = figure
     withdrawn: dict[str, str] = {}
     """Papers a brief said were withdrawn, by key, and that brief (from then on no support)."""
+    key = dataset.memo.key("rules", (today, rules))
     for brief in dataset.briefs:  # date order: "went down" compares with the latest earlier value
         at = _Locator(dataset, brief.id)
         withdrawn.update({arxiv_key(c.arxiv): brief.id for c in brief.citations if c.withdrawn})
         findings += _withdrawn_support(brief, withdrawn, at)
-        findings += _dates(brief, at, today, rules.allow_future_dates)
-        findings += _collected(brief, at)
-        findings += _hosts(brief, at)
-        findings += _typed_numbers(brief, rules, at)
-        findings += _gains(brief, rules, at)
+        findings += dataset.memo.findings(
+            "rules",
+            brief.id,
+            brief,
+            key,
+            lambda: _own(brief, rules, at, today),  # noqa: B023 (called now)
+        )
         findings += _drops(brief, current, at, set(rules.gain_totals))
         findings += _citation_counts(brief, rules, at, latest_counts)
         findings += _conclusions(brief, rules, down, at, dataset.vocabulary(brief.topic))
     return findings
+
+
+def _own(brief: Brief, rules: Rules, at: _Locator, today: dt.date | None) -> list[Finding]:
+    """The rules that read this brief alone (with the rules and the day): kept across ``serve`` rebuilds
+    while the brief is unchanged (:mod:`memo`)."""
+    return (
+        _dates(brief, at, today, rules.allow_future_dates)
+        + _collected(brief, at)
+        + _hosts(brief, at)
+        + _typed_numbers(brief, rules, at)
+        + _gains(brief, rules, at)
+    )
 
 
 class _Locator:
