@@ -9,7 +9,7 @@ no brief has.  The merge relies on them: it is only ever run on data that passed
 from __future__ import annotations
 
 import difflib
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
 from typing import NamedTuple
 from urllib.parse import unquote
 
@@ -135,20 +135,14 @@ def check_words(dataset: Dataset) -> list[Finding]:
     of its topic's vocabulary (``data/vocabulary.yml`` and the outline's additions)."""
     found: list[Finding] = []
     where = dataset.sources.get("vocabulary", f"data/{VOCABULARY_FILE}")
-    keys: dict[str, Hashable] = {}
+    keys: dict[str, object] = {}
     for brief in dataset.briefs:
         if brief.topic not in keys:  # the words a brief may use: the site's file and its outline's
             outline = dataset.outlines.get(brief.topic)
             keys[brief.topic] = dataset.memo.key(
                 f"words:{brief.topic}", (where, dataset.words, outline.vocabulary if outline else None)
             )
-        found += dataset.memo.findings(
-            "words",
-            brief.id,
-            brief,
-            keys[brief.topic],
-            lambda: _words_of(dataset, brief, where),  # noqa: B023
-        )
+        found += dataset.memo.findings("words", brief, keys[brief.topic], _words_of, dataset, brief, where)
     return found
 
 
@@ -710,7 +704,7 @@ def _bans_that_miss(dataset: Dataset) -> list[Finding]:
     a wording no item uses stays silent.  A brief's findings are its own: kept across rebuilds (:mod:`memo`)."""
     found: list[Finding] = []
     for b in dataset.briefs:
-        found += dataset.memo.findings("bans", b.id, b, None, lambda: _bans_of(dataset, b))  # noqa: B023 (called now)
+        found += dataset.memo.findings("bans", b, None, _bans_of, dataset, b)
     return found
 
 
@@ -763,13 +757,7 @@ def _claims_in_links(dataset: Dataset) -> list[Finding]:
     keys = {topic: dataset.memo.key(f"links:{topic}", _frozen(heads)) for topic, heads in claims.items()}
     for b in dataset.briefs:
         heads = claims.get(b.topic, {})
-        found += dataset.memo.findings(
-            "links",
-            b.id,
-            b,
-            keys.get(b.topic),
-            lambda: _links_holding(dataset, b, heads),  # noqa: B023 (called now)
-        )
+        found += dataset.memo.findings("links", b, keys.get(b.topic), _links_holding, dataset, b, heads)
     return found
 
 

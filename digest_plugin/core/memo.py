@@ -14,19 +14,23 @@ only while all of those are the same.  A one-off build starts empty and keeps no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
+from typing import TypeVarTuple
 
 from .findings import Finding
+from .model import Brief
+
+Ts = TypeVarTuple("Ts")
 
 
 class BriefMemo:
     """``check``'s findings for one brief, kept while the brief (its parsed object) and ``key`` are the same."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[str, str], tuple[object, Hashable, list[Finding]]] = {}
-        self._keys: dict[str, Hashable] = {}
+        self._kept: dict[tuple[str, str], tuple[Brief, object, list[Finding]]] = {}
+        self._keys: dict[str, object] = {}
 
-    def key(self, name: str, value: Hashable) -> Hashable:
+    def key(self, name: str, value: object) -> object:
         """``value`` as the object kept last time, when they are equal: compared once a build here, then by
         identity brief by brief (comparing thousands of claims once per brief took longer than the checks)."""
         old = self._keys.get(name)
@@ -36,14 +40,14 @@ class BriefMemo:
         return value
 
     def findings(
-        self, check: str, brief_id: str, brief: object, key: Hashable, compute: Callable[[], list[Finding]]
+        self, check: str, brief: Brief, key: object, compute: Callable[[*Ts], list[Finding]], *args: *Ts
     ) -> list[Finding]:
-        """What ``compute`` found last time for this very ``brief`` object and ``key``, or what it finds now."""
-        kept = self._kept.get((check, brief_id))
+        """What ``compute(*args)`` found last time for this very ``brief`` object and ``key``, or what it finds now."""
+        kept = self._kept.get((check, brief.id))
         if kept is not None and kept[0] is brief and (kept[1] is key or kept[1] == key):
             return list(kept[2])
-        found = compute()
-        self._kept[(check, brief_id)] = (brief, key, list(found))
+        found = compute(*args)
+        self._kept[(check, brief.id)] = (brief, key, list(found))
         return found
 
     def keep_only(self, brief_ids: set[str]) -> None:

@@ -49,13 +49,7 @@ def check_rules(dataset: Dataset, rules: Rules, today: dt.date | None = None) ->
         at = _Locator(dataset, brief.id)
         withdrawn.update({arxiv_key(c.arxiv): brief.id for c in brief.citations if c.withdrawn})
         findings += _withdrawn_support(brief, withdrawn, at)
-        findings += dataset.memo.findings(
-            "rules",
-            brief.id,
-            brief,
-            key,
-            lambda: _own(brief, rules, at, today),  # noqa: B023 (called now)
-        )
+        findings += dataset.memo.findings("rules", brief, key, _own, brief, rules, at, today)
         findings += _drops(brief, current, at, set(rules.gain_totals))
         findings += _citation_counts(brief, rules, at, latest_counts)
         findings += _conclusions(brief, rules, down, at, dataset.vocabulary(brief.topic))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
 
@@ -44,8 +45,7 @@ def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _
     if f is None:
         draft.warn(line, f"条目 {number}: no 来源; sources left empty", at)
         return sources
-    bullets = f.text.split("\n- ")  # one source a bullet (or a definition list's 「: …」 lines)
-    for piece in (BULLET_MARK.sub("", p.strip()) for bullet in bullets for p in _split_outside(bullet, "·")):
+    for piece in _source_pieces(f.text):
         if not piece:
             continue
         sources["urls"] += [u.rstrip(".,;:)") for u in URL.findall(piece)]
@@ -63,6 +63,11 @@ def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _
             else:
                 sources["materials"].append(ref)
     return {k: v for k, v in sources.items() if v}
+
+
+def _source_pieces(text: str) -> Iterator[str]:
+    """Each source of a 来源 field: one a bullet (or a definition list's 「: …」 line), several parted by 「·」."""
+    return (BULLET_MARK.sub("", p.strip()) for bullet in text.split("\n- ") for p in _split_outside(bullet, "·"))
 
 
 def _material(text: str) -> dict[str, Any] | None:
@@ -254,8 +259,7 @@ def _tags(text: str) -> list[str]:
 
 def source_heads(text: str) -> list[str]:
     """The tag heading each source of a 来源 line (「CI 日志：…」 · 「白皮书：…」), as written."""
-    pieces = (BULLET_MARK.sub("", p.strip()) for b in text.split("\n- ") for p in _split_outside(b, "·"))
-    return [tags[0] for piece in pieces if len(tags := _tags(URL.sub("", piece))) == 1]
+    return [tags[0] for piece in _source_pieces(text) if len(tags := _tags(URL.sub("", piece))) == 1]
 
 
 def head_tags(boundary: str, heads: list[str], draft: _Draft, line: int) -> tuple[list[SourceKind], list[Gap]]:

@@ -503,15 +503,18 @@ BULLET_IN_LINE = re.compile(r"(?:^|(?<=[\s】。；;）)]))[•∙*]\s")
 """A list item that a paragraph joined to the one before it (「…【成立】 ∙ 昨天砚那封疑 1…」): where a
 statement starts, so the last item's words are not read as this one's.  (Not 「-」 or 「·」, which also
 part the words of one statement: 「C1 - 已更正」, 「乔 · 12-14」.)"""
-STATUS_TAG = re.compile(r"\s*【[^】\n]{1,8}】")
+STATUS = r"【[^】\n]{1,8}】"
+STATUS_TAG = re.compile(rf"\s*{STATUS}")
 """A status in brackets after a clause's end (「…1 月中旬。【未变】」): the end of that clause's statement."""
+ITEM_STATUS = re.compile(rf"{STATUS}$")
+"""The status in brackets that ends a list item."""
 
 
 def _item_status(text: str, at: int) -> str:
     """The status in brackets that ends the list item holding ``at`` (「∙ … C-1 …；§3.2 照写。【成立】」), or ''."""
     nxt = BULLET_IN_LINE.search(text, at)
     item = text[at : nxt.start() if nxt else len(text)].rstrip()
-    tag = re.search(r"【[^】\n]{1,8}】$", item)
+    tag = ITEM_STATUS.search(item)
     return tag.group(0) if tag else ""
 
 
