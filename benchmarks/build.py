@@ -59,8 +59,9 @@ from digest_plugin.core.pipeline import living_docs  # noqa: E402
 from digest_plugin.hosts.extension import PageContext, render_directive  # noqa: E402
 from digest_plugin.site.layout import Layout, Linker, layouts, page_url  # noqa: E402
 from digest_plugin.site.pages import generated_pages  # noqa: E402
-from digest_plugin.site.render import Heading, Renderer  # noqa: E402
+from digest_plugin.site.render import Renderer  # noqa: E402
 from digest_plugin.site.searchindex import command as pagefind_command  # noqa: E402
+from digest_plugin.site.text import Heading  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 MACRO = re.compile(r"\{\{\s*(digest_\w+|cite)\((.*?)\)\s*\}\}")

@@ -126,14 +126,27 @@ class Package:
     arxiv: ModuleType
 
 
+FOLDERS = ("hosts.", "site.", "core.", "")
+"""Where a module of the package may live, by revision."""
+
+
 def import_package(root: Path) -> Package:
     """Import ``digest_plugin`` from ``root`` (first on ``sys.path``), and check that it did."""
     sys.path.insert(0, str(root))
     import importlib
 
+    def find(name: str) -> ModuleType:
+        # the package's modules live in folders since issue 31 (hosts/, site/, core/); flat before
+        for folder in FOLDERS:
+            try:
+                return importlib.import_module(f"digest_plugin.{folder}{name}")
+            except ModuleNotFoundError as missing:
+                if not (missing.name or "").startswith("digest_plugin"):
+                    raise
+        raise SystemExit(f"{root}: digest_plugin has no module {name}")
+
     modules = {
-        name: importlib.import_module(f"digest_plugin.{name}")
-        for name in ("extension", "layout", "pages", "pipeline", "render", "macros", "model", "arxiv")
+        name: find(name) for name in ("extension", "layout", "pages", "pipeline", "render", "macros", "model", "arxiv")
     }
     origin = Path(modules["render"].__file__ or "").resolve()
     if not origin.is_relative_to(root.resolve()):

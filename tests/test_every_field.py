@@ -15,7 +15,8 @@ from digest_plugin.core.merge import merge
 from digest_plugin.core.model import Brief, Outline
 from digest_plugin.core.pipeline import analyse
 from digest_plugin.site.layout import Layout, Linker
-from digest_plugin.site.render import Heading, Renderer
+from digest_plugin.site.render import Renderer
+from digest_plugin.site.text import Heading
 
 PAYLOAD = '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a>{{ 7*7 }}__init__'
 TEXT_KEYS = {

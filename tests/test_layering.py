@@ -28,19 +28,21 @@ LAYERS: list[set[str]] = [
     {"merge"},  # 5: briefs + outline → the frozen living doc
     # 6: where things live; withheld-claim check; load→check→merge; SVG charts; the sandboxed templates
     {"layout", "leaks", "pipeline", "chart", "templating"},
-    {"render"},  # 7: merged doc → HTML
-    {"feed", "export"},  # 8: the Atom feed (rendered entries); the export and JSON-LD
-    {"pages", "searchindex"},  # 9: which pages exist; the search index made from them
-    {"importer", "edit", "scaffold", "diff"},  # 10: authoring, beside the hosts
-    # 11: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)
+    {"text"},  # 7: the renderer's text path (escape, withhold, link) and its links and anchors
+    {"fragments"},  # 8: one record → one fragment (entry, callout, history, reference …)
+    {"render"},  # 9: whole pages assembled from fragments
+    {"feed", "export"},  # 10: the Atom feed (rendered entries); the export and JSON-LD
+    {"pages", "searchindex"},  # 11: which pages exist; the search index made from them
+    {"importer", "edit", "scaffold", "diff"},  # 12: authoring, beside the hosts
+    # 13: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)
     {"extension", "macros", "review"},
-    # 12: which pages a dirty serve converts again; a one-off build's pages rendered on both cores;
+    # 14: which pages a dirty serve converts again; a one-off build's pages rendered on both cores;
     # the atomic publish of a one-off build's folder
     {"preview", "prerender", "siteswap"},
-    {"zensical_host"},  # 13: Zensical's build, run in this process with the merge handed over
-    {"plugin", "cli"},  # 14: the MkDocs adapter and the command line
+    {"zensical_host"},  # 15: Zensical's build, run in this process with the merge handed over
+    {"plugin", "cli"},  # 16: the MkDocs adapter and the command line
 ]
-CORE = set().union(*LAYERS[:10])
+CORE = set().union(*LAYERS[:12])
 HOST_LIBRARIES = {"mkdocs", "markdown", "jinja2", "material", "mkdocs_macros", "zensical"}
 OWN_JINJA = {"templating"}
 """The render layer's own template engine: a sandboxed Jinja environment of its own, not a host's
@@ -200,7 +202,7 @@ def test_a_public_name_only_re_exports_its_host(name):
         ("merge", "from mkdocs.plugins import BasePlugin\n", "merge is core but imports mkdocs"),
         ("render", "import markdown\n", "render is core but imports markdown"),
         ("render", "from jinja2 import Environment\n", "render is core but imports jinja2"),
-        ("merge", "from .render import Renderer\n", "merge (layer 5) imports render (layer 7): only lower layers"),
+        ("merge", "from .render import Renderer\n", "merge (layer 5) imports render (layer 9): only lower layers"),
         ("model", "from digest_plugin.core.load import load_data\n", "model (layer 1) imports load (layer 3)"),
         ("layout", "from . import layout\n", "layout (layer 6) imports layout (layer 6)"),
         ("check", "from .rules import check_rules\n", "check (layer 4) imports rules (layer 4)"),
@@ -215,7 +217,7 @@ def test_a_sub_package_is_held_to_its_layer_and_may_import_its_own_parts():
     inside = "digest_plugin.authoring.importer"
     assert problems("importer", "from .items import _read_items\nfrom ...core.model import Brief\n", inside) == []
     (found,) = problems("importer", "from ...hosts.plugin import DigestPlugin\n", inside)
-    assert found.startswith("importer (layer 10) imports plugin (layer 14)")
+    assert found.startswith("importer (layer 12) imports plugin (layer 16)")
 
 
 def test_hosts_may_import_their_host():

@@ -21,7 +21,8 @@ from digest_plugin.core.workers import cores
 from digest_plugin.site import leaks
 from digest_plugin.site.layout import Layout, Linker
 from digest_plugin.site.leaks import Leak, LeakCheck, Reading, find_leaks
-from digest_plugin.site.render import Heading, Renderer
+from digest_plugin.site.render import Renderer
+from digest_plugin.site.text import Heading
 
 SHIPPED = YAML(typ="safe").load((ROOT / "data" / BRIEF).read_text(encoding="utf-8"))
 WITHHOLDING = next(c for c in SHIPPED["contradictions"] if c.get("withheld"))

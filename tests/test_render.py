@@ -12,7 +12,8 @@ from digest_plugin.core.merge import merge
 from digest_plugin.core.model import Rules
 from digest_plugin.core.pipeline import living_docs
 from digest_plugin.site.layout import Layout, Linker
-from digest_plugin.site.render import Raw, Renderer
+from digest_plugin.site.render import Renderer
+from digest_plugin.site.text import Raw
 
 CALLOUT = re.compile(r"<details[^>]*\bdata-digest-contradiction=.*?</details>", re.S)
 """A contradiction callout: the one place on a section page a withheld claim may be quoted."""
@@ -118,7 +119,7 @@ def test_an_entry_updated_every_day_stays_readable(tmp_path):
     ],
 )
 def test_a_public_source_url_is_linked_as_itself_without_credentials(url, href, host):
-    from digest_plugin.site.render import outbound
+    from digest_plugin.site.text import outbound
 
     assert outbound(url) == (href, host)
 
@@ -135,7 +136,7 @@ def test_a_public_source_url_is_linked_as_itself_without_credentials(url, href, 
     ],
 )
 def test_an_address_of_no_public_host_is_never_a_link(url):
-    from digest_plugin.site.render import outbound
+    from digest_plugin.site.text import outbound
 
     assert outbound(url) is None
 

@@ -18,8 +18,9 @@ from helpers import ROOT, copy_project
 
 from digest_plugin.core.merge import merge
 from digest_plugin.site.layout import Layout, Linker
-from digest_plugin.site.render import Raw, Renderer
+from digest_plugin.site.render import Renderer
 from digest_plugin.site.templating import TemplateProblem, Templates, override_folders
+from digest_plugin.site.text import Raw
 
 WITHHELD = "+175 周增"
 """What 矛盾 1 of the shipped brief withholds (data/briefs/2026-10-21-inference-E1.yml)."""

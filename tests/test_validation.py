@@ -311,7 +311,7 @@ def test_the_lookalikes_of_url_separators_are_all_listed():
     ],
 )
 def test_a_source_url_is_linked_on_the_site_exactly_when_no_rule_warns_that_it_is_not_public(url):
-    from digest_plugin.site.render import outbound
+    from digest_plugin.site.text import outbound
 
     data = brief_with(lambda d: d["items"][0]["sources"].__setitem__("urls", [url]))
     warnings = [f.message for f in check_rules(Dataset(briefs=[Brief.model_validate(data)]), Rules())]

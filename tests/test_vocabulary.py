@@ -12,8 +12,8 @@ from digest_plugin.core.findings import DataError
 from digest_plugin.core.load import load_data, site_vocabulary
 from digest_plugin.core.pipeline import analyse
 from digest_plugin.core.vocabulary import Vocabulary, code_for, default_file
-from digest_plugin.site.layout import Layout
-from digest_plugin.site.render import Linker, Renderer
+from digest_plugin.site.layout import Layout, Linker
+from digest_plugin.site.render import Renderer
 
 KAPITSA_GAPS = "      gaps:\n        - auto_collected\n"  # item 5 of the shipped brief (the only auto_collected)
 

@@ -147,7 +147,7 @@ def _collected(brief: Brief, at: _Locator) -> list[Finding]:
 
 
 def _hosts(brief: Brief, at: _Locator) -> list[Finding]:
-    """Warnings for source URLs the site shows but does not link (see ``render.outbound``).
+    """Warnings for source URLs the site shows but does not link (see ``text.outbound``).
 
     The model already refused what cannot be read; what is left is well-formed but names a
     machine no reader can reach (an intranet, loopback or cloud-metadata address, ``localhost``),

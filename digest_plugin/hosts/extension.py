@@ -48,8 +48,9 @@ from ..core.model import Rules
 from ..core.pipeline import living_docs
 from ..site.export import Exporter, script
 from ..site.layout import Layout, Linker, cite_anchor, layouts
-from ..site.render import SEARCH_EXCLUDE, Block, Heading, Raw, Renderer, esc
+from ..site.render import Renderer
 from ..site.templating import TemplateProblem, Templates, override_folders
+from ..site.text import SEARCH_EXCLUDE, Block, Heading, Raw, esc
 
 log = logging.getLogger("mkdocs.plugins.digest")
 

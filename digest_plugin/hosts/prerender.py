@@ -31,8 +31,8 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 
 from ..core.workers import Worker
-from ..site.render import Block, Heading, Raw
 from ..site.templating import TemplateProblem
+from ..site.text import Block, Heading, Raw
 from .extension import DirectiveError, PageContext, directives, render_directive
 
 Sent = str | tuple[int, str, str, bool]

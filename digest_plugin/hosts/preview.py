@@ -45,8 +45,8 @@ from ..site.layout import (
     item_anchor,
     reference_anchor,
 )
-from ..site.render import Block, Heading
 from ..site.templating import TemplateProblem
+from ..site.text import Block, Heading
 from .extension import DirectiveError, PageContext, directives, render_directive
 
 REFERENCE = re.compile(r'\b(id|href)="([^"]*)"')

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from .render import SEARCH_EXCLUDE
+from .text import SEARCH_EXCLUDE
 
 log = logging.getLogger("mkdocs.plugins.digest")
 

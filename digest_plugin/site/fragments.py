@@ -1,0 +1,893 @@
+"""The renderer's second job: one record of the merged doc as one fragment of HTML.
+
+An entry with its badge, boundary, figures and history; a contradiction's callout; a reference;
+a follow-up; what one brief changed.  Each is written through the text path below it
+(:mod:`text`) and, where a site may restyle it, through a template of ``digest_plugin/templates/``
+(:mod:`templating`).  The page assemblers (:mod:`render`) put these fragments together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote as url_quote
+
+from markupsafe import Markup
+
+from ..core import labels
+from ..core.arxiv import key as arxiv_key
+from ..core.doc import (
+    ARXIV_MENTION,
+    CHANGE_KINDS,
+    CitationView,
+    ContradictionView,
+    EntryView,
+    FollowUpView,
+    Stub,
+    Update,
+)
+from ..core.model import BLOCKED, DISCARDED, Brief, Evidence, FollowUpStatus, Item, Status
+from .chart import sparkline
+from .layout import (
+    legend_page,
+)
+from .text import (
+    CREDENTIALS,
+    MAX_URL_SHOWN,
+    NOT_SEARCHED,
+    OUTBOUND_REL,
+    TextRenderer,
+    esc,
+    level_of,
+    outbound,
+)
+
+HISTORY_ROWS = 10
+"""An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
+
+FIGURE_VALUES = 5
+"""Earlier values of a figure listed beside it (the chart shows the whole series)."""
+
+SENTENCE_STOPS = "。；！？"
+
+GUARD_MARK_CHARS = "⚠ \ufe0f"
+
+
+def without_guards(text: str, guards: Sequence[str]) -> str:
+    """The placement text less the guards it states as sentences (or clauses after a ；) of their
+    own: the guard list right under it says them once, marked ⚠.  A guard that is only part of a
+    sentence (「并显式声明「…」」) is left where it is, so no sentence is broken."""
+    for guard in guards:
+        core = guard.strip().lstrip(GUARD_MARK_CHARS).rstrip(SENTENCE_STOPS).strip()
+        if not core:
+            continue
+        start = text.find(core)
+        if start < 0:
+            continue
+        end = start + len(core)
+        before = text[:start].rstrip(GUARD_MARK_CHARS)
+        after = text[end:]
+        if (before and before[-1] not in SENTENCE_STOPS) or (after and after[0] not in SENTENCE_STOPS):
+            continue
+        after = after[1:]  # its own full stop (or nothing, at the end)
+        if not (before + after).strip(" ；。"):  # the whole placement: it stays, said twice
+            continue
+        if before.endswith("；"):  # the clause after a ； goes: the sentence before it ends there
+            before = before[:-1] + "。"
+        text = before + after
+    return text
+
+
+def _assessed_in(entry: EntryView) -> Brief | None:
+    """The brief whose evidence update of the entry's item gave it its current evidence (None: the
+    item's own, as its brief assessed it)."""
+    item = entry.item
+    if item is None or entry.evidence is item.evidence:
+        return None
+    return next(
+        (
+            u.brief
+            for u in reversed(entry.history)
+            if u.kind == "evidence" and u.item is not None and u.item.id == item.id and u.evidence == entry.evidence
+        ),
+        None,
+    )
+
+
+class FragmentRenderer(TextRenderer):
+    """Renders the fragments of one page: each record of the merged doc it shows, with what
+    qualifies it.  Shares the page's anchors and withheld marks with the text path it extends."""
+
+    def badge(self, ev: Evidence, key: str, assessed: str = "") -> str:
+        """How solid the statement is: the level first (scale and word), then source kinds and gaps.
+
+        The tip says what the page does not: what the level and each gap mean, where it was assessed,
+        and a link to the legend; the boundary itself is printed under the statement (and is the
+        badge's accessible description)."""
+        words = self.doc.vocabulary
+        kinds = [self.word("source_kinds", k) for k in ev.source_kinds]
+        shown_gaps = [g for g in ev.gaps if self.word("gaps", g) not in kinds]  # 厂商自述 once, not twice
+        tip_rows = [
+            f"<strong>{self.word('evidence_levels', ev.level)}</strong>："
+            + esc(words.meaning("evidence_levels", ev.level) or labels.LEGEND_MEANING_NONE)
+        ]
+        tip_rows += [
+            f"{self.word('gaps', g)}：{esc(words.meaning('gaps', g) or labels.LEGEND_MEANING_NONE)}" for g in ev.gaps
+        ]
+        if assessed:
+            tip_rows.append(labels.TIP_ASSESSED.format(where=assessed))
+        return self.render(
+            "badge.html",
+            level=ev.level,
+            rank=words.rank(ev.level),
+            scale=self.scale(ev.level),
+            level_word=Markup(self.word("evidence_levels", ev.level)),
+            level_mark=Markup(self.level_mark(ev.level)),
+            kinds=[Markup(k) for k in kinds],
+            list_sep=labels.LIST_SEP,
+            gaps=[(g, Markup(self.word("gaps", g))) for g in shown_gaps],
+            tip_rows=[Markup(row) for row in tip_rows],
+            legend=self.linker.url(legend_page(self.doc.topic), f"level-{ev.level}"),
+            legend_label=labels.TIP_LEGEND,
+            key=key,
+        )
+
+    def baseline_badge(self) -> str:
+        """An entry the living doc already had: marked as what it is, not left to read as solid."""
+        legend = self.linker.url(legend_page(self.doc.topic), "baseline")
+        return (
+            '<span class="digest-badge digest-badge--baseline" data-evidence="baseline" tabindex="0">'
+            f'<span class="digest-badge__level">{labels.BASELINE_BADGE}</span>'
+            f'<span class="digest-badge__tip" role="tooltip" data-search-exclude>{labels.BASELINE_MEANING}<br>'
+            f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a></span></span>'
+        )
+
+    def material(self, path: str, anchor: str | None = None) -> str:
+        """A material path (as code) and the place inside it.  Both are brief text: withheld like
+        any other, and read together, so a claim cannot hide across the two."""
+        joined = f"{path} {anchor}" if anchor else path
+        if self.plain(joined) != joined:  # a withheld spelling in the path, the anchor, or across them
+            return self.text(joined, links=False)
+        return f"<code>{self.text(path, links=False)}</code>" + (f" {self.text(anchor)}" if anchor else "")
+
+    def sources(self, item: Item) -> str:
+        parts = []
+        for m in item.sources.materials:
+            extra = []
+            if m.first_collected:
+                extra.append(labels.MATERIAL_FIRST_COLLECTED.format(date=m.first_collected))
+            if m.last_collected:
+                extra.append(labels.MATERIAL_LAST_COLLECTED.format(date=m.last_collected))
+            note = labels.MATERIAL_NOTE.format(notes=labels.COMMA.join(extra)) if extra else ""
+            parts.append(f'<span class="digest-material">{self.material(m.path, m.anchor)}{note}</span>')
+        for url in item.sources.urls:
+            shown = outbound(url)
+            if shown is None:  # not a public web address: named, never linked
+                named = CREDENTIALS.sub("//", url)[:MAX_URL_SHOWN]
+                parts.append(f'<span class="digest-source digest-source--plain">{self.text(named, links=False)}</span>')
+                continue
+            href, host = shown
+            parts.append(
+                f'<a class="digest-source" href="{esc(href)}" rel="{OUTBOUND_REL}" '
+                f'title="{self.attr(href[:MAX_URL_SHOWN])}">{esc(host)}</a>'
+            )
+        return labels.SEP.join(parts)
+
+    def item_body(self, item: Item, brief: Brief, key: str) -> str:
+        """Everything a brief says about one item, with its evidence boundary beside it."""
+        return self.item_head(item, brief, key) + self.item_details(item)
+
+    def item_head(
+        self,
+        item: Item,
+        brief: Brief,
+        key: str,
+        evidence: Evidence | None = None,
+        assessed_in: Brief | None = None,
+        entry: EntryView | None = None,
+    ) -> str:
+        """The badge, value rating, brief date and the evidence boundary: what qualifies the statement.
+
+        ``evidence`` is the entry's current evidence when a later brief (``assessed_in``) changed it;
+        for an ``entry`` the date of its last change follows (when the statement was last touched)."""
+        p = item.placement
+        ev = evidence or item.evidence
+        changed = ""
+        last = entry.last_brief if entry is not None else None
+        if last is not None:
+            changed = (
+                f' · <span class="digest-entry__changed" data-changed="{last.date.isoformat()}">'
+                + labels.LAST_CHANGED.format(date=last.date.isoformat())
+                + "</span>"
+            )
+        pending = ""
+        if brief.questions_on(item):  # the importer's reading stands until an editor answers
+            pending = f' · <span class="digest-pending" title="{self.attr(labels.PENDING_TIP)}">{labels.PENDING}</span>'
+        return "".join(
+            [
+                f'<p class="digest-item__meta"{NOT_SEARCHED if entry is not None else ""}>'
+                f"{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} "
+                f'<span{NOT_SEARCHED}><span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
+                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</span></p>",
+                # The id the badge's description points at sits on a wrapper: Pagefind copies the
+                # own text of every element with an id into the page's search record, and a block
+                # wrapper has none, so the boundary is indexed once (issue 30: a record is fetched
+                # per result shown).
+                f'<div id="boundary-{esc(key)}"><p class="digest-boundary"><strong>{labels.BOUNDARY}</strong>：'
+                f"{self.text(ev.boundary) if ev.boundary else labels.BOUNDARY_NOT_GIVEN}</p></div>",
+            ]
+        )
+
+    def item_details(self, item: Item) -> str:
+        """Related contradictions, key points, sources, relation, placement, guards and notes.
+
+        A guard the placement text also states as a sentence of its own is shown once, in the
+        guards (⚠) below it; 「见下方矛盾清单」 becomes a link (``located``)."""
+        p = item.placement
+        placed = self.doc.items.get(item.id)
+        brief = placed.brief if placed is not None else None
+        here = (lambda html: self.located(html, brief)) if brief is not None else (lambda html: html)
+        related = self.doc.contradictions_by_item.get(item.id, [])
+        out = []
+        if related:
+            out.append(
+                f'<p class="digest-item__contradictions"{NOT_SEARCHED}>{labels.RELATED_CONTRADICTIONS}'
+                + labels.LIST_SEP.join(self.contradiction_link(c) for c in related)
+                + "</p>"
+            )
+        if item.points_note:
+            note = labels.POINTS_NOTE.format(note=self.text(item.points_note))
+            out.append(f'<p class="digest-points-note">{note}</p>')
+        if item.points:  # a brief may give none (its text is then in the item's notes)
+            out.append(
+                '<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>"
+            )
+        out.append(
+            f'<p class="digest-sources"{NOT_SEARCHED}><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>'
+        )
+        if item.relation:  # a brief may leave it out: nothing is shown rather than an empty label
+            out.append(
+                f'<p class="digest-relation"{NOT_SEARCHED}><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>'
+            )
+        said = here(self.text(without_guards(p.text, item.guards))) if p.text else labels.PLACEMENT_NOT_GIVEN
+        placement = f"<strong>{labels.PLACEMENT}</strong>：{said}"
+        if p.alternatives:
+            links = labels.LIST_SEP.join(
+                labels.ALTERNATIVE_NOTE.format(link=self.section_link(a.section), note=here(self.text(a.note)))
+                if a.note
+                else self.section_link(a.section)
+                for a in p.alternatives
+            )
+            placement += labels.ALTERNATIVES.format(links=links)
+        if p.cross_refs:
+            links = labels.LIST_SEP.join(self.section_link(r.section) for r in p.cross_refs)
+            placement += labels.CROSS_REFS.format(links=links)
+        out.append(f'<p class="digest-placement"{NOT_SEARCHED}>{placement}</p>')
+        if item.guards:
+            out.append(
+                '<ul class="digest-guards">'
+                + "".join(
+                    f"<li>{'' if g.startswith(labels.GUARD_MARK.strip()) else labels.GUARD_MARK}{here(self.text(g))}</li>"
+                    for g in item.guards
+                )
+                + "</ul>"
+            )
+        for note in item.notes:
+            out.append(f'<p class="digest-note">{here(self.text(note))}</p>')
+        return "".join(out)
+
+    def figures(self, entry: EntryView) -> str:
+        if not entry.figures:
+            return ""
+        rows = []
+        for f in entry.figures:
+            withheld_by = self.doc.contradiction(f.withheld_by.id) if f.withheld_by is not None else None
+            if withheld_by is not None:
+                value = self.withheld(withheld_by)
+            else:
+                value = self.text(f"{f.current.value} {f.current.unit}" if f.current.unit else str(f.current.value))
+            as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
+            earlier = f.earlier  # a value a correction showed wrong is never shown as a value
+            older = earlier[-FIGURE_VALUES:]
+            hidden = len(earlier) - len(older)
+            skipped = labels.FIGURE_SKIPPED.format(count=hidden) if hidden else ""
+            before = (
+                ""
+                if f.withheld_by is not None
+                else skipped
+                + labels.CLAUSE_SEP.join(
+                    f'<span class="digest-figure__old">'
+                    f"{self.text(f'{old.value} {old.unit}' if old.unit else str(old.value))}"
+                    f"{'（' + str(old.as_of) + '）' if old.as_of else ''}</span>"
+                    for old in (v.figure for v in older)
+                )
+            )
+            chart = sparkline(self.plain(f.label), f.series()) if f.withheld_by is None else ""
+            rows.append(
+                f'<tr data-figure="{esc(f.key)}"><th>{self.text(f.label)}</th><td class="digest-figure__now">{value}</td>'
+                f"<td>{as_of}</td><td{NOT_SEARCHED}>{(labels.FIGURE_EARLIER + before) if before else ''}{chart}</td></tr>"
+            )
+        return (
+            '<table class="digest-figures"><thead><tr>'
+            + "".join(f"<th>{head}</th>" for head in labels.FIGURES_HEAD)
+            + "</tr></thead><tbody>"
+            + "".join(rows)
+            + "</tbody></table>"
+        )
+
+    def history(self, entry: EntryView) -> str:
+        """How the entry got here, oldest first: the baseline, each update, evidence change and retraction."""
+        if len(entry.history) < 2:
+            return ""
+        rows: list[dict[str, Any] | None] = []
+        level: str | None = None
+        hidden = 0
+        shown: Sequence[Update] = entry.history
+        if len(shown) > HISTORY_ROWS + 1:  # an entry updated every day: the first and the latest rows
+            hidden = len(shown) - HISTORY_ROWS - 1
+            level = next((u.evidence.level for u in reversed(shown[:-HISTORY_ROWS]) if u.evidence is not None), None)
+            rows.append(None)
+            shown = [shown[0], *shown[-HISTORY_ROWS:]]
+        for u in shown:
+            if u.kind == "baseline":
+                doc = self.doc.outline.doc
+                line = labels.HISTORY_BASELINE.format(
+                    version=self.text(doc.version or ""), source=self.brief_ref(entry)
+                )
+                rows.append({"kind": "baseline", "text": Markup(line + self.text(u.text))})
+                continue
+            what = labels.HISTORY_KINDS[u.kind]
+            text = self.text(u.text) if u.text else ""
+            if u.kind == "evidence" and u.evidence is not None:
+                now = self.word("evidence_levels", u.evidence.level)
+                change = f"{self.word('evidence_levels', level)} → {now}" if level else now
+                said = self.text(u.evidence.boundary) if u.evidence.boundary else labels.BOUNDARY_NOT_GIVEN
+                text = f"{change}：{said}" + (f"（{text}）" if text else "")
+            if u.kind == "corrected" and u.correction is not None:
+                c = u.correction
+                unit = f" {c.unit}" if c.unit else ""
+                text = labels.CORRECTION.format(
+                    label=self.text(f"{c.label} " if c.label else ""),
+                    old=self.text(f"{c.old}{unit}"),
+                    new=self.text(f"{c.new}{unit}"),
+                    reason=self.text(c.reason),
+                )
+            if u.evidence is not None:
+                level = u.evidence.level
+            assert u.brief is not None, "every change after the baseline comes from a brief"
+            line = f"{self.brief_link(u.brief)} · {what}：{text}"
+            rows.append({"kind": u.kind, "brief": u.brief.id, "text": Markup(line)})
+        if None in rows:  # the gap goes after the first row
+            rows.remove(None)
+            first = entry.history[1].brief
+            assert first is not None, "only the first row of a history is the baseline"
+            gap_text = labels.HISTORY_GAP.format(hidden=hidden, first=self.brief_link(first))
+            rows.insert(1, {"kind": "gap", "hidden": hidden, "text": Markup(gap_text)})
+        return self.render("history.html", title=labels.HISTORY, rows=[r for r in rows if r is not None])
+
+    def brief_ref(self, entry: EntryView) -> str:
+        stated = entry.baseline.stated_in if entry.baseline else ""
+        brief = self.doc.briefs_by_id.get(stated)
+        return self.brief_link(brief) if brief else esc(stated)
+
+    def entry(self, entry: EntryView, level: int = 3) -> str:
+        """One statement with everything that qualifies it, under a real heading (so the search
+        index and screen readers reach the entry itself), marked when the latest brief made it."""
+        outer, self.marks = self.marks, set()
+        try:
+            return self._entry(entry, level + 1 if entry.parent else level)
+        finally:
+            self.marks = outer
+
+    def _entry(self, entry: EntryView, level: int) -> str:
+        anchor = self.anchor_id("entry-" + entry.id)
+        retraction = ""
+        if entry.retraction is not None and entry.retracted_in is not None:
+            r = entry.retraction
+            successor = (
+                labels.RETRACTED_SUCCESSOR.format(item=self.item_link(r.superseded_by))
+                if r.superseded_by is not None and r.superseded_by in self.doc.items
+                else ""
+            )
+            retraction = (
+                '<p class="digest-retraction">'
+                + labels.RETRACTED.format(
+                    brief=self.brief_link(entry.retracted_in), reason=self.text(r.reason), successor=successor
+                )
+                + "</p>"
+            )
+        subtitle = meta = ""
+        if entry.item is not None and entry.title != entry.item.title:
+            subtitle = f'<p class="digest-item__title">{self.text(entry.item.title)}</p>'
+        if entry.item is None and entry.baseline is not None:
+            meta = (
+                f'<p class="digest-item__meta">{self.baseline_badge()}</p>'
+                f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
+                f'<p class="digest-entry__origin"{NOT_SEARCHED}>'
+                + labels.BASELINE_ORIGIN.format(
+                    version=self.text(self.doc.outline.doc.version or ""), source=self.brief_ref(entry)
+                )
+                + "</p>"
+            )
+        if entry.item is not None and entry.brief is not None:
+            parts = [
+                self.item_head(entry.item, entry.brief, entry.id, entry.evidence, _assessed_in(entry), entry),
+                self.figures(entry),
+                self.item_details(entry.item),
+            ]
+            body = (  # a retracted statement is no longer one a search should lead to: its title and why stay
+                f'<div class="digest-retracted-body"{NOT_SEARCHED}>{"".join(parts)}</div>'
+                if entry.retracted
+                else "".join(parts)
+            )
+        else:
+            body = self.figures(entry)
+        pending = [f for f in self.doc.follow_ups_by_item.get(entry.item.id, []) if f.pending] if entry.item else []
+        follow_ups = ""
+        if pending:  # what the team still means to check about this statement
+            links = labels.LIST_SEP.join(
+                f'<a href="{esc(self.linker.url(self.layout.follow_up_page(f), f"follow-up-{f.follow_up.id}"))}">'
+                f"{self.text(f.follow_up.text, links=False)}</a>"
+                + labels.PENDING_FOLLOW_UP_STATE.format(
+                    round=esc(f.follow_up.round),
+                    status="" if f.status is FollowUpStatus.open else labels.SEP + esc(f.status.label),
+                )
+                for f in pending
+            )
+            follow_ups = f'<p class="digest-entry__follow-ups"{NOT_SEARCHED}>{labels.PENDING_FOLLOW_UPS}{links}</p>'
+        entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
+        contradictions = ""
+        if entry_contradictions and entry.item is None:
+            contradictions = (
+                f'<p class="digest-item__contradictions"{NOT_SEARCHED}>{labels.RELATED_CONTRADICTIONS}'
+                + labels.LIST_SEP.join(self.contradiction_link(c) for c in entry_contradictions)
+                + "</p>"
+            )
+        fresh = self.fresh(entry)
+        last = entry.last_brief
+        level_code = level_of(entry)
+        return self.render(
+            "entry.html",
+            entry=entry,
+            id=entry.id,
+            section=entry.section,
+            title=entry.title,
+            retracted=entry.retracted,
+            footnote=entry.footnote,
+            parent=entry.parent,
+            item=entry.item,
+            item_id=entry.item.id if entry.item else "",
+            evidence=level_code,
+            level_tag=Markup(self.level_tag(level_code)) if level_code else None,
+            last_brief=last.id if last else "",
+            level=min(level, 6),
+            anchor=anchor,
+            fresh=fresh,
+            fresh_label=labels.FRESH.get(fresh, "") if fresh else "",
+            footnote_label=labels.FOOTNOTE,
+            tags=Markup(self.dispute_tags(entry)),
+            retraction=Markup(retraction),
+            notices=Markup(self.reshaped(entry)),
+            subtitle=Markup(subtitle),
+            meta=Markup(meta),
+            body=Markup(body),
+            history=Markup(self.history(entry)),
+            follow_ups=Markup(follow_ups),
+            contradictions=Markup(contradictions),
+        )
+
+    def reshaped(self, entry: EntryView) -> str:
+        """What later briefs did to the entry's place and words: moved here, split, corrected (勘误)."""
+        lines = [labels.ENTRY_MOVED_FROM.format(brief=self.brief_link(b), section=esc(s)) for s, b in entry.moved_from]
+        if entry.split_into:
+            links = labels.LIST_SEP.join(self.entry_link(e) for e in entry.split_into if e in self.doc.entries)
+            split_in = next((u.brief for u in reversed(entry.history) if u.kind == "split"), None)
+            lines.append(
+                labels.ENTRY_SPLIT_INTO.format(brief=self.brief_link(split_in) if split_in else "", links=links)
+            )
+        if entry.split_from is not None and entry.split_from in self.doc.entries:
+            lines.append(labels.ENTRY_SPLIT_FROM.format(link=self.entry_link(entry.split_from)))
+        lines += [
+            labels.ENTRY_ERRATUM.format(
+                brief=self.brief_link(b), old=self.text(e.old), new=self.text(e.new), text=self.text(e.text)
+            )
+            for e, b in entry.errata
+        ]
+        return "".join(f'<p class="digest-entry__reshaped"{NOT_SEARCHED}>{line}</p>' for line in lines)
+
+    def fresh(self, entry: EntryView) -> str | None:
+        """``new`` when the latest brief placed the entry, ``changed`` when it changed it, else None."""
+        latest = self.doc.briefs[-1] if self.doc.briefs else None
+        if latest is None or entry.last_brief is not latest:
+            return None
+        first = entry.first_update
+        return "new" if first is not None and first.brief is latest else "changed"
+
+    def dispute_tags(self, entry: EntryView) -> str:
+        """After the title, one short dated tag per open contradiction on the entry, linked to its
+        callout, with the label the statement must carry (须带标注写入) right there."""
+        tags = []
+        for view in self.contradictions_of(entry):
+            if not view.is_open:
+                continue
+            href = self.callout_href(view)
+            text = labels.DISPUTE_TAG.format(
+                disposition=self.word("dispositions", view.disposition), date=view.brief.date.isoformat()
+            )
+            required = view.contradiction.required_label
+            if required:
+                text += labels.REQUIRED_LABEL_TAG.format(label=self.text(required, links=False))
+            tags.append(f' <a class="digest-dispute" data-contradiction="{esc(view.id)}" href="{esc(href)}">{text}</a>')
+        return "".join(tags)
+
+    def contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
+        """The contradictions that touch an entry, directly or through its item."""
+        related = list(self.doc.contradictions_by_entry.get(entry.id, []))
+        if entry.item is not None:
+            related += [c for c in self.doc.contradictions_by_item.get(entry.item.id, []) if c not in related]
+        return related
+
+    def moved_out(self, entry_id: str, to: str, brief: Brief) -> str:
+        """Where an entry this section lost went: old links (``#entry-<id>``) land here and go on."""
+        entry = self.doc.entries[entry_id]
+        href = self.linker.url(self.layout.entry_page(entry_id), f"entry-{entry_id}")
+        line = labels.ENTRY_MOVED_OUT.format(
+            title=self.text(entry.title, links=False),
+            brief=self.brief_link(brief),
+            link=f'<a href="{esc(href)}">§{esc(to)}</a>',
+        )
+        anchor = self.anchor_id("entry-" + entry_id)
+        id_attr = f' id="{esc(anchor)}"' if anchor else ""
+        return f'<p class="digest-moved"{id_attr}>{line}</p>'
+
+    def stub(self, stub: Stub) -> str:
+        href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
+        return self.render(
+            "stub.html",
+            stub=stub,
+            id=stub.item.id,
+            section=stub.section,
+            label=labels.STUB,
+            href=href,
+            title=stub.item.title,
+            home=Markup(labels.STUB_HOME.format(section=esc(stub.home), brief=self.brief_link(stub.brief))),
+        )
+
+    def callout(self, view: ContradictionView, *, compact: bool = False) -> str:
+        """A Material admonition (collapsible ``details``) holding a contradiction, unmasked.
+
+        Its kind and colour come from its disposition (the vocabulary's ``kind`` and ``style``): a
+        paywall is 待核实, not 矛盾.  Open ones are expanded.  Settled ones (resolved or superseded)
+        are collapsed; with ``compact`` (section pages) they shrink to a "resolved on …" note,
+        while the register keeps the whole story."""
+        c = view.contradiction
+        settled = view.settled
+        word = self.doc.vocabulary.word("dispositions", view.disposition)
+        kind = (word.kind if word else None) or labels.CALLOUT_KIND
+        if view.is_open:
+            style = (word.style if word else None) or (
+                "danger" if view.disposition in (BLOCKED, DISCARDED) else "warning"
+            )
+        else:
+            style = "success" if view.status is Status.resolved else "note"
+        disposition = self.doc.vocabulary.label("dispositions", view.disposition)
+        register = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
+        register_link = (
+            f' · <a href="{esc(register)}">{labels.CONTRADICTION_REGISTER_LINK}</a>' if register[0] != "#" else ""
+        )
+        when = ""
+        if settled:
+            brief, update = settled
+            when = f"（{brief.date.isoformat()}）"
+            if update.outcome is not None:
+                when = labels.OUTCOME.format(outcome=esc(update.outcome.label)) + when
+        head = {
+            "view": view,
+            "id": view.id,
+            "state": view.status.value,
+            "code": view.disposition,
+            "sections": " ".join(view.sections),
+            "searched_elsewhere": self.linker.page != self.layout.contradiction_page(view),
+            "style": style,
+            "open": view.is_open,
+            "anchor": self.anchor_id("contradiction-" + view.id),
+            "kind": kind,
+            "name": Markup(self.contradiction_name(view)),
+            "title": Markup(self.text(c.title, quote=view, links=False)),
+            "disposition": disposition if disposition != kind else "",
+            "status": view.status.label,
+            "when": Markup(when),
+        }
+        if compact and settled:
+            brief, update = settled
+            note = f"<p>{self.text(update.text, quote=view)}（{self.brief_link(brief)}）{register_link}</p>"
+            return self.render("callout.html", **head, compact=Markup(note))
+        touched = []
+        if view.sections:
+            touched.append(
+                labels.CONTRADICTION_TOUCHES + labels.LIST_SEP.join(self.section_link(s) for s in view.sections)
+            )
+        if c.touches.items:
+            items = [self.item_link(i) + self._item_level_tag(i) for i in c.touches.items if i in self.doc.items]
+            touched.append(labels.CONTRADICTION_ITEMS + labels.LIST_SEP.join(items))
+        cited = sorted({arxiv_key(a) for a in c.touches.citations} | set(ARXIV_MENTION.findall(f"{c.title} {c.text}")))
+        cited_views = [self.doc.citations[k] for k in cited if k in self.doc.citations]
+        if cited_views:  # the summary holds no link (it is itself a control): the citations go here
+            touched.append(labels.CONTRADICTION_CITES + labels.LIST_SEP.join(self.cite(v) for v in cited_views))
+        if c.materials:  # where in the round's materials it was read: provenance, as an item's sources
+            touched.append(
+                labels.CONTRADICTION_MATERIALS
+                + labels.LIST_SEP.join(self.material(m.path, m.anchor) for m in c.materials)
+            )
+        withheld = ""
+        if c.withheld:
+            note = (
+                labels.WITHHELD_CLAIMS_OPEN
+                if view.is_open
+                else labels.WITHHELD_CLAIMS_CORRECTED
+                if view.corrected  # the claim was wrong: it stays withheld for good
+                else labels.WITHHELD_CLAIMS_SETTLED
+            )
+            withheld = (
+                f'<p class="digest-withheld-claims"{"" if view.is_open else NOT_SEARCHED}><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
+                + labels.LIST_SEP.join(
+                    f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, quote=view)}</mark>'
+                    for w in c.withheld
+                )
+                + "</p>"
+            )
+        label = (
+            f'<p class="digest-required-label"><strong>{labels.REQUIRED_LABEL}</strong>：'
+            f"{self.text(c.required_label, quote=view)}</p>"
+            if c.required_label
+            else ""
+        )
+        story = ""
+        if view.history:
+            rows = []
+            for brief, update in view.history:
+                successor = self.doc.contradiction(update.superseded_by) if update.superseded_by else None
+                then = labels.SUPERSEDED_BY.format(successor=self.contradiction_link(successor)) if successor else ""
+                outcome = labels.OUTCOME.format(outcome=esc(update.outcome.label)) if update.outcome else ""
+                corrections = "".join(
+                    '<br><span class="digest-correction"'
+                    + (f' data-figure="{esc(x.key)}"' if x.key else "")  # a claim correction names no figure
+                    + ">"
+                    + labels.CORRECTION.format(
+                        label=self.text(f"{x.label} " if x.label else ""),
+                        old=self.text(f"{x.old} {x.unit}" if x.unit else str(x.old), quote=view),
+                        new=self.text(f"{x.new} {x.unit}" if x.unit else str(x.new)),
+                        reason=self.text(x.reason, quote=view),
+                    )
+                    + "</span>"
+                    for x in update.corrections
+                )
+                rows.append(
+                    f'<li data-change="{update.change.value}"'
+                    + (f' data-outcome="{update.outcome.value}"' if update.outcome else "")
+                    + f">{self.brief_link(brief)} · {esc(update.change.label)}{outcome}："
+                    f"{self.text(update.text, quote=view)}{then}{corrections}</li>"
+                )
+            story = f'<ol class="digest-contradiction__history"{NOT_SEARCHED}>' + "".join(rows) + "</ol>"
+        meta = labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)]) + register_link
+        return self.render(
+            "callout.html",
+            **head,
+            compact=None,
+            text=Markup(self.text(c.text, quote=view)),
+            withheld=Markup(withheld),
+            required=Markup(label),
+            story=Markup(story),
+            meta=Markup(meta),
+        )
+
+    def filter_form(
+        self, target: str, label: str, total: int, fields: list[tuple[str, str, list[tuple[str, str, int]]]]
+    ) -> str:
+        """A filter bar over the page's ``total`` records (``target``), by the data-* attributes named
+        in ``fields`` (``filter.html``).  A field whose one choice would keep every record is left
+        out, and with no field left there is no bar."""
+        kept = [f for f in fields if len(f[2]) > 1 or (f[2] and f[2][0][2] < total)]
+        if not kept:
+            return ""
+        return self.render(
+            "filter.html",
+            target=target,
+            label=label,
+            fields=kept,
+            all_label=labels.FILTER_ALL,
+            count_format=labels.FILTER_COUNT,
+            reset_label=labels.FILTER_RESET,
+        )
+
+    def reference(self, view: CitationView, *, back_links: bool = True, level: int = 2) -> str:
+        c = view.citation
+        meta = []
+        if c.year:
+            meta.append(f"{c.year}")
+        meta += [self.cited_by(x) for x in view.latest_counts]
+        if c.openalex_id:
+            meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
+        if c.doi:
+            link = f'<a href="https://doi.org/{esc(url_quote(c.doi, safe="/:;()+"))}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
+            meta.append(labels.REFERENCE_DOI.format(link=link))
+        if view.withdrawn_in is not None:
+            meta.insert(
+                0,
+                labels.REFERENCE_WITHDRAWN.format(
+                    date=view.withdrawn_in.date.isoformat(), brief=self.brief_link(view.withdrawn_in)
+                ),
+            )
+        if c.oa_status:
+            explained = labels.OPEN_ACCESS.get(c.oa_status)  # OpenAlex's own closed set of words
+            word = self.text(c.oa_status)
+            status = labels.REFERENCE_OA_EXPLAINED.format(word=word, explained=explained) if explained else word
+            meta.append(labels.REFERENCE_OA.format(status=status))
+        if c.card:
+            meta.append(
+                labels.REFERENCE_CARD.format(path=self.material(c.card))
+                + (labels.REFERENCE_CARD_TOPIC.format(topic=self.text(c.card_topic)) if c.card_topic else "")
+            )
+        meta.append(labels.REFERENCE_VERIFIED if c.verified else labels.REFERENCE_UNVERIFIED)
+        note = (
+            f'<p class="digest-ref__note">{labels.REFERENCE_USE.format(note=self.located(self.text(c.use_note), view.brief))}</p>'
+            if c.use_note
+            else ""
+        )
+        if view.earlier_counts:  # refreshed by a later brief: the earlier counts stay, as history
+            earlier = labels.CLAUSE_SEP.join(self.cited_by(x) for x in view.earlier_counts)
+            note += f'<p class="digest-ref__history"{NOT_SEARCHED} data-earlier-counts="{len(view.earlier_counts)}">{labels.FIGURE_EARLIER}{earlier}</p>'
+
+        if c.down_weighted_by:
+            dw = self.doc.contradiction(c.down_weighted_by)
+            if dw:
+                warning = labels.REFERENCE_DOWN_WEIGHTED.format(contradiction=self.contradiction_link(dw))
+                note += f'<p class="digest-ref__down" data-down-weighted="true">{warning}</p>'
+        back = (
+            [
+                Markup(
+                    f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">'
+                    f"↩ {self.text(p.label, links=False)}</a>"
+                )
+                for p in self.layout.cited_at(arxiv_key(c.arxiv))
+            ]
+            if back_links
+            else None
+        )
+        return self.render(
+            "reference.html",
+            view=view,
+            number=view.number,
+            anchor=self.anchor_id(f"ref-{view.number}"),
+            level=level,
+            key=arxiv_key(c.arxiv),
+            title=c.title,
+            cite=Markup(self.cite(view, number=False, card=False)),
+            meta=[Markup(m) for m in meta],
+            sep=labels.SEP,
+            from_brief=Markup(labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))),
+            note=Markup(note),
+            back_links=back,
+            back_label=labels.REFERENCE_BACK,
+            list_sep=labels.LIST_SEP,
+        )
+
+    def follow_up(self, view: FollowUpView) -> str:
+        fu = view.follow_up
+        items = labels.LIST_SEP.join(self.item_link(i) for i in fu.items if i in self.doc.items)
+        story = "".join(
+            f"{labels.CLAUSE_SEP}{self.brief_link(b)} {esc(u.status.label)}"
+            + (f"：{self.text(u.note)}" if u.note else "")
+            for b, u in view.history
+        )
+        meta = labels.FOLLOW_UP_META.format(
+            status=esc(view.status.label),
+            brief=self.brief_link(view.brief),
+            items=labels.FOLLOW_UP_ITEMS.format(items=items) if items else "",
+            story=story,
+        )
+        return self.render(
+            "follow_up.html",
+            view=view,
+            id=fu.id,
+            anchor=self.anchor_id("follow-up-" + fu.id),
+            status=view.status.value,
+            pending=view.pending,
+            round=fu.round,
+            text=fu.text,
+            meta=Markup(meta),
+        )
+
+    def changes(self, brief: Brief) -> str:
+        """Exactly what one brief did to the living doc, each with a link to where it happened."""
+        ch = self.doc.changes[brief.id]
+        rows: list[dict[str, Any]] = []
+        for name in CHANGE_KINDS:
+            label, ids = labels.CHANGE_KINDS[name], ch.of(name)
+            if not ids:
+                continue
+            if name == "sections_opened":
+                links = [
+                    f"{self.section_link(str(n))} {self.text(self.doc.sections[str(n)].section.title or '', links=False)}"
+                    for n in ids
+                ]
+            elif name == "citations_added":
+                by_number = {v.number: v for v in self.doc.citations_by_brief.get(brief.id, [])}
+                links = [
+                    f'<a href="{esc(self.linker.url(self.layout.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>'
+                    for n in ch.citations_added
+                ]
+            elif name.startswith("entries") or name == "evidence_changed":
+                links = [self.entry_link(str(i)) for i in ids]
+            elif name.startswith("contradictions"):
+                views = (self.doc.contradiction(str(i)) for i in ids)
+                links = [self.contradiction_link(v) for v in views if v is not None]
+            else:
+                links = []  # a follow-up by what it says, not by its id
+                for i in ids:
+                    view = self.doc.follow_up(str(i))
+                    href = self.linker.url(self.layout.follow_up_page(view), f"follow-up-{i}")
+                    links.append(f'<a href="{esc(href)}">{self.text(view.follow_up.text, links=False)}</a>')
+            row = labels.CHANGE_ROW.format(label=label, count=len(ids), links=labels.LIST_SEP.join(links))
+            rows.append({"kind": name, "count": len(ids), "text": Markup(row)})
+        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES)
+
+    def errata(self, brief: Brief) -> str:
+        """The errata this brief makes of earlier ones, and those later briefs made of it."""
+        rows = []
+        for e in brief.errata:
+            earlier = self.doc.briefs_by_id.get(e.brief)
+            target = self.brief_link(earlier) if earlier else esc(e.brief)
+            if e.item is not None and e.item in self.doc.items:
+                target = self.item_link(e.item)
+            rows.append(
+                labels.BRIEF_ERRATUM_MADE.format(
+                    target=target, old=self.text(e.old), new=self.text(e.new), text=self.text(e.text)
+                )
+            )
+        for later in self.doc.briefs:
+            for e in later.errata:
+                if e.brief != brief.id:
+                    continue
+                item = f" {self.item_link(e.item)}" if e.item is not None and e.item in self.doc.items else ""
+                rows.append(
+                    labels.BRIEF_ERRATUM_RECEIVED.format(
+                        brief=self.brief_link(later),
+                        item=item,
+                        old=self.text(e.old),
+                        new=self.text(e.new),
+                        text=self.text(e.text),
+                    )
+                )
+        return "".join(f'<p class="digest-erratum">{row}</p>' for row in rows)
+
+    def questions(self, brief: Brief) -> str:
+        """The importer's open questions on this brief: what is asked, what is published meanwhile,
+        the candidates (the brief's words and ids, escaped like all brief text)."""
+        rows = []
+        for qu in brief.questions:
+            choices = "".join(f"<li>{self.text(c.label, links=False)}</li>" for c in qu.choices)
+            context = f'<p class="digest-question__context">「{self.text(qu.context)}」</p>' if qu.context else ""
+            rows.append(
+                f'<li class="digest-question" data-question="{esc(qu.id)}"><p><strong>{labels.PENDING}</strong>：'
+                f"{self.text(qu.ask)}</p>{context}"
+                f"<p>{labels.BRIEF_QUESTION_READING}{self.text(qu.reading)}</p>"
+                f"<p>{labels.BRIEF_QUESTION_CHOICES}</p><ol>{choices}</ol></li>"
+            )
+        return f'<ul class="digest-questions">{"".join(rows)}</ul>'
+
+    def timeline(self, briefs: Sequence[Brief]) -> str:
+        """Newest first: each brief with the counts of what it changed."""
+        rows = []
+        for b in sorted(briefs, key=lambda b: (b.date, b.id), reverse=True):
+            counts = self.doc.changes[b.id].counts()
+            shown = " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
+            rows.append(
+                f'<li data-brief="{esc(b.id)}">{self.brief_link(b)} · {self.text(b.title)}'
+                f'<span class="digest-timeline__counts">{(" · " + shown) if shown else ""}</span></li>'
+            )
+        return (
+            '<ol class="digest-timeline" reversed>' + "".join(rows) + "</ol>"
+            if rows
+            else f'<p class="digest-empty">{labels.NO_BRIEFS}</p>'
+        )
