@@ -151,3 +151,99 @@ def test_a_brief_string_with_markup_and_a_withheld_claim_prints_escaped_every_wa
     assert "<b" not in out and 'onmouseover="' not in out and WITHHELD not in out, out
     assert "&lt;b onmouseover=&#34;x&#34;&gt;" in out or "&lt;b onmouseover=&quot;x&quot;&gt;" in out, out
     assert "〔暂扣" in out, out
+
+
+# --------------------------------------------------------------------------- overrides fed records
+# Issue 31: the entry, the callout, the history and the overview are templates given the merged
+# doc's records (not HTML the renderer made), so a site's override can lay them out its own way.
+# Facts come from the lifecycle nights: Kapitsa (§1) refreshed in place three times, its weekly gain
+# withheld by a contradiction that is settled and reopened.
+
+
+@pytest.fixture(scope="module")
+def lived(lifecycle):
+    return Layout(merge(lifecycle.outlines["inference"], lifecycle.briefs))
+
+
+def rendered(layout: Layout, page: str, blocks, folder: Path) -> str:
+    renderer = Renderer(layout, Linker(page), templates=Templates((str(folder),)))
+    return "".join(b.html for b in blocks(renderer) if isinstance(b, Raw))
+
+
+def test_a_history_override_gets_every_change_of_the_entry_as_a_record(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "history.html",
+        '<table class="team-history">{% for row in rows %}<tr data-kind="{{ row.kind }}">'
+        "<td>{{ row.brief.date if row.brief else '' }}</td>"
+        "<td>{{ row.change.text if row.change else row.hidden }}</td></tr>{% endfor %}</table>",
+    )
+    html = rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    kapitsa = lived.doc.entries["kapitsa"]
+    table = re.search(r'data-digest-entry="kapitsa".*?<table class="team-history">(.*?)</table>', html, re.S)
+    assert table is not None and "digest-history" not in html
+    kinds = re.findall(r'<tr data-kind="([^"]+)">', table.group(1))
+    assert kinds == [u.kind for u in kapitsa.history] and kinds[0] == "baseline"
+    dates = re.findall(r"<td>(2026-10-\d\d)</td>", table.group(1))
+    assert dates == [u.brief.date.isoformat() for u in kapitsa.history if u.brief is not None]
+
+
+def test_an_overview_override_gets_the_counts_and_the_briefs(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "overview.html",
+        '<div class="team-overview" data-open="{{ open|length }}" data-latest="{{ latest.id }}">'
+        '{% for s in sections %}<b data-section="{{ s.number }}">{{ s.entries }}/{{ s.open }}</b>{% endfor %}'
+        "{% for row in timeline %}<i>{{ row.brief.id }}</i>{% endfor %}</div>",
+    )
+    html = rendered(lived, "inference/index.md", lambda r: r.overview(), folder)
+    doc = lived.doc
+    assert "digest-overview" not in html and "digest-timeline" not in html
+    assert f'data-open="{sum(c.is_open for c in doc.contradictions)}"' in html
+    assert f'data-latest="{doc.briefs[-1].id}"' in html
+    assert re.findall(r"<i>([^<]+)</i>", html) == sorted((b.id for b in doc.briefs), reverse=True)
+    counts = dict(re.findall(r'<b data-section="(\d+)">(\d+/\d+)</b>', html))
+    assert list(counts) == ["1", "2", "3", "4", "5", "6"]
+    first = [doc.sections["1"], *doc.children("1")]
+    assert counts["1"].split("/")[0] == str(sum(not e.retracted for s in first for e in s.entries))
+
+
+def test_a_callout_override_gets_the_story_and_still_cannot_print_a_withheld_claim(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "callout.html",
+        '<aside class="team-callout" data-id="{{ id }}">{{ contradiction.title|text(quote=view) }}'
+        "{% for brief, change in view.history %}<s>{{ brief.id }} {{ change.change.value }}</s>{% endfor %}"
+        "{% for w in contradiction.withheld %}<q>{{ w.text }}</q>{% endfor %}</aside>",
+    )
+    html = rendered(lived, "inference/register.md", lambda r: r.register(), folder)
+    doc = lived.doc
+    assert "data-digest-contradiction=" not in html  # no shipped callout left
+    assert sorted(re.findall(r'<aside class="team-callout" data-id="([^"]+)"', html)) == sorted(
+        c.id for c in doc.contradictions
+    )
+    gain = doc.contradiction("kapitsa-weekly-gain")
+    assert gain is not None and gain.is_open and gain.history  # settled, then reopened
+    aside = re.search(r'data-id="kapitsa-weekly-gain">(.*?)</aside>', html, re.S).group(1)
+    assert re.findall(r"<s>(\S+) (\w+)</s>", aside) == [(b.id, u.change.value) for b, u in gain.history]
+    quoted = re.findall(r"<q>(.*?)</q>", aside)
+    assert quoted and all("175" not in q and "〔暂扣" in q for q in quoted)  # printed plainly: withheld
+
+
+def test_an_entry_override_gets_the_entry_and_its_item(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "entry.html",
+        '<article class="team-entry" data-id="{{ entry.id }}" data-section="{{ entry.section }}">'
+        "{{ entry.title|text }}{% if entry.item %} · {{ entry.item.evidence.level|word('evidence_levels') }}"
+        "{% endif %}</article>",
+    )
+    html = rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    doc = lived.doc
+    assert '<section class="digest-entry' not in html  # no shipped entry left
+    shown = re.findall(r'<article class="team-entry" data-id="([^"]+)" data-section="([^"]+)">', html)
+    assert ("kapitsa", doc.entries["kapitsa"].section) in shown
+    assert all(doc.entries[i].section.split(".")[0] == "1" for i, _ in shown)
+    kapitsa = re.search(r'data-id="kapitsa"[^>]*>(.*?)</article>', html).group(1)
+    level = doc.entries["kapitsa"].item.evidence.level
+    assert kapitsa.endswith(" · " + doc.vocabulary.label("evidence_levels", level))

@@ -38,7 +38,7 @@ def atom(layout: Layout, site_url: str | None = None, directory_urls: bool = Tru
         f'<link rel="alternate" type="text/html" href={quoteattr(linker.url(briefs_index_page(doc.topic)))}/>',
     ]
     for brief in briefs:
-        counts = renderer._counts_text(brief)
+        counts = renderer.counts_text(brief)
         href = linker.url(brief_page(brief))
         out += [
             "<entry>",

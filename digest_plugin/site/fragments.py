@@ -9,6 +9,7 @@ a follow-up; what one brief changed.  Each is written through the text path belo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote as url_quote
 
@@ -45,6 +46,31 @@ from .text import (
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
 
+HISTORY_WORDS = SimpleNamespace(
+    kinds=labels.HISTORY_KINDS,
+    baseline=Markup(labels.HISTORY_BASELINE),
+    gap=Markup(labels.HISTORY_GAP),
+    correction=Markup(labels.CORRECTION),
+    no_boundary=labels.BOUNDARY_NOT_GIVEN,
+)
+"""The words ``history.html`` writes its rows with (an object, not a dict, so no key can shadow a dict method in a template; ``Markup``: their ``{placeholders}`` are filled
+with fragments the template made through the text path, and a plain value filled in is escaped)."""
+CALLOUT_WORDS = SimpleNamespace(
+    sep=labels.SEP,
+    list_sep=labels.LIST_SEP,
+    register=labels.CONTRADICTION_REGISTER_LINK,
+    touches=labels.CONTRADICTION_TOUCHES,
+    items=labels.CONTRADICTION_ITEMS,
+    cites=labels.CONTRADICTION_CITES,
+    materials=labels.CONTRADICTION_MATERIALS,
+    source=labels.CONTRADICTION_SOURCE,
+    withheld=labels.WITHHELD_CLAIMS,
+    required=labels.REQUIRED_LABEL,
+    outcome=Markup(labels.OUTCOME),
+    superseded_by=Markup(labels.SUPERSEDED_BY),
+    correction=Markup(labels.CORRECTION),
+)
+"""The words ``callout.html`` is written with (``Markup`` where a value is filled in)."""
 FIGURE_VALUES = 5
 """Earlier values of a figure listed beside it (the chart shows the whole series)."""
 
@@ -141,14 +167,6 @@ class FragmentRenderer(TextRenderer):
             f'<span class="digest-badge__tip" role="tooltip" data-search-exclude>{labels.BASELINE_MEANING}<br>'
             f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a></span></span>'
         )
-
-    def material(self, path: str, anchor: str | None = None) -> str:
-        """A material path (as code) and the place inside it.  Both are brief text: withheld like
-        any other, and read together, so a claim cannot hide across the two."""
-        joined = f"{path} {anchor}" if anchor else path
-        if self.plain(joined) != joined:  # a withheld spelling in the path, the anchor, or across them
-            return self.text(joined, links=False)
-        return f"<code>{self.text(path, links=False)}</code>" + (f" {self.text(anchor)}" if anchor else "")
 
     def sources(self, item: Item) -> str:
         parts = []
@@ -316,54 +334,45 @@ class FragmentRenderer(TextRenderer):
         )
 
     def history(self, entry: EntryView) -> str:
-        """How the entry got here, oldest first: the baseline, each update, evidence change and retraction."""
+        """How the entry got here, oldest first: the baseline, each update, evidence change and
+        retraction (``history.html``, given the changes themselves).  A long history keeps its first
+        row and its latest ``HISTORY_ROWS``, with a gap row between that says how many are left out."""
         if len(entry.history) < 2:
             return ""
-        rows: list[dict[str, Any] | None] = []
         level: str | None = None
-        hidden = 0
         shown: Sequence[Update] = entry.history
+        gap: dict[str, Any] | None = None
         if len(shown) > HISTORY_ROWS + 1:  # an entry updated every day: the first and the latest rows
-            hidden = len(shown) - HISTORY_ROWS - 1
-            level = next((u.evidence.level for u in reversed(shown[:-HISTORY_ROWS]) if u.evidence is not None), None)
-            rows.append(None)
-            shown = [shown[0], *shown[-HISTORY_ROWS:]]
-        for u in shown:
-            if u.kind == "baseline":
-                doc = self.doc.outline.doc
-                line = labels.HISTORY_BASELINE.format(
-                    version=self.text(doc.version or ""), source=self.brief_ref(entry)
-                )
-                rows.append({"kind": "baseline", "text": Markup(line + self.text(u.text))})
-                continue
-            what = labels.HISTORY_KINDS[u.kind]
-            text = self.text(u.text) if u.text else ""
-            if u.kind == "evidence" and u.evidence is not None:
-                now = self.word("evidence_levels", u.evidence.level)
-                change = f"{self.word('evidence_levels', level)} → {now}" if level else now
-                said = self.text(u.evidence.boundary) if u.evidence.boundary else labels.BOUNDARY_NOT_GIVEN
-                text = f"{change}：{said}" + (f"（{text}）" if text else "")
-            if u.kind == "corrected" and u.correction is not None:
-                c = u.correction
-                unit = f" {c.unit}" if c.unit else ""
-                text = labels.CORRECTION.format(
-                    label=self.text(f"{c.label} " if c.label else ""),
-                    old=self.text(f"{c.old}{unit}"),
-                    new=self.text(f"{c.new}{unit}"),
-                    reason=self.text(c.reason),
-                )
-            if u.evidence is not None:
-                level = u.evidence.level
-            assert u.brief is not None, "every change after the baseline comes from a brief"
-            line = f"{self.brief_link(u.brief)} · {what}：{text}"
-            rows.append({"kind": u.kind, "brief": u.brief.id, "text": Markup(line)})
-        if None in rows:  # the gap goes after the first row
-            rows.remove(None)
             first = entry.history[1].brief
             assert first is not None, "only the first row of a history is the baseline"
-            gap_text = labels.HISTORY_GAP.format(hidden=hidden, first=self.brief_link(first))
-            rows.insert(1, {"kind": "gap", "hidden": hidden, "text": Markup(gap_text)})
-        return self.render("history.html", title=labels.HISTORY, rows=[r for r in rows if r is not None])
+            hidden = len(shown) - HISTORY_ROWS - 1
+            gap = {"kind": "gap", "change": None, "brief": None, "before": None, "hidden": hidden, "first": first}
+            level = next((u.evidence.level for u in reversed(shown[:-HISTORY_ROWS]) if u.evidence is not None), None)
+            shown = [shown[0], *shown[-HISTORY_ROWS:]]
+        rows: list[dict[str, Any]] = []
+        for u in shown:
+            if u.kind == "baseline":
+                rows.append(
+                    {"kind": "baseline", "change": u, "brief": None, "before": None, "hidden": 0, "first": None}
+                )
+                continue
+            assert u.brief is not None, "every change after the baseline comes from a brief"
+            rows.append({"kind": u.kind, "change": u, "brief": u.brief, "before": level, "hidden": 0, "first": None})
+            if u.evidence is not None:
+                level = u.evidence.level
+        if gap is not None:
+            rows.insert(1, gap)
+        stated = entry.baseline.stated_in if entry.baseline else ""
+        return self.render(
+            "history.html",
+            title=labels.HISTORY,
+            entry=entry,
+            version=self.doc.outline.doc.version,
+            stated_in=self.doc.briefs_by_id.get(stated),
+            stated=stated,
+            rows=rows,
+            words=HISTORY_WORDS,
+        )
 
     def brief_ref(self, entry: EntryView) -> str:
         stated = entry.baseline.stated_in if entry.baseline else ""
@@ -554,14 +563,14 @@ class FragmentRenderer(TextRenderer):
         )
 
     def callout(self, view: ContradictionView, *, compact: bool = False) -> str:
-        """A Material admonition (collapsible ``details``) holding a contradiction, unmasked.
+        """A Material admonition (collapsible ``details``) holding a contradiction, unmasked
+        (``callout.html``, given the record and what the renderer decided about it).
 
         Its kind and colour come from its disposition (the vocabulary's ``kind`` and ``style``): a
         paywall is 待核实, not 矛盾.  Open ones are expanded.  Settled ones (resolved or superseded)
         are collapsed; with ``compact`` (section pages) they shrink to a "resolved on …" note,
         while the register keeps the whole story."""
         c = view.contradiction
-        settled = view.settled
         word = self.doc.vocabulary.word("dispositions", view.disposition)
         kind = (word.kind if word else None) or labels.CALLOUT_KIND
         if view.is_open:
@@ -571,114 +580,45 @@ class FragmentRenderer(TextRenderer):
         else:
             style = "success" if view.status is Status.resolved else "note"
         disposition = self.doc.vocabulary.label("dispositions", view.disposition)
-        register = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
-        register_link = (
-            f' · <a href="{esc(register)}">{labels.CONTRADICTION_REGISTER_LINK}</a>' if register[0] != "#" else ""
-        )
-        when = ""
-        if settled:
-            brief, update = settled
-            when = f"（{brief.date.isoformat()}）"
-            if update.outcome is not None:
-                when = labels.OUTCOME.format(outcome=esc(update.outcome.label)) + when
-        head = {
+        page = self.layout.contradiction_page(view)
+        register = self.linker.url(page, f"contradiction-{view.id}")
+        data: dict[str, Any] = {
             "view": view,
+            "contradiction": c,
             "id": view.id,
             "state": view.status.value,
             "code": view.disposition,
             "sections": " ".join(view.sections),
-            "searched_elsewhere": self.linker.page != self.layout.contradiction_page(view),
+            "searched_elsewhere": self.linker.page != page,
             "style": style,
             "open": view.is_open,
             "anchor": self.anchor_id("contradiction-" + view.id),
             "kind": kind,
             "name": Markup(self.contradiction_name(view)),
-            "title": Markup(self.text(c.title, quote=view, links=False)),
             "disposition": disposition if disposition != kind else "",
             "status": view.status.label,
-            "when": Markup(when),
+            "settled": view.settled,
+            "register": register if register[0] != "#" else "",
+            "compact": compact and view.settled is not None,
+            "words": CALLOUT_WORDS,
         }
-        if compact and settled:
-            brief, update = settled
-            note = f"<p>{self.text(update.text, quote=view)}（{self.brief_link(brief)}）{register_link}</p>"
-            return self.render("callout.html", **head, compact=Markup(note))
-        touched = []
-        if view.sections:
-            touched.append(
-                labels.CONTRADICTION_TOUCHES + labels.LIST_SEP.join(self.section_link(s) for s in view.sections)
-            )
-        if c.touches.items:
-            items = [self.item_link(i) + self._item_level_tag(i) for i in c.touches.items if i in self.doc.items]
-            touched.append(labels.CONTRADICTION_ITEMS + labels.LIST_SEP.join(items))
+        if data["compact"]:
+            return self.render("callout.html", **data)
         cited = sorted({arxiv_key(a) for a in c.touches.citations} | set(ARXIV_MENTION.findall(f"{c.title} {c.text}")))
-        cited_views = [self.doc.citations[k] for k in cited if k in self.doc.citations]
-        if cited_views:  # the summary holds no link (it is itself a control): the citations go here
-            touched.append(labels.CONTRADICTION_CITES + labels.LIST_SEP.join(self.cite(v) for v in cited_views))
-        if c.materials:  # where in the round's materials it was read: provenance, as an item's sources
-            touched.append(
-                labels.CONTRADICTION_MATERIALS
-                + labels.LIST_SEP.join(self.material(m.path, m.anchor) for m in c.materials)
-            )
-        withheld = ""
-        if c.withheld:
-            note = (
-                labels.WITHHELD_CLAIMS_OPEN
-                if view.is_open
-                else labels.WITHHELD_CLAIMS_CORRECTED
-                if view.corrected  # the claim was wrong: it stays withheld for good
-                else labels.WITHHELD_CLAIMS_SETTLED
-            )
-            withheld = (
-                f'<p class="digest-withheld-claims"{"" if view.is_open else NOT_SEARCHED}><strong>{labels.WITHHELD_CLAIMS}</strong>{note}：'
-                + labels.LIST_SEP.join(
-                    f'<mark data-withheld-claim="{esc(c.id)}">{self.text(w.text, quote=view)}</mark>'
-                    for w in c.withheld
-                )
-                + "</p>"
-            )
-        label = (
-            f'<p class="digest-required-label"><strong>{labels.REQUIRED_LABEL}</strong>：'
-            f"{self.text(c.required_label, quote=view)}</p>"
-            if c.required_label
-            else ""
-        )
-        story = ""
-        if view.history:
-            rows = []
-            for brief, update in view.history:
-                successor = self.doc.contradiction(update.superseded_by) if update.superseded_by else None
-                then = labels.SUPERSEDED_BY.format(successor=self.contradiction_link(successor)) if successor else ""
-                outcome = labels.OUTCOME.format(outcome=esc(update.outcome.label)) if update.outcome else ""
-                corrections = "".join(
-                    '<br><span class="digest-correction"'
-                    + (f' data-figure="{esc(x.key)}"' if x.key else "")  # a claim correction names no figure
-                    + ">"
-                    + labels.CORRECTION.format(
-                        label=self.text(f"{x.label} " if x.label else ""),
-                        old=self.text(f"{x.old} {x.unit}" if x.unit else str(x.old), quote=view),
-                        new=self.text(f"{x.new} {x.unit}" if x.unit else str(x.new)),
-                        reason=self.text(x.reason, quote=view),
-                    )
-                    + "</span>"
-                    for x in update.corrections
-                )
-                rows.append(
-                    f'<li data-change="{update.change.value}"'
-                    + (f' data-outcome="{update.outcome.value}"' if update.outcome else "")
-                    + f">{self.brief_link(brief)} · {esc(update.change.label)}{outcome}："
-                    f"{self.text(update.text, quote=view)}{then}{corrections}</li>"
-                )
-            story = f'<ol class="digest-contradiction__history"{NOT_SEARCHED}>' + "".join(rows) + "</ol>"
-        meta = labels.SEP.join([*touched, labels.CONTRADICTION_SOURCE + self.brief_link(view.brief)]) + register_link
         return self.render(
             "callout.html",
-            **head,
-            compact=None,
-            text=Markup(self.text(c.text, quote=view)),
-            withheld=Markup(withheld),
-            required=Markup(label),
-            story=Markup(story),
-            meta=Markup(meta),
+            **data,
+            items=[{"id": i, "level": self.item_level(i)} for i in c.touches.items if i in self.doc.items],
+            citations=[self.doc.citations[k] for k in cited if k in self.doc.citations],
+            withheld_note=labels.WITHHELD_CLAIMS_OPEN
+            if view.is_open
+            else labels.WITHHELD_CLAIMS_CORRECTED
+            if view.corrected  # the claim was wrong: it stays withheld for good
+            else labels.WITHHELD_CLAIMS_SETTLED,
+            successors=[
+                self.doc.contradiction(update.superseded_by) if update.superseded_by else None
+                for _, update in view.history
+            ],
         )
 
     def filter_form(
@@ -877,17 +817,21 @@ class FragmentRenderer(TextRenderer):
         return f'<ul class="digest-questions">{"".join(rows)}</ul>'
 
     def timeline(self, briefs: Sequence[Brief]) -> str:
-        """Newest first: each brief with the counts of what it changed."""
-        rows = []
-        for b in sorted(briefs, key=lambda b: (b.date, b.id), reverse=True):
-            counts = self.doc.changes[b.id].counts()
-            shown = " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
-            rows.append(
-                f'<li data-brief="{esc(b.id)}">{self.brief_link(b)} · {self.text(b.title)}'
-                f'<span class="digest-timeline__counts">{(" · " + shown) if shown else ""}</span></li>'
-            )
-        return (
-            '<ol class="digest-timeline" reversed>' + "".join(rows) + "</ol>"
-            if rows
-            else f'<p class="digest-empty">{labels.NO_BRIEFS}</p>'
-        )
+        """Newest first: each brief with the counts of what it changed (``timeline.html``)."""
+        return self.render("timeline.html", timeline=self.timeline_rows(briefs), no_briefs=labels.NO_BRIEFS)
+
+    def timeline_rows(self, briefs: Sequence[Brief]) -> list[dict[str, Any]]:
+        """The timeline's rows, newest first: each brief and (word, number) of each kind of change."""
+        return [
+            {"brief": b, "counts": self.change_counts(b)}
+            for b in sorted(briefs, key=lambda b: (b.date, b.id), reverse=True)
+        ]
+
+    def change_counts(self, brief: Brief) -> list[tuple[str, int]]:
+        """(word, number) of each kind of change a brief made, in the doc's order (none: left out)."""
+        counts = self.doc.changes[brief.id].counts()
+        return [(labels.CHANGE_KINDS[name], counts[name]) for name in CHANGE_KINDS if counts[name]]
+
+    def counts_text(self, brief: Brief) -> str:
+        """「新增条目 2 · 原地更新 1」 (plain: the feed's summary), or 「无改动」."""
+        return " · ".join(f"{word} {count}" for word, count in self.change_counts(brief)) or labels.NO_CHANGES_SHORT

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 from markupsafe import Markup
@@ -18,7 +19,6 @@ from markupsafe import Markup
 from ..core import labels
 from ..core.arxiv import key as arxiv_key
 from ..core.doc import (
-    CHANGE_KINDS,
     ContradictionView,
     EntryView,
     SectionView,
@@ -46,6 +46,25 @@ from .text import (
     esc,
     level_of,
 )
+
+OVERVIEW_WORDS = SimpleNamespace(
+    latest=Markup(labels.OVERVIEW_LATEST),
+    no_changes=labels.NO_CHANGES_SHORT,
+    open=labels.OVERVIEW_OPEN,
+    open_count=Markup(labels.OVERVIEW_OPEN_COUNT),
+    follow_ups=labels.OVERVIEW_FOLLOW_UPS,
+    follow_ups_count=Markup(labels.OVERVIEW_FOLLOW_UPS_COUNT),
+    references=labels.OVERVIEW_REFERENCES,
+    references_count=Markup(labels.OVERVIEW_REFERENCES_COUNT),
+    references_added=Markup(labels.OVERVIEW_REFERENCES_ADDED),
+    briefs=labels.OVERVIEW_BRIEFS,
+    briefs_count=Markup(labels.OVERVIEW_BRIEFS_COUNT),
+    table_head=labels.OVERVIEW_TABLE_HEAD,
+    open_list=labels.OVERVIEW_OPEN_LIST,
+    timeline=labels.OVERVIEW_TIMELINE,
+    feed=labels.FEED_LINK,
+)
+"""The words ``overview.html`` is written with (``Markup`` where a value is filled in)."""
 
 
 class Renderer(FragmentRenderer):
@@ -645,76 +664,44 @@ class Renderer(FragmentRenderer):
         return f'<p><a class="digest-feed" href="{esc(self.linker.url(feed_page(self.doc.topic)))}" type="application/atom+xml">{labels.FEED_LINK}</a></p>'
 
     def overview(self) -> list[Block]:
-        """The topic at a glance: today's brief, open contradictions and follow-ups, counts, the timeline."""
+        """The topic at a glance: today's brief, open contradictions and follow-ups, counts, the
+        timeline (``overview.html``, given the records and the counts)."""
         doc = self.doc
         latest = doc.briefs[-1] if doc.briefs else None
-        open_c = [c for c in doc.contradictions if c.is_open]
-        parts = [f'<div class="digest-overview" data-topic="{esc(doc.topic)}"><ul>']
-        if latest:
-            latest_text = labels.OVERVIEW_LATEST.format(brief=self.brief_link(latest), counts=self._counts_text(latest))
-            parts.append(f"<li>{latest_text}</li>")
-        parts.append(
-            f"<li>{labels.OVERVIEW_OPEN}"
-            f'<a href="{esc(self.linker.url(register_page(doc.topic)))}">'
-            f"{labels.OVERVIEW_OPEN_COUNT.format(count=len(open_c))}</a></li>"
-        )
-        parts.append(
-            f"<li>{labels.OVERVIEW_FOLLOW_UPS}"
-            f'<a href="{esc(self.linker.url(follow_ups_page(doc.topic)))}">'
-            f"{labels.OVERVIEW_FOLLOW_UPS_COUNT.format(count=len(doc.open_follow_ups()))}</a></li>"
-        )
-        parts.append(
-            f"<li>{labels.OVERVIEW_REFERENCES}"
-            f'<a href="{esc(self.linker.url(bibliography_page(doc.topic)))}">'
-            f"{labels.OVERVIEW_REFERENCES_COUNT.format(count=doc.reference_count)}</a>"
-            f"{labels.OVERVIEW_REFERENCES_ADDED.format(count=len(doc.citations))}</li>"
-        )
-        parts.append(
-            f"<li>{labels.OVERVIEW_BRIEFS}"
-            f'<a href="{esc(self.linker.url(briefs_index_page(doc.topic)))}">'
-            f"{labels.OVERVIEW_BRIEFS_COUNT.format(count=len(doc.briefs))}</a></li></ul>"
-        )
-        parts.append(
-            '<table class="digest-counts" data-search-exclude><thead><tr>'
-            + "".join(f"<th>{head}</th>" for head in labels.OVERVIEW_TABLE_HEAD)
-            + "</tr></thead><tbody>"
-        )
-        counts = []
+        sections = []
+        counts: list[tuple[str, int, int]] = []
         for top in doc.top_sections():
             group = [top, *doc.children(top.number)]
-            n_entries = sum(1 for s in group for e in s.entries if not e.retracted)
-            n_open = len({c.id for s in group for c in s.contradictions if c.is_open})
-            counts.append((f"§{top.number}", n_entries, n_open))
-            parts.append(
-                f'<tr data-section="{esc(top.number)}"><td>{self.section_link(top.number)} '
-                f"{self.text(top.section.title or self.layout.titles.get(top.number, ''))}</td>"
-                f"<td>{n_entries}</td><td>{n_open}</td></tr>"
-            )
-        parts.append("</tbody></table>")
-        parts.append(bars(labels.OVERVIEW_CHART, counts))
-        if open_c:
-            parts.append(
-                f'<p><strong>{labels.OVERVIEW_OPEN_LIST}</strong></p><ul class="digest-open-contradictions">'
-                + "".join(
-                    f"<li>{self.contradiction_link(c)} · {self.text(c.contradiction.title)}（{self.word('dispositions', c.disposition)}）</li>"
-                    for c in open_c
-                )
-                + "</ul>"
-            )
-        parts.append(
-            f"<p><strong>{labels.OVERVIEW_TIMELINE}</strong></p>"
-            + self.timeline(doc.briefs[-30:])
-            + self._feed_link()
-            + "</div>"
+            entries = sum(1 for s in group for e in s.entries if not e.retracted)
+            still_open = len({c.id for s in group for c in s.contradictions if c.is_open})
+            title = top.section.title or self.layout.titles.get(top.number, "")
+            sections.append({"number": top.number, "title": title, "entries": entries, "open": still_open})
+            counts.append((f"§{top.number}", entries, still_open))
+        topic = doc.topic
+        chart = bars(labels.OVERVIEW_CHART, counts)
+        html = self.render(
+            "overview.html",
+            doc=doc,
+            latest=latest,
+            latest_counts=self.change_counts(latest) if latest else [],
+            open=[c for c in doc.contradictions if c.is_open],
+            follow_ups=len(doc.open_follow_ups()),
+            references=doc.reference_count,
+            added=len(doc.citations),
+            pages={
+                "register": self.linker.url(register_page(topic)),
+                "follow_ups": self.linker.url(follow_ups_page(topic)),
+                "bibliography": self.linker.url(bibliography_page(topic)),
+                "briefs": self.linker.url(briefs_index_page(topic)),
+                "feed": self.linker.url(feed_page(topic)),
+            },
+            sections=sections,
+            chart=Markup(chart),
+            timeline=self.timeline_rows(doc.briefs[-30:]),
+            no_briefs=labels.NO_BRIEFS,
+            words=OVERVIEW_WORDS,
         )
-        return [Raw("".join(parts))]
-
-    def _counts_text(self, brief: Brief) -> str:
-        counts = self.doc.changes[brief.id].counts()
-        return (
-            " · ".join(f"{labels.CHANGE_KINDS[name]} {counts[name]}" for name in CHANGE_KINDS if counts[name])
-            or labels.NO_CHANGES_SHORT
-        )
+        return [Raw(html)]
 
 
 def section_title(view: SectionView) -> str:

@@ -10,6 +10,9 @@ Why templates, and why these rules:
   Jinja's *immutable sandbox*: no attribute that starts with ``_``, no Python internals, no
   mutation of the data.  They are given data as data (the merged doc's records and fragments
   already rendered); no string of a brief is ever compiled as a template.
+* A record is named by a filter that writes its link as every page writes it: ``|brief_link``,
+  ``|section_link``, ``|item_link``, ``|contradiction_link``, ``|cite``, ``|material``; a code by
+  its vocabulary word, ``|word(kind)``, or a level by its tag, ``|level_tag``; so a template is given records and codes, not links already made.
 * Autoescaping is on, and every value a template prints without a filter goes through
   ``finalize``: plain strings are escaped *and withheld* by the renderer's one text path, so an
   override that prints ``{{ item.title }}`` cannot publish a withheld claim.  ``|text`` gives the
@@ -49,11 +52,21 @@ TEMPLATES_PACKAGE = ("digest_plugin", "templates")
 
 
 class TextPath(Protocol):
-    """What templates need of the renderer: its one path from brief text to output."""
+    """What templates need of the renderer: its one path from brief text to output, and the links a
+    record is named by (a brief, a section, an item, a contradiction), each written the same way on
+    every page."""
 
-    def text(self, value: str, *, links: bool = True) -> str: ...
+    def text(self, value: str, *, links: bool = True, quote: Any = None) -> str: ...
     def attr(self, value: str) -> str: ...
     def withholds(self, value: str) -> bool: ...
+    def word(self, kind: str, code: str) -> str: ...
+    def brief_link(self, brief: Any) -> str: ...
+    def section_link(self, number: str) -> str: ...
+    def item_link(self, item_id: str) -> str: ...
+    def contradiction_link(self, view: Any) -> str: ...
+    def cite(self, view: Any) -> str: ...
+    def material(self, path: str, anchor: str | None = None) -> str: ...
+    def level_tag(self, level: str) -> str: ...
 
 
 TEXT_PATH = "digest:text-path"
@@ -88,12 +101,13 @@ def _finalize(context: Context, value: Any) -> Any:
 
 
 @pass_context
-def _text(context: Context, value: Any, links: bool = True) -> Markup:
+def _text(context: Context, value: Any, links: bool = True, quote: Any = None) -> Markup:
     """``{{ x|text }}``: brief text as HTML with its links (withheld marks, arXiv citations);
-    ``|text(links=false)`` for text inside a link of the template's own."""
+    ``|text(links=false)`` for text inside a link of the template's own; ``|text(quote=view)`` in
+    the callout of the contradiction ``view``, where its own withheld claims are quoted."""
     if isinstance(value, Markup):
         return value
-    return Markup(_renderer(context).text(str(value), links=links))
+    return Markup(_renderer(context).text(str(value), links=links, quote=quote))
 
 
 @pass_context
@@ -106,6 +120,54 @@ def _escaped(context: Context, value: Any) -> Markup:
 def _join(context: Context, values: Any, separator: str = "") -> Markup:
     """``|join``: Jinja's own escapes the plain items but does not withhold them."""
     return Markup(_escaped(context, separator)).join(_escaped(context, v) for v in values)
+
+
+@pass_context
+def _word(context: Context, code: Any, kind: str) -> Markup:
+    """``{{ code|word("evidence_levels") }}``: a word of the topic's vocabulary, its label escaped."""
+    return Markup(_renderer(context).word(kind, str(code)))
+
+
+@pass_context
+def _brief_link(context: Context, brief: Any) -> Markup:
+    """``{{ brief|brief_link }}``: 「2026-10-21 E1 简报」 linked to the brief's page."""
+    return Markup(_renderer(context).brief_link(brief))
+
+
+@pass_context
+def _section_link(context: Context, number: Any) -> Markup:
+    """``{{ "3.1"|section_link }}``: 「§3.1」 linked to the section."""
+    return Markup(_renderer(context).section_link(str(number)))
+
+
+@pass_context
+def _item_link(context: Context, item_id: Any) -> Markup:
+    """``{{ item_id|item_link }}``: the item's title (withheld like all brief text) linked to its entry."""
+    return Markup(_renderer(context).item_link(str(item_id)))
+
+
+@pass_context
+def _contradiction_link(context: Context, view: Any) -> Markup:
+    """``{{ view|contradiction_link }}``: 「矛盾 3」 linked to its callout in the register."""
+    return Markup(_renderer(context).contradiction_link(view))
+
+
+@pass_context
+def _cite(context: Context, view: Any) -> Markup:
+    """``{{ citation|cite }}``: the paper's numbered link, with its card (``citation.html``)."""
+    return Markup(_renderer(context).cite(view))
+
+
+@pass_context
+def _material(context: Context, material: Any) -> Markup:
+    """``{{ material|material }}``: a path of the round's materials as code, and the place in it."""
+    return Markup(_renderer(context).material(material.path, material.anchor))
+
+
+@pass_context
+def _level_tag(context: Context, level: Any) -> Markup:
+    """``{{ code|level_tag }}``: an evidence level where a statement is named (``level_tag.html``)."""
+    return Markup(_renderer(context).level_tag(str(level)))
 
 
 def _escape(value: Any) -> Markup:
@@ -145,7 +207,20 @@ def environment(overrides: tuple[str, ...] = ()) -> ImmutableSandboxedEnvironmen
     env.template_class = _Template
     for name in UNSAFE_FILTERS:
         del env.filters[name]
-    env.filters.update(text=_text, e=_escaped, escape=_escaped, join=_join)
+    env.filters.update(
+        text=_text,
+        e=_escaped,
+        escape=_escaped,
+        join=_join,
+        word=_word,
+        brief_link=_brief_link,
+        section_link=_section_link,
+        item_link=_item_link,
+        contradiction_link=_contradiction_link,
+        cite=_cite,
+        material=_material,
+        level_tag=_level_tag,
+    )
     return env
 
 

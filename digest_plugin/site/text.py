@@ -447,13 +447,12 @@ class TextRenderer:
         href = self.linker.url(self.layout.contradiction_page(view), f"contradiction-{view.id}")
         return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
 
-    def _item_level_tag(self, item_id: str) -> str:
-        """After an item named in a callout: its entry's current level (the register shows how
-        solid each statement a contradiction touches is, as the badges do)."""
+    def item_level(self, item_id: str) -> str:
+        """The current level of an item's entry ('' for none): the register shows how solid each
+        statement a contradiction touches is, as the badges do."""
         _, item, entry_id = self.doc.items[item_id]
         entry = self.doc.entries.get(entry_id)
-        level = level_of(entry) if entry is not None else item.evidence.level
-        return " " + self.level_tag(level) if level else ""
+        return level_of(entry) if entry is not None else item.evidence.level
 
     def located(self, html: str, brief: Brief) -> str:
         """Brief text (already HTML) with the brief's layout words made true on every page:
@@ -474,6 +473,14 @@ class TextRenderer:
             return labels.SEE_CONTRADICTION.format(link=f'<a href="{esc(href)}">{labels.CONTRADICTION_LIST}</a>')
 
         return POSITIONAL.sub(link, html)
+
+    def material(self, path: str, anchor: str | None = None) -> str:
+        """A material path (as code) and the place inside it.  Both are brief text: withheld like
+        any other, and read together, so a claim cannot hide across the two."""
+        joined = f"{path} {anchor}" if anchor else path
+        if self.plain(joined) != joined:  # a withheld spelling in the path, the anchor, or across them
+            return self.text(joined, links=False)
+        return f"<code>{self.text(path, links=False)}</code>" + (f" {self.text(anchor)}" if anchor else "")
 
     def scale(self, level: str) -> str:
         """The level as an ordinal scale: ●●●○ (GRADE-like), as many filled as it is solid."""
