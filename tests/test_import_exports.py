@@ -8,7 +8,7 @@ from __future__ import annotations
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import import_full
-from digest_plugin.authoring.importer.common import _Line
+from digest_plugin.authoring.importer.common import Line
 from digest_plugin.authoring.importer.orgmode import from_org
 
 URL = "https://docs.vllm.ai/en/latest/"
@@ -151,15 +151,15 @@ def test_an_org_file_without_a_file_name_that_says_its_date_is_left_for_the_edit
 
 def test_org_lines_become_markdown_lines_and_keep_their_numbers():
     lines = [
-        _Line(1, "#+TITLE: t"),
-        _Line(2, "#+TODO: TODO WAIT | DONE KILL"),
-        _Line(3, "** KILL ⑵ 去讨论区问配置 :ops:"),
-        _Line(4, ":PROPERTIES:"),
-        _Line(5, ":SOURCE: [[https://a.example/x]]"),
-        _Line(6, ":END:"),
-        _Line(7, "见 <2026-12-08 Tue 10:00> 的记录"),
-        _Line(8, "|---+---|"),
-        _Line(9, "* WAIT 结论"),
+        Line(1, "#+TITLE: t"),
+        Line(2, "#+TODO: TODO WAIT | DONE KILL"),
+        Line(3, "** KILL ⑵ 去讨论区问配置 :ops:"),
+        Line(4, ":PROPERTIES:"),
+        Line(5, ":SOURCE: [[https://a.example/x]]"),
+        Line(6, ":END:"),
+        Line(7, "见 <2026-12-08 Tue 10:00> 的记录"),
+        Line(8, "|---+---|"),
+        Line(9, "* WAIT 结论"),
     ]
     assert [(x.number, x.text) for x in from_org(lines)] == [
         (1, "t"),
@@ -175,5 +175,5 @@ def test_org_lines_become_markdown_lines_and_keep_their_numbers():
 
 
 def test_markdown_with_star_bullets_is_no_org_file():
-    lines = [_Line(1, "* 一条要点"), _Line(2, "** 加粗** 不是标题")]
+    lines = [Line(1, "* 一条要点"), Line(2, "** 加粗** 不是标题")]
     assert from_org(lines) == lines

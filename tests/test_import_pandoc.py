@@ -9,14 +9,14 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import import_full
-from digest_plugin.authoring.importer.common import _Line
+from digest_plugin.authoring.importer.common import Line
 from digest_plugin.authoring.importer.pandoc import from_pandoc
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def lines(text: str) -> list[_Line]:
-    return [_Line(n, t) for n, t in enumerate(text.split("\n"), 1)]
+def lines(text: str) -> list[Line]:
+    return [Line(n, t) for n, t in enumerate(text.split("\n"), 1)]
 
 
 def texts(text: str) -> list[str]:

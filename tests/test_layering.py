@@ -215,7 +215,7 @@ def test_the_checker_catches_a_wrong_import(module, source, expected):
 def test_a_sub_package_is_held_to_its_layer_and_may_import_its_own_parts():
     assert "importer" in MODULES
     inside = "digest_plugin.authoring.importer"
-    assert problems("importer", "from .items import _read_items\nfrom ...core.model import Brief\n", inside) == []
+    assert problems("importer", "from .items import read_items\nfrom ...core.model import Brief\n", inside) == []
     (found,) = problems("importer", "from ...hosts.plugin import DigestPlugin\n", inside)
     assert found.startswith("importer (layer 12) imports plugin (layer 16)")
 
@@ -227,3 +227,28 @@ def test_hosts_may_import_their_host():
         )
         == []
     )
+
+
+def private_imports(source: str) -> list[str]:
+    """The ``_names`` a module's source imports from another module: what a module keeps to itself
+    is not another's to use (a name shared across modules is public, and named so)."""
+    return [
+        alias.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__"
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+def test_no_module_imports_another_modules_private_names():
+    found = {
+        path.relative_to(PACKAGE).as_posix(): names
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (names := private_imports(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_private_import_check_sees_one():
+    assert private_imports("from .common import BULLET, _Draft\nfrom __future__ import annotations\n") == ["_Draft"]

@@ -36,17 +36,17 @@ from typing import Any
 from ...core.model import Brief, Outline
 from ...core.vocabulary import Vocabulary, default_file
 from .backrefs import History
-from .citations import _read_citations
-from .common import MARK, SCHEMA_LINE, ImportNote, _Code, _Draft, _Line
-from .conclusions import _read_conclusions
-from .contradictions import _read_contradictions, propose_patterns
-from .earlier import _with_brief_entries
-from .emit import _emit, _reorder
-from .header import FILE_NAME, _id_stem, _read_header
-from .items import _read_items
-from .links import _link
-from .markdown import _split_parts, normalized
-from .numbering import _check_counts, _validate
+from .citations import read_citations
+from .common import MARK, SCHEMA_LINE, Code, Draft, ImportNote, Line
+from .conclusions import read_conclusions
+from .contradictions import propose_patterns, read_contradictions
+from .earlier import with_brief_entries
+from .emit import emit_brief, reorder
+from .header import FILE_NAME, id_stem, read_header
+from .items import read_items
+from .links import link_references
+from .markdown import normalized, split_parts
+from .numbering import check_counts, validate_brief
 from .orgmode import from_org
 from .outliner import unexported
 from .pandoc import from_pandoc
@@ -56,10 +56,10 @@ from .unread import mark_unread
 from .updates import read_updates
 
 
-def _questions(brief: dict[str, Any], stem: str, draft: _Draft) -> None:
+def _questions(brief: dict[str, Any], stem: str, draft: Draft) -> None:
     """The questions, numbered, under ``questions:``; each marks the value its answer writes."""
     for n, question in enumerate(draft.questions, 1):
-        qid = _Code(f"{stem}-q{n}")
+        qid = Code(f"{stem}-q{n}")
         draft.comments.setdefault(question.at, []).append(f"[{qid}] {question.ask}; until answered: {question.reading}")
         entry: dict[str, Any] = {
             "id": qid,
@@ -109,38 +109,38 @@ def import_full(
     check § numbers; ``known_briefs`` keeps derived ids unique across the data folder; ``name`` is the
     file's name without its suffix, where the header gives no date, topic or round."""
     known_briefs = sorted(known_briefs, key=lambda b: (b.date, b.id))
-    draft = _Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
+    draft = Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
     relative = {act: draft.words.phrases(act) for act in ("yesterday", "day_before", "three_back", "previous_round")}
     history = History(known_briefs, outline, relative)
-    outline = _with_brief_entries(outline, known_briefs)
-    written = [_Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
+    outline = with_brief_entries(outline, known_briefs)
+    written = [Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
     lines = unexported(from_org(from_pandoc(written)))
-    parts = _split_parts(lines, draft)
+    parts = split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
-    brief.update(_read_header(parts[0], draft, name))
-    stem = _id_stem(brief, known_briefs)
+    brief.update(read_header(parts[0], draft, name))
+    stem = id_stem(brief, known_briefs)
     items: list[dict[str, Any]] = []
     for part in parts[1:]:
         if part.kind == "items":
             brief["items_heading"] = part.heading
-            items = _read_items(part, stem, outline, draft)
+            items = read_items(part, stem, outline, draft)
         elif part.kind == "contradictions":
             today = brief.get("date") if isinstance(brief.get("date"), dt.date) else None
-            brief.update(_read_contradictions(part, stem, draft, today, history))
+            brief.update(read_contradictions(part, stem, draft, today, history))
         elif part.kind == "citations":
-            brief.update(_read_citations(part, draft))
+            brief.update(read_citations(part, draft))
         elif part.kind == "conclusions":
             today = brief.get("date") if isinstance(brief.get("date"), dt.date) else None
-            brief.update(_read_conclusions(part, stem, brief.get("round"), draft, today, history))
+            brief.update(read_conclusions(part, stem, brief.get("round"), draft, today, history))
     brief["items"] = items
     propose_patterns(brief, draft)
-    _link(brief, outline, draft)
+    link_references(brief, outline, draft)
     read_updates(brief, draft, history)
     read_reshape(brief, outline, history, draft)
     settle(brief, outline, history, draft)
     mark_unread(brief, history, draft)
     _questions(brief, stem, draft)
-    _check_counts(brief, parts, draft)
-    _validate(brief, draft)
-    text = _emit(_reorder(brief, Brief), draft.comments)
+    check_counts(brief, parts, draft)
+    validate_brief(brief, draft)
+    text = emit_brief(reorder(brief, Brief), draft.comments)
     return Imported(text, sorted(draft.warnings, key=lambda w: w.line), draft.proposed)

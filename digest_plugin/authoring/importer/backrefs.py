@@ -681,7 +681,7 @@ def find_references(
             )
 
     refs.extend(_descriptive(text, scan, dates, history, used, part))
-    refs.extend(_entries(text, scan, today, history, used))
+    refs.extend(list_entries(text, scan, today, history, used))
     refs.extend(_citations(text, scan, today, history))
     refs.sort(key=lambda r: (r.start, r.end))
     return refs
@@ -829,7 +829,7 @@ def _descriptive(
     return out
 
 
-def _entries(
+def list_entries(
     text: str, scan: str, today: dt.date, history: History, used: Sequence[tuple[int, int]]
 ) -> list[Reference]:
     """「长 prefill 头阻塞」 and §2.6: entries earlier items created, sections earlier briefs opened."""

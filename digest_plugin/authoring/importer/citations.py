@@ -8,8 +8,8 @@ from typing import Any
 
 from ...core import arxiv
 from ...core.model import DOI
-from .common import BULLET, _At, _Code, _Draft, _Line, _one_line, _Part, unrolled_tables
-from .markdown import _entries
+from .common import BULLET, At, Code, Draft, Line, Part, one_line, unrolled_tables
+from .markdown import list_entries
 from .numbers import NUMBER, read_number
 
 FACT_SEPARATOR = re.compile(r"[；;，、]|(?<!\d),|,(?!\d)")
@@ -45,16 +45,16 @@ VERSION_IN_BRACKETS = re.compile(r"(?P<id>arXiv\s*[:：]\s*[\w./-]+?)\s*[（(](?
 VERIFIED_NOTE = re.compile(r"(?<!未)(?:经核实|已核实)")
 
 
-def _read_citations(part: _Part, draft: _Draft) -> dict[str, Any]:
+def read_citations(part: Part, draft: Draft) -> dict[str, Any]:
     """The note before the list, one bullet per arXiv id, and what was not registered after it."""
     # a bullet naming an arXiv id, or a line "arXiv:ID — title" (a paragraph that only mentions an
     # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it)
-    part = _Part(part.kind, part.heading, part.line, _unrolled_table(part.lines))
+    part = Part(part.kind, part.heading, part.line, _unrolled_table(part.lines))
     starts = re.compile(r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–])")
-    entries, others = _entries(part.lines, starts)
+    entries, others = list_entries(part.lines, starts)
     out: dict[str, Any] = {}
     first_entry = entries[0][0] if entries else None
-    stray = [(n, t) for n, t in _entries(part.lines, BULLET)[0] if not starts.match(t)]
+    stray = [(n, t) for n, t in list_entries(part.lines, BULLET)[0] if not starts.match(t)]
     for n, t in stray:
         draft.unplaced(n, t, "section 三: bullet without an arXiv id")
     others = [(n, t) for n, t in others if (n, t) not in stray]
@@ -79,7 +79,7 @@ TITLE_COLUMNS = ("题目", "标题", "论文", "Title", "title")
 SOURCE_COLUMNS = ("S2", "OpenAlex")
 
 
-def _unrolled_table(lines: list[_Line]) -> list[_Line]:
+def _unrolled_table(lines: list[Line]) -> list[Line]:
     """A table of citations, one row a paper under a header that names its columns (「| 编号 | 题目 | S2 |
     OpenAlex | 截至 | 上次 | 备注 |」): each row becomes the team's line, 「- arXiv:ID — title（被引 N / S2，M /
     OpenAlex，截至 …）——note」, the cells no column names kept in the note as 「header：cell」.  Other
@@ -87,7 +87,7 @@ def _unrolled_table(lines: list[_Line]) -> list[_Line]:
     return unrolled_tables(
         lines,
         lambda header: set(SOURCE_COLUMNS) <= set(header),
-        lambda header, row, number, _: [_Line(number, _citation_row(header, row))],
+        lambda header, row, number, _: [Line(number, _citation_row(header, row))],
     )
 
 
@@ -106,7 +106,7 @@ def _citation_row(header: list[str], row: list[str]) -> str:
     return line + (f"——{'；'.join(rest)}" if rest else "")
 
 
-def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At) -> dict[str, Any] | None:
+def _read_citation(line: int, text: str, verified: bool, draft: Draft, at: At) -> dict[str, Any] | None:
     """``arXiv:ID — Title（卡片来源 …；被引 N / S2，…）——use note``; a line in another shape that names one
     arXiv id is that id with the rest of the line as its title (marked); one that names none is no
     citation (quoted for the editor, never an empty id that fails the check)."""
@@ -124,7 +124,7 @@ def _read_citation(line: int, text: str, verified: bool, draft: _Draft, at: _At)
             title = SEPARATORS.sub(" ", ANY_ID.sub(" ", text)).strip()
             draft.warn(
                 line,
-                f"«{_one_line(text)[:60]}» is not 'arXiv:ID — title': read as {ids[0]}, the rest as its title; check",
+                f"«{one_line(text)[:60]}» is not 'arXiv:ID — title': read as {ids[0]}, the rest as its title; check",
                 at,
             )
             loose = {"arxiv": ids[0], "title": title or ids[0]}
@@ -241,7 +241,7 @@ def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
     return citation
 
 
-def _cited_before(citation: dict[str, Any], draft: _Draft) -> None:
+def _cited_before(citation: dict[str, Any], draft: Draft) -> None:
     """A paper an earlier brief listed comes back to refresh its counts: marked ``refresh``, and
     a down-weighting stays with it (the earlier contradiction that decided it)."""
     key = arxiv.key(citation["arxiv"])
@@ -251,7 +251,7 @@ def _cited_before(citation: dict[str, Any], draft: _Draft) -> None:
     citation["refresh"] = True
     down = [c.down_weighted_by for c in before if c.down_weighted_by]
     if down and "降权" in citation.get("use_note", "") + citation.get("title", ""):
-        citation["down_weighted_by"] = _Code(down[-1])
+        citation["down_weighted_by"] = Code(down[-1])
 
 
 def _matching_close(text: str, open_at: int) -> int:
@@ -266,7 +266,7 @@ def _matching_close(text: str, open_at: int) -> int:
     return len(text)
 
 
-def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: _Draft, at: _At) -> None:
+def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: Draft, at: At) -> None:
     for key, pattern in CITATION_FACTS:
         if m := pattern.match(piece):
             if key == "cited_by":

@@ -54,14 +54,14 @@ def is_rule_row(cells: list[str] | None) -> bool:
 
 
 def unrolled_tables(
-    lines: list[_Line],
+    lines: list[Line],
     accepts: Callable[[list[str]], bool],
-    rows_of: Callable[[list[str], list[str], int, int], list[_Line]],
-) -> list[_Line]:
+    rows_of: Callable[[list[str], list[str], int, int], list[Line]],
+) -> list[Line]:
     """Each Markdown table (a header row, its 「|---|」 rule, rows) whose header ``accepts`` becomes the
     lines ``rows_of(header, row, line number, position)`` makes of each row, so the readers of a part
     read a table as the lines a writer who used none would write; other lines stay as they are."""
-    out: list[_Line] = []
+    out: list[Line] = []
     i = 0
     while i < len(lines):
         header = table_cells(lines[i].text)
@@ -99,11 +99,11 @@ OPENING, CLOSING = "（(「《【[", "）)」》】]"
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 
 
-class _Code(str):
+class Code(str):
     """A code or an id: written unquoted in the YAML when that is safe, like the curated files."""
 
 
-_At: TypeAlias = tuple[str | int, ...]
+At: TypeAlias = tuple[str | int, ...]
 """Where a value sits in the brief: its keys and list indexes, ``("items", 0, "placement")``;
 ``("#top",)`` is the top of the file."""
 
@@ -111,7 +111,7 @@ _At: TypeAlias = tuple[str | int, ...]
 @dataclass(frozen=True)
 class _Question:
     line: int
-    at: _At
+    at: At
     ask: str
     reading: str
     choices: list[tuple[str, dict[str, object]]]
@@ -123,12 +123,12 @@ class _Question:
 
 
 @dataclass
-class _Draft:
+class Draft:
     """What the import collects besides the brief: warnings, and the comments that go with them."""
 
     warnings: list[ImportNote] = field(default_factory=list)
-    comments: dict[_At, list[str]] = field(default_factory=dict)
-    origins: dict[_At, int] = field(default_factory=dict)
+    comments: dict[At, list[str]] = field(default_factory=dict)
+    origins: dict[At, int] = field(default_factory=dict)
     """Markdown line of each part of the brief, so a late finding can still name a line."""
     words: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
     """The site's words, which the brief's Chinese words are looked up in."""
@@ -159,12 +159,12 @@ class _Draft:
         goes (what it asked no longer applies), its marks go to the top, never lost."""
         new = {old: index for index, old in enumerate(kept)}
 
-        def moved(at: _At) -> _At | None:
+        def moved(at: At) -> At | None:
             if len(at) < 2 or at[0] != part or not isinstance(at[1], int):
                 return at
             return (part, new[at[1]], *at[2:]) if at[1] in new else None
 
-        comments: dict[_At, list[str]] = {}
+        comments: dict[At, list[str]] = {}
         for at, messages in self.comments.items():
             comments.setdefault(moved(at) or ("#top",), []).extend(messages)
         self.comments = comments
@@ -173,7 +173,7 @@ class _Draft:
     def ask(
         self,
         line: int,
-        at: _At,
+        at: At,
         ask: str,
         reading: str,
         choices: list[tuple[str, dict[str, object]]],
@@ -186,42 +186,42 @@ class _Draft:
         self.questions.append(_Question(line, at, ask, reading, choices, context))
         self.warnings.append(ImportNote(line, f"question: {ask} (until answered: {reading}); digest review"))
 
-    def warn(self, line: int, message: str, at: _At = ("#top",)) -> None:
+    def warn(self, line: int, message: str, at: At = ("#top",)) -> None:
         """Report to the CLI and mark the field ``at`` in the YAML (the top of the file when the
         doubt is about no single field, or about a field that was left out)."""
         self.warnings.append(ImportNote(line, message))
         self.comments.setdefault(at, []).append(message)
 
-    def settled(self, at: _At) -> list[str]:
+    def settled(self, at: At) -> list[str]:
         """The doubts marked on ``at``, taken back (a later reading decided it); the messages, so a
         caller can say what settled them."""
         messages = self.comments.pop(at, [])
         self.warnings = [w for w in self.warnings if w.message not in messages]
         return messages
 
-    def unplaced(self, line: int, text: str, where: str, at: _At = ("#top",)) -> None:
+    def unplaced(self, line: int, text: str, where: str, at: At = ("#top",)) -> None:
         """Text with no place in the format: quoted, so it is not lost."""
-        self.warn(line, f"{where}: text not placed, keep or move it by hand: «{_one_line(text)}»", at)
+        self.warn(line, f"{where}: text not placed, keep or move it by hand: «{one_line(text)}»", at)
 
 
 @dataclass
-class _Line:
+class Line:
     number: int
     text: str
 
 
 @dataclass
-class _Part:
+class Part:
     """The header, or one of the numbered sections 一…四 of the brief."""
 
     kind: str
     heading: str | None
     line: int
-    lines: list[_Line]
+    lines: list[Line]
 
 
 @dataclass
-class _Field:
+class Field:
     """One labelled part of an item (来源, 要点 …); ``label`` is None for unlabelled text."""
 
     label: str | None
@@ -260,7 +260,7 @@ def marker_after_number(marker: str, rest: str) -> str:
     return f"{marker} {rest}".rstrip()
 
 
-def _join(before: str, after: str) -> str:
+def join_lines(before: str, after: str) -> str:
     """Join a wrapped line: no space between Chinese characters, one between Latin words."""
     if not before:
         return after
@@ -269,7 +269,7 @@ def _join(before: str, after: str) -> str:
     return f"{before} {after}"
 
 
-def _split_outside(text: str, separators: str) -> list[str]:
+def split_outside(text: str, separators: str) -> list[str]:
     """Split at any character of ``separators`` that is not inside brackets （）「」《》."""
     pieces, depth, start = [], 0, 0
     for i, char in enumerate(text):
@@ -284,19 +284,19 @@ def _split_outside(text: str, separators: str) -> list[str]:
     return pieces
 
 
-def _bare(text: str) -> str:
+def bare_text(text: str) -> str:
     """A heading line without the Markdown marks around it."""
     return MARKDOWN_MARKS.sub("", text)
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _strip_end(text: str) -> str:
+def strip_end(text: str) -> str:
     return text.strip().rstrip("；;，,。.").strip()
 
 
-def _unique(values: list[str]) -> str | None:
+def unique_ids(values: list[str]) -> str | None:
     values = list(dict.fromkeys(values))
     return values[0] if len(values) == 1 else None

@@ -10,12 +10,12 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, _Code, _Draft, _one_line, _Part, _strip_end
+from .common import BULLET, Code, Draft, Part, one_line, strip_end
 from .earlier import night_before
-from .markdown import _entries
+from .markdown import list_entries
 from .numbers import small_number
 from .updates import last_status
-from .words import _conclusion_ratings
+from .words import conclusion_ratings
 
 # --- follow-ups
 FOLLOW_UPS = re.compile(
@@ -46,11 +46,11 @@ NEW_MARK = re.compile(r"^新增\s*[：:]\s*")
 FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
 
 
-def _read_conclusions(
-    part: _Part,
+def read_conclusions(
+    part: Part,
     stem: str,
     round_: str | None,
-    draft: _Draft,
+    draft: Draft,
     today: dt.date | None = None,
     history: History | None = None,
 ) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def _read_conclusions(
     blocks = lists.block_lists(part.lines) if today is not None and history is not None else []
     taken = {n for b in blocks if not b.earlier for n in b.lines}  # tonight's list leaves the conclusions
     out = _read_bullets(
-        _Part(part.kind, part.heading, part.line, [x for x in part.lines if x.number not in taken]), stem, round_, draft
+        Part(part.kind, part.heading, part.line, [x for x in part.lines if x.number not in taken]), stem, round_, draft
     )
     if today is None or history is None:
         return out
@@ -95,7 +95,7 @@ def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
         if "number" in update and "number" not in earlier:
             earlier["number"] = update["number"]
         return
-    out.setdefault("follow_up_updates", []).append({**update, "follow_up": _Code(str(update["follow_up"]))})
+    out.setdefault("follow_up_updates", []).append({**update, "follow_up": Code(str(update["follow_up"]))})
 
 
 def _numbered_list(
@@ -105,7 +105,7 @@ def _numbered_list(
     round_: str | None,
     today: dt.date,
     history: History,
-    draft: _Draft,
+    draft: Draft,
 ) -> None:
     """Entry by entry: one that names an earlier follow-up (or whose list the heading dates back)
     says what became of it; in a list that points back at no night, any other entry is a new
@@ -136,9 +136,9 @@ def _numbered_list(
         draft.origins[("follow_ups", len(follow_ups))] = entry.line
         follow_ups.append(
             {
-                "id": _Code(f"{stem}-f{entry.number}"),
+                "id": Code(f"{stem}-f{entry.number}"),
                 "number": entry.number,
-                "round": _Code(follow_round),
+                "round": Code(follow_round),
                 "text": NEW_MARK.sub("", entry.text),
                 "status": FollowUpStatus.open,
             }
@@ -147,9 +147,9 @@ def _numbered_list(
         del out["follow_ups"]
 
 
-def _read_bullets(part: _Part, stem: str, round_: str | None, draft: _Draft) -> dict[str, Any]:
-    bullets, others = _entries(part.lines, BULLET)
-    out: dict[str, Any] = {"conclusions": [], "_ratings": _conclusion_ratings(bullets, draft)}
+def _read_bullets(part: Part, stem: str, round_: str | None, draft: Draft) -> dict[str, Any]:
+    bullets, others = list_entries(part.lines, BULLET)
+    out: dict[str, Any] = {"conclusions": [], "_ratings": conclusion_ratings(bullets, draft)}
     for line, text in sorted(bullets + others):
         bullet = BULLET.match(text)
         body = bullet["text"] if bullet else text
@@ -173,14 +173,14 @@ def _read_bullets(part: _Part, stem: str, round_: str | None, draft: _Draft) -> 
         if not bullet:
             draft.warn(
                 line,
-                f"section 四: «{_one_line(text)[:40]}…» is not a bullet; kept as a conclusion",
+                f"section 四: «{one_line(text)[:40]}…» is not a bullet; kept as a conclusion",
                 ("conclusions", len(out["conclusions"]) - 1),
             )
     return out
 
 
 def _read_follow_ups(
-    m: re.Match[str], line: int, stem: str, round_: str | None, before: int, draft: _Draft
+    m: re.Match[str], line: int, stem: str, round_: str | None, before: int, draft: Draft
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """① … ② … ③ …: one follow-up each (numbered as written), for the round the heading names;
     a line that carries an earlier open follow-up on (顺延) is an update of it, not a new one."""
@@ -195,14 +195,14 @@ def _read_follow_ups(
     body = m["body"]
     marks = list(FOLLOW_UP_MARK.finditer(body))
     if marks:
-        if lead := _strip_end(body[: marks[0].start()]):
+        if lead := strip_end(body[: marks[0].start()]):
             draft.unplaced(line, lead, "follow-ups: text before ①", ("follow_ups_heading",))
         pieces = [
-            (_mark_number(mk.group(0)), _strip_end(body[mk.end() : nxt.start() if nxt else len(body)]))
+            (_mark_number(mk.group(0)), strip_end(body[mk.end() : nxt.start() if nxt else len(body)]))
             for mk, nxt in zip(marks, [*marks[1:], None], strict=True)
         ]
     else:
-        pieces = [(0, _strip_end(body))]  # 0: no number written
+        pieces = [(0, strip_end(body))]  # 0: no number written
     pieces = [(n, t) for n, t in pieces if t]
     count = m["count"] or m["count2"]
     said = small_number(count.strip()[:1]) if count else None
@@ -214,15 +214,15 @@ def _read_follow_ups(
         number = written or position
         if RESTATED.search(text) and (old := _carried_on(text, draft)):
             carried.append(
-                {"follow_up": _Code(old), "status": FollowUpStatus.carried_over, "number": number, "note": text}
+                {"follow_up": Code(old), "status": FollowUpStatus.carried_over, "number": number, "note": text}
             )
             continue
         draft.origins[("follow_ups", len(follow_ups) + before)] = line
         follow_ups.append(
             {
-                "id": _Code(f"{stem}-f{number}"),
+                "id": Code(f"{stem}-f{number}"),
                 "number": number,
-                "round": _Code(follow_round),
+                "round": Code(follow_round),
                 "text": re.sub(r"^新增\s*[：:]\s*", "", text),
                 "status": FollowUpStatus.open,
             }
@@ -236,7 +236,7 @@ def _mark_number(mark: str) -> int:
     return circled.index(mark) + 1 if mark in circled else int(re.sub(r"\D", "", mark))
 
 
-def _carried_on(text: str, draft: _Draft) -> str | None:
+def _carried_on(text: str, draft: Draft) -> str | None:
     """The one earlier follow-up, still open, that a restated line names: they share a run of at
     least five characters (本地复现长 prefill 冻结).  None when no single one does (never guessed)."""
     closed = {u.follow_up for b in draft.earlier for u in b.follow_up_updates if u.status.value in ("done", "dropped")}

@@ -10,9 +10,9 @@ from typing import Any
 from ...core import arxiv, spelling
 from ...core.model import Disposition, Status
 from .backrefs import History, find_references
-from .common import BULLETS, QUOTED, SECTION_REF, TAG_NUMBER, _At, _Code, _Draft, _Line, _Part, unrolled_tables
-from .markdown import _entries, _label_colon
-from .numbering import _check_numbering, _dedupe_ids
+from .common import BULLETS, QUOTED, SECTION_REF, TAG_NUMBER, At, Code, Draft, Line, Part, unrolled_tables
+from .markdown import label_colon, list_entries
+from .numbering import check_numbering, dedupe_ids
 
 NUMBERED = re.compile(
     r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
@@ -89,8 +89,8 @@ MATERIAL_MENTION = re.compile(r"(?P<path>[\w./-]+\.md)\s*(?P<anchor>第\s*\d+\s*
 ARXIV_MENTION = re.compile(arxiv.MENTION_LOOSE)
 
 
-def _read_contradictions(
-    part: _Part, stem: str, draft: _Draft, today: dt.date | None = None, history: History | None = None
+def read_contradictions(
+    part: Part, stem: str, draft: Draft, today: dt.date | None = None, history: History | None = None
 ) -> dict[str, Any]:
     """``N. title：text`` per contradiction; the disposition and withheld claims come from the words.
 
@@ -100,10 +100,10 @@ def _read_contradictions(
     earlier contradiction is read as a new one, in order, and marked: its claims are then withheld
     until the editor answers, never published because the numbering was new."""
     lines = unrolled_tables(part.lines, lambda _: True, _row_paragraph)
-    entries, others = _entries(lines, NUMBERED)
+    entries, others = list_entries(lines, NUMBERED)
     if not entries and today is not None and history is not None:
         # each item of a list (at any depth: 「- 新开」 over 「  - C1 …」) is a paragraph of its own
-        items, paragraphs = _entries(lines, LIST_ITEM)
+        items, paragraphs = list_entries(lines, LIST_ITEM)
         entries, others = _by_position(sorted(items + paragraphs), today, history, draft)
     out: dict[str, Any] = {}
     if others:
@@ -111,15 +111,15 @@ def _read_contradictions(
     contradictions = []
     for index, (line, text) in enumerate(entries):
         m = NUMBERED.match(text)
-        assert m is not None, "_entries only starts an entry at a line NUMBERED matches"
+        assert m is not None, "list_entries only starts an entry at a line NUMBERED matches"
         number = _number(m)
         at = ("contradictions", index)
         draft.origins[at] = line
         contradictions.append(
             _read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, m["dark"] or m["tag"])
         )
-    _dedupe_ids(contradictions, "contradiction", draft, "contradictions")
-    _check_numbering(
+    dedupe_ids(contradictions, "contradiction", draft, "contradictions")
+    check_numbering(
         [c["number"] for c in contradictions],
         [draft.origins[("contradictions", i)] for i in range(len(contradictions))],
         "矛盾",
@@ -134,7 +134,7 @@ ROW_NUMBER = re.compile(r"[❶-❿①-⑩]|\d{1,2}|C\d{1,2}|\[C?\d{1,2}\]")
 """A table's first cell that only numbers the row (「❶」, 「1」, 「C1」)."""
 
 
-def _row_paragraph(header: list[str], row: list[str], number: int, position: int) -> list[_Line]:
+def _row_paragraph(header: list[str], row: list[str], number: int, position: int) -> list[Line]:
     """A row of a table in part 二 is one paragraph, as a writer with no table writes it: 「what：cell；cell」
     (「礼拜三乔那桩（预告表）：价目表改了；落锤」), or 「N. title：cell；cell」 for a row the first cell numbers (a
     new contradiction).  The header only names the columns."""
@@ -143,13 +143,13 @@ def _row_paragraph(header: list[str], row: list[str], number: int, position: int
         lead = f"{cells[0]}." if cells[0].isdigit() else f"[{cells[0]}]" if cells[0][0] == "C" else cells[0]
         cells = [f"{lead} {cells[1]}", *cells[2:]]
     head, rest = (cells[0], cells[1:]) if cells else ("", [])
-    return [_Line(number, ""), _Line(number, head + ("：" + "；".join(rest) if rest else "")), _Line(number, "")]
+    return [Line(number, ""), Line(number, head + ("：" + "；".join(rest) if rest else "")), Line(number, "")]
 
 
 def _by_position(
-    paragraphs: list[tuple[int, str]], today: dt.date, history: History, draft: _Draft
+    paragraphs: list[tuple[int, str]], today: dt.date, history: History, draft: Draft
 ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """(entries numbered by their place, the other paragraphs): see :func:`_read_contradictions`."""
+    """(entries numbered by their place, the other paragraphs): see :func:`read_contradictions`."""
     entries: list[tuple[int, str]] = []
     others: list[tuple[int, str]] = []
     for line, text in paragraphs:
@@ -173,16 +173,16 @@ def _by_position(
 
 
 def _read_contradiction(
-    number: int, cid: str, body: str, line: int, draft: _Draft, at: _At, mark: str | None = None
+    number: int, cid: str, body: str, line: int, draft: Draft, at: At, mark: str | None = None
 ) -> dict[str, Any]:
-    colon = _label_colon(body)
+    colon = label_colon(body)
     if colon is None:
         title, text = body, body
         draft.warn(line, f"矛盾 {number}: no 'title：text' colon; the whole entry is used as both", at + ("title",))
     else:
         title, text = body[:colon].strip(), body[colon + 1 :].strip()
     whole = f"{title}\n{text}"
-    c: dict[str, Any] = {"id": _Code(cid), "number": number, "title": title, "text": text}
+    c: dict[str, Any] = {"id": Code(cid), "number": number, "title": title, "text": text}
     if mark:  # 「❶」, 「C-1」: a numbering of the writer's own, which a later night names it by (「昨晚宁的 ❶」)
         c["mark"] = mark
     c["touches"] = {
@@ -244,7 +244,7 @@ def _named_not_claimed(quote: str, text: str) -> bool:
 
 
 def _withhold_until_answered(
-    c: dict[str, Any], number: int, claims: list[str], whole: str, line: int, draft: _Draft, at: _At
+    c: dict[str, Any], number: int, claims: list[str], whole: str, line: int, draft: Draft, at: At
 ) -> None:
     """A contradiction that quotes claims but says no ban the wordings know (「…」挡在 §3.3 门外): the
     safe reading withholds every claim it quotes, and the editor is asked which (``digest review``)."""
@@ -271,7 +271,7 @@ def _spellings(claim: str, text: str) -> list[str]:
     return list(dict.fromkeys(found + [claim]))
 
 
-def propose_patterns(brief: dict[str, Any], draft: _Draft) -> None:
+def propose_patterns(brief: dict[str, Any], draft: Draft) -> None:
     """Where an item of the brief states a withheld claim's figure in other words (「TTFT 降 6×」 for
     「HiCache 使 TTFT 降 6×」), the ban would miss it: the words go into the claim's ``patterns``, marked
     for the editor, so the item's sentence is masked rather than published (issue 33, 2)."""

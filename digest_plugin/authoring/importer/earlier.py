@@ -11,7 +11,7 @@ from ...core.model import Brief, Entry, Outline, PlacementAction, Section
 from ...core.vocabulary import fold
 
 
-def _with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline | None:
+def with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline | None:
     """The outline as the living doc now stands: with the sections earlier briefs opened and the
     entries their items created (an entry is named by the id of the item that created it), so a
     later brief can update them in place by name."""

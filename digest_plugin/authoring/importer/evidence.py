@@ -10,8 +10,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ...core.model import Gap, SourceKind
-from .common import _At, _Draft, _Field, _split_outside
-from .words import _gaps
+from .common import At, Draft, Field, split_outside
+from .words import gap_codes
 
 POINT_BULLET = re.compile(r"(?:^|\s+)-\s+")
 """Points are bullets: " - a - b" inside one line, or one "- a" per line (joined with newlines)."""
@@ -39,7 +39,7 @@ COLLECTED = re.compile(
 BULLET_MARK = re.compile(r"^[-•*・]\s+")
 
 
-def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _At, notes: list[str]) -> dict[str, Any]:
+def read_sources(f: Field | None, number: int, line: int, draft: Draft, at: At, notes: list[str]) -> dict[str, Any]:
     """``path 第 2 条 与 path2 保留来源 · https://…``: materials (with anchors or collection dates) and URLs."""
     sources: dict[str, Any] = {"materials": [], "urls": []}
     if f is None:
@@ -67,7 +67,7 @@ def _read_sources(f: _Field | None, number: int, line: int, draft: _Draft, at: _
 
 def _source_pieces(text: str) -> Iterator[str]:
     """Each source of a 来源 field: one a bullet (or a definition list's 「: …」 line), several parted by 「·」."""
-    return (BULLET_MARK.sub("", p.strip()) for bullet in text.split("\n- ") for p in _split_outside(bullet, "·"))
+    return (BULLET_MARK.sub("", p.strip()) for bullet in text.split("\n- ") for p in split_outside(bullet, "·"))
 
 
 def _material(text: str) -> dict[str, Any] | None:
@@ -102,7 +102,7 @@ def _numbered_points(text: str) -> list[str]:
     return [text[m.end() : end].strip().rstrip("；;") for m, end in zip(marks, ends, strict=True)]
 
 
-def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _At) -> list[str]:
+def read_points(f: Field | None, number: int, line: int, draft: Draft, at: At) -> list[str]:
     """要点 bullets, inline (" - a - b") or one per line; a 要点 without bullets is one point."""
     if f is None or not f.text.strip():
         draft.warn(f.line if f else line, f"条目 {number}: no 要点; points left empty", at)
@@ -116,8 +116,8 @@ def _read_points(f: _Field | None, number: int, line: int, draft: _Draft, at: _A
     return [p for p in pieces if p]
 
 
-def _read_evidence(
-    f: _Field | None, item: dict[str, Any], number: int, line: int, draft: _Draft, at: _At, source_text: str = ""
+def read_evidence(
+    f: Field | None, item: dict[str, Any], number: int, line: int, draft: Draft, at: At, source_text: str = ""
 ) -> dict[str, Any]:
     """Level, gaps and source kinds, read from the 证据边界 (and the points for the level, and the tags
     heading the 来源 line, ``source_text``)."""
@@ -143,7 +143,9 @@ def _read_evidence(
         )
     where = f.line if f else line
     tagged_kinds, tagged_gaps = head_tags(boundary, source_heads(source_text), draft, where)
-    gaps = _merged(_gaps(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where), tagged_gaps)
+    gaps = _merged(
+        gap_codes(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where), tagged_gaps
+    )
     evidence: dict[str, Any] = {"level": level}
     by_host, unknown = _source_kinds(item["sources"], gaps, draft)
     kinds = _merged(
@@ -166,7 +168,7 @@ def _read_evidence(
     return evidence
 
 
-def _implied(reading: tuple[str, str], draft: _Draft) -> bool:
+def _implied(reading: tuple[str, str], draft: Draft) -> bool:
     """A level above 未核实 set by words that are no level's name (全文已读, 已核对): the team's rule
     decided it, not the writer's word, so the editor is asked to look (a writer may mean 已核查)."""
     level, word = reading
@@ -179,7 +181,7 @@ def _merged(*lists: list[str]) -> list[str]:
     return list(dict.fromkeys(code for codes in lists for code in codes))
 
 
-def named_words(text: str, kind: str, draft: _Draft) -> list[str]:
+def named_words(text: str, kind: str, draft: Draft) -> list[str]:
     """The words of ``kind`` the text spells (a label or an alias of the site's vocabulary, or a word
     this brief proposed), in the order written: 「本地复现；…；未复现」 names both."""
     spellings = [(s, code) for s, code in draft.words.spellings(kind) if len(s) >= 2]
@@ -206,7 +208,7 @@ with it (「不可公开引用」), and a 「仅…」 that ends a phrase (「TT
 TRAILING_ONLY = re.compile(r"(?<=[\u4e00-\u9fffA-Za-z\s])仅[\u4e00-\u9fff]{3,6}$")
 
 
-def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
+def new_gaps(boundary: str, draft: Draft, line: int) -> list[Gap]:
     """Gaps the boundary words the team's way (「；未附测试脚本；」) that the vocabulary lacks: proposed,
     so the word is neither lost nor forced onto another."""
     found = []
@@ -218,7 +220,7 @@ def new_gaps(boundary: str, draft: _Draft, line: int) -> list[Gap]:
     return found
 
 
-def new_source_kind(boundary: str, draft: _Draft, line: int) -> list[SourceKind]:
+def new_source_kind(boundary: str, draft: Draft, line: int) -> list[SourceKind]:
     """The boundary's first phrase (and each phrase it joins to it with 「+」), when it names a kind of source
     the vocabulary lacks (「社区例会纪要（会后整理稿）；…」, 「邮件回复（厂商自述）；…」, 「AMA 问答」, 「… + GitHub
     issue」): its last word is a source noun of ``wordings: source_noun``."""
@@ -262,7 +264,7 @@ def source_heads(text: str) -> list[str]:
     return [tags[0] for piece in _source_pieces(text) if len(tags := _tags(URL.sub("", piece))) == 1]
 
 
-def head_tags(boundary: str, heads: list[str], draft: _Draft, line: int) -> tuple[list[SourceKind], list[Gap]]:
+def head_tags(boundary: str, heads: list[str], draft: Draft, line: int) -> tuple[list[SourceKind], list[Gap]]:
     """A boundary headed by tags before a colon (「CI 日志，产物已过期：artifact 只留 72 小时…」) whose
     first tag is the kind its source line is headed by, or a kind the vocabulary knows: that tag is the
     source's kind, the others are gaps.  A new one is proposed for the vocabulary file, never dropped;
@@ -288,12 +290,12 @@ SOURCE_KIND_SHAPE = re.compile(r"(?:[A-Za-z]{2,8}\s?)?[\u4e00-\u9fff]{2,8}|[A-Za
 words (「GitHub issue」)."""
 
 
-def _any_word(text: str, draft: _Draft) -> bool:
+def _any_word(text: str, draft: Draft) -> bool:
     """``text`` is already a word of some vocabulary (a gap spelled as a source kind is not new)."""
     return any(draft.words.find(kind, text) for kind in ("gaps", "source_kinds", "value_ratings", "evidence_levels"))
 
 
-def _source_kinds(sources: dict[str, Any], gaps: list[Gap], draft: _Draft) -> tuple[list[SourceKind], list[str]]:
+def _source_kinds(sources: dict[str, Any], gaps: list[Gap], draft: Draft) -> tuple[list[SourceKind], list[str]]:
     """What kind of source each link or card is: by host, refined by the gaps (a paywalled
     Substack is a paywalled newsletter, a financial-media one is financial media); and the hosts
     no rule knows."""
@@ -324,7 +326,7 @@ def _source_kinds(sources: dict[str, Any], gaps: list[Gap], draft: _Draft) -> tu
     return kinds, unknown
 
 
-def _url_kind(url: str, gaps: list[Gap], draft: _Draft) -> SourceKind | None:
+def _url_kind(url: str, gaps: list[Gap], draft: Draft) -> SourceKind | None:
     """The vocabulary's rule for the link's host, refined by the gaps (a paywalled personal
     newsletter is a paywalled newsletter); then what a link's shape says (``docs.…``, ``…/blog/…``)."""
     parsed = urlparse(url)

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...core.model import Brief
-from .common import _bare, _Code, _Draft, _Part, _split_outside
-from .markdown import _entries
+from .common import Code, Draft, Part, bare_text, split_outside
+from .markdown import list_entries
 
 # --- header
 BYLINE = re.compile(r"^作者\s*[：:]\s*(?P<rest>.*)$", re.S)
@@ -59,7 +59,7 @@ REFERENCE_COUNT = re.compile(r"引用\s*(?:→|->)\s*(?P<count>\d+)")
 SCOPE = re.compile(r"(?<!证据)边界\s*[：:]\s*(?P<scope>.+)$", re.S)
 
 
-def _read_header(part: _Part, draft: _Draft, name: str | None = None) -> dict[str, Any]:
+def read_header(part: Part, draft: Draft, name: str | None = None) -> dict[str, Any]:
     """Title (the first line), byline (作者 · round · date time) and provenance (处理依据 … 参照 … 边界：…)."""
     header: dict[str, Any] = {}
     lines = list(part.lines)
@@ -69,11 +69,11 @@ def _read_header(part: _Part, draft: _Draft, name: str | None = None) -> dict[st
         header["title"] = ""
         title, title_line = "", 1
     else:
-        title, title_line = _bare(first.text).strip(), first.number
+        title, title_line = bare_text(first.text).strip(), first.number
         lines = lines[lines.index(first) + 1 :]
     header["title"] = title
     draft.origins[("title",)] = title_line
-    entries, others = _entries(lines, HEADER_LABEL)
+    entries, others = list_entries(lines, HEADER_LABEL)
     for number, text in entries:
         if m := BYLINE.match(text):
             header.update(_read_byline(m["rest"], number, draft))
@@ -85,18 +85,18 @@ def _read_header(part: _Part, draft: _Draft, name: str | None = None) -> dict[st
     return header
 
 
-def _read_byline(rest: str, line: int, draft: _Draft) -> dict[str, Any]:
+def _read_byline(rest: str, line: int, draft: Draft) -> dict[str, Any]:
     """``Tom · E1 日间预消化轮（inference）· 2026-10-21 22:20``."""
     out: dict[str, Any] = {}
-    pieces = [p.strip() for p in _split_outside(rest, "·")]
+    pieces = [p.strip() for p in split_outside(rest, "·")]
     if pieces and pieces[0] and not ROUND_LABEL.match(pieces[0]) and not DATE_TIME.fullmatch(pieces[0]):
         out["author"] = pieces.pop(0)
     for piece in pieces:
         if (m := ROUND_LABEL.match(piece)) and m["round"]:
-            out["round"] = _Code(m["round"])
+            out["round"] = Code(m["round"])
             out["round_label"] = m["label"].strip()
             if m["topic"]:
-                out["topic"] = _Code(m["topic"].strip())
+                out["topic"] = Code(m["topic"].strip())
         elif m := DATE_TIME.fullmatch(piece):
             out["date"] = m["date"]
             if m["time"]:
@@ -108,7 +108,7 @@ def _read_byline(rest: str, line: int, draft: _Draft) -> dict[str, Any]:
     return out
 
 
-def _read_provenance(rest: str, line: int, draft: _Draft) -> dict[str, Any]:
+def _read_provenance(rest: str, line: int, draft: Draft) -> dict[str, Any]:
     """处理依据: job and materials read, the reference versions (参照), and the scope (边界)."""
     out: dict[str, Any] = {}
     if m := JOB.match(rest):
@@ -124,7 +124,7 @@ def _read_provenance(rest: str, line: int, draft: _Draft) -> dict[str, Any]:
         listed = m["list"].strip()
         while listed.count("）") + listed.count(")") > listed.count("（") + listed.count("("):
             listed = listed[:-1].rstrip()  # 「（…，含 a、b）」: the bracket the list sits in is not its own
-        pieces = [p.strip() for p in _split_outside(listed, "、，,") if p.strip()]
+        pieces = [p.strip() for p in split_outside(listed, "、，,") if p.strip()]
         paths = [found.group(0) for p in pieces if (found := PATH_IN.search(p))]
         whole = [p for p in pieces if PATH_LIKE.match(p)]
         if paths:
@@ -172,7 +172,7 @@ FILE_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})-(?P<topic>[a-z0-9]+(?:-[a-
 """The team's name for a brief's file, ``2026-10-21-inference-E1``: its date, topic and round."""
 
 
-def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: _Draft, name: str | None = None) -> None:
+def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: Draft, name: str | None = None) -> None:
     """Topic, round and date also appear in the title; use them where the byline lacks one,
     and warn where the two disagree.  A brief whose title and byline give none of them (exported from
     a tool with a header of its own) takes them from its file's name, the team's
@@ -182,9 +182,9 @@ def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: _Dra
     for key in ("topic", "round", "date"):
         from_title = facts[key] if facts else None
         if key not in header and from_title:
-            header[key] = _Code(from_title) if key != "date" else from_title
+            header[key] = Code(from_title) if key != "date" else from_title
         elif key not in header and named:
-            header[key] = _Code(named[key]) if key != "date" else named[key]
+            header[key] = Code(named[key]) if key != "date" else named[key]
             draft.warn(line, f"no {key} in the byline or the title; read from the file's name «{name}»; check", (key,))
         elif key in header and from_title and str(header[key]) != from_title:
             draft.warn(
@@ -207,7 +207,7 @@ def _header_fallbacks(header: dict[str, Any], title: str, line: int, draft: _Dra
         draft.warn(line, "brief id needs the date, topic and round; left empty", ("id",))
 
 
-def _id_stem(header: dict[str, Any], known_briefs: Iterable[Brief]) -> str:
+def id_stem(header: dict[str, Any], known_briefs: Iterable[Brief]) -> str:
     """``2026-10-21-e1`` like ``digest new``; with the topic too if another brief already uses the stem."""
     date = header.get("date")
     day = date.isoformat() if isinstance(date, dt.date) else "undated"

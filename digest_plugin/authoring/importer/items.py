@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.model import Outline, ValueRating
-from .common import BULLET, _At, _bare, _Code, _Draft, _Field, _join, _Line, _Part
-from .evidence import GAP_SHAPE, _read_evidence, _read_points, _read_sources
-from .markdown import _paragraphs
-from .numbering import _check_numbering
+from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_lines
+from .evidence import GAP_SHAPE, read_evidence, read_points, read_sources
+from .markdown import paragraphs_of
+from .numbering import check_numbering
 from .numbers import small_number
-from .placement import _guards, _read_placement, _repo_card_figures
+from .placement import read_guards, read_placement, repo_card_figures
 from .shapes import reshaped
-from .words import _title_rating, _value_words
+from .words import title_rating, value_words
 
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
@@ -46,10 +46,10 @@ SYMBOL_LEAD = re.compile(r"^\s*[■□◆◇●○▶►▸★☆※◼▪]\s*")
 
 def _unmarked(text: str) -> str:
     """A heading line without its Markdown marks and the symbol before it."""
-    return SYMBOL_LEAD.sub("", _bare(text))
+    return SYMBOL_LEAD.sub("", bare_text(text))
 
 
-def _item_heading(part: _Part) -> re.Pattern[str] | None:
+def _item_heading(part: Part) -> re.Pattern[str] | None:
     """The way this brief heads its items (see :data:`ITEM_HEADINGS`); None when it heads them in
     no way these know."""
     for line in part.lines:
@@ -117,7 +117,7 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
     )
 
 
-def _label_spellings(draft: _Draft) -> tuple[tuple[str, str], ...]:
+def _label_spellings(draft: Draft) -> tuple[tuple[str, str], ...]:
     pairs = [(label, label) for label in ITEM_LABELS]
     for act, label in FIELD_ACTS.items():
         pairs += [(spelling, label) for spelling in draft.words.phrases(act)]
@@ -144,7 +144,7 @@ spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
 
-def _plain_labels(part: _Part) -> set[str]:
+def _plain_labels(part: Part) -> set[str]:
     """The plain labels (:data:`PLAIN_LABEL`) this part's items are written with: those that head two
     lines or more, when three or more do (a key = value layout), else none."""
     counts = Counter(
@@ -167,7 +167,7 @@ def _lead_label(text: str, plain: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def _guessed_labels(part: _Part, known: dict[str, str], draft: _Draft) -> dict[str, str]:
+def _guessed_labels(part: Part, known: dict[str, str], draft: Draft) -> dict[str, str]:
     """Field labels in brackets or bold that the wordings do not know (「[源]」, 「**看到的**：」), read as
     fields and marked.
 
@@ -246,7 +246,7 @@ def _by_place(labels: list[str], read: dict[str, tuple[str, str]]) -> None:
         k = end
 
 
-def _label_texts(part: _Part, plain: set[str]) -> dict[str, list[tuple[str, bool]]]:
+def _label_texts(part: Part, plain: set[str]) -> dict[str, list[tuple[str, bool]]]:
     """Each bold, bracketed or plain label's texts in the part: (the text after it on its line, whether
     bullets follow it), one per line it heads."""
     texts: dict[str, list[tuple[str, bool]]] = {}
@@ -270,7 +270,7 @@ SOURCE_SHAPE = re.compile(r"https?://|[\w.-]+/[\w./-]+\.(?:md|txt|json|ya?ml|htm
 
 
 def _by_content(
-    label: str, texts: dict[str, list[tuple[str, bool]]], read: dict[str, tuple[str, str]], draft: _Draft
+    label: str, texts: dict[str, list[tuple[str, bool]]], read: dict[str, tuple[str, str]], draft: Draft
 ) -> str | None:
     """The field an unknown label holds, by what it holds in most of the items (an outliner's 凭据 with
     links is the sources, 说了啥 with bullets under it the points, 没核到 with 「未复现」 the evidence
@@ -293,7 +293,7 @@ def _by_content(
     return field
 
 
-def _what_it_holds(text: str, listed: bool, draft: _Draft) -> str | None:
+def _what_it_holds(text: str, listed: bool, draft: Draft) -> str | None:
     if SOURCE_SHAPE.search(text):
         return "来源"
     if not text and listed:
@@ -306,7 +306,7 @@ def _what_it_holds(text: str, listed: bool, draft: _Draft) -> str | None:
     return None
 
 
-def _all_ratings(rows: list[tuple[str, bool]], draft: _Draft) -> bool:
+def _all_ratings(rows: list[tuple[str, bool]], draft: Draft) -> bool:
     """Every text of the label is a value rating and nothing else (「成色：高价值」)."""
     return bool(rows) and all(text and _line_rating(text, 0, draft) for text, _ in rows)
 
@@ -315,17 +315,17 @@ TABLE_FRAME = re.compile(r"^\s*\|?\s*(?::?-{3,}:?\s*\|\s*)+(?::?-{3,}:?)?\s*\|?\
 """A table's header row (「| 字段 | 内容 |」) and rule row (「|---|---|」): the frame, not a field."""
 
 
-def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) -> list[dict[str, Any]]:
+def read_items(part: Part, stem: str, outline: Outline | None, draft: Draft) -> list[dict[str, Any]]:
     """Each 条目 N：title and the labelled paragraphs under it."""
-    blocks: list[tuple[_Line, re.Match[str], list[_Line]]] = []
-    leading: list[_Line] = []
+    blocks: list[tuple[Line, re.Match[str], list[Line]]] = []
+    leading: list[Line] = []
     spellings = _label_spellings(draft)
     part = reshaped(part, {spelling for spelling, _ in spellings})
     heading_of = _item_heading(part)
     spellings += tuple(_guessed_labels(part, dict(spellings), draft).items())
     labels = _labels(spellings)
     unknown = heading_of is None and not any(
-        ITEM_HEADING.match(_bare(x.text)) for x in part.lines if not x.text[:1].isspace()
+        ITEM_HEADING.match(bare_text(x.text)) for x in part.lines if not x.text[:1].isspace()
     )  # (a bulleted 「- 条目 1」 still counts as a known way: its brief is not read by shape)
     by_shape = _headings_by_shape(part, labels) if unknown else {}
     if by_shape:
@@ -349,7 +349,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
             blocks[-1][2].append(line)
         else:
             leading.append(line)
-    for number, text in _paragraphs(leading):
+    for number, text in paragraphs_of(leading):
         draft.unplaced(number, text, "section 一 before the first 条目")
     items: list[dict[str, Any]] = []
     seen: Counter[int] = Counter()
@@ -365,7 +365,7 @@ def _read_items(part: _Part, stem: str, outline: Outline | None, draft: _Draft) 
         if mark := _mark_of(m):
             item = {"id": item["id"], "number": item["number"], "mark": mark, **item}  # (after the number)
         items.append(item)
-    _check_numbering(
+    check_numbering(
         [i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft
     )
     return items
@@ -388,12 +388,12 @@ ANY_HEADING = re.compile(
 """An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」): marks, an optional number, the title."""
 
 
-def _headings_by_shape(part: _Part, labels: _Labels) -> dict[int, re.Match[str]]:
+def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     """Item headings found by the brief's structure, not by their spelling: an item is the block that
     carries labelled fields, and its heading is the line right above its first field.  Used only when
     no known way of heading items heads any line."""
     found: dict[int, re.Match[str]] = {}
-    previous: _Line | None = None
+    previous: Line | None = None
     in_fields = False
     for line in part.lines:
         text = line.text
@@ -406,7 +406,7 @@ def _headings_by_shape(part: _Part, labels: _Labels) -> dict[int, re.Match[str]]
             or BRACKET_LABEL.match(text)
         )  # (a bold label no wording knows, 「**VALUE**：高价值」, is a field too: the heading is above it)
         heading = previous is not None and not BULLET.match(previous.text) and is_field and not in_fields
-        if heading and previous is not None and (m := ANY_HEADING.match(_bare(previous.text))):
+        if heading and previous is not None and (m := ANY_HEADING.match(bare_text(previous.text))):
             found[previous.number] = m
         in_fields = is_field or (in_fields and (text[:1].isspace() or bool(BULLET.match(text)) or text.startswith(":")))
         previous = line
@@ -425,11 +425,11 @@ def _numbered(m: re.Match[str], position: int) -> re.Match[str]:
     return again
 
 
-def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:
+def _item_fields(body: list[Line], labels: _Labels) -> list[Field]:
     """The labelled paragraphs of an item, however written: one per line (「来源：」, 「- **来源**：」,
     「【来源】」), a label alone above its text, inline (" - 建议归入："), or a table's rows."""
-    fields: list[_Field] = []
-    current: _Field | None = None
+    fields: list[Field] = []
+    current: Field | None = None
     previous_blank = True
     for line in body:
         text = line.text.strip()
@@ -440,26 +440,26 @@ def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:
             continue
         if m := labels.heading.match(line.text):
             label = m["label"] or m["label2"]
-            current = _Field(labels.canonical[label], "", line.number, m["note"], label + "：")
+            current = Field(labels.canonical[label], "", line.number, m["note"], label + "：")
             fields.append(current)
             previous_blank = False
             continue
         if m := labels.table.match(line.text):
-            current = _Field(labels.canonical[m["label"]], m["text"].strip(), line.number, m["note"], _head(m))
+            current = Field(labels.canonical[m["label"]], m["text"].strip(), line.number, m["note"], _head(m))
             fields.append(current)
         elif m := labels.field.match(line.text):
             label = m["label"] or m["label2"]
-            current = _Field(labels.canonical[label], m["text"].strip(), line.number, _note(m), _head(m))
+            current = Field(labels.canonical[label], m["text"].strip(), line.number, _note(m), _head(m))
             fields.append(current)
         elif (bullet := BULLET.match(line.text)) and current is not None:
             current.text += "\n- " + bullet["text"]
         elif BRACKET_LABEL.match(line.text) and current is not None and current.text:
-            current = _Field(None, text, line.number)  # a label no wording knows still starts a paragraph
+            current = Field(None, text, line.number)  # a label no wording knows still starts a paragraph
             fields.append(current)
         elif current is not None and (not previous_blank or (current.label and not current.text)):
-            current.text = _join(current.text, text) if current.text else text
+            current.text = join_lines(current.text, text) if current.text else text
         else:
-            current = _Field(None, text, line.number)
+            current = Field(None, text, line.number)
             fields.append(current)
         previous_blank = False
     for f in fields:
@@ -468,17 +468,17 @@ def _item_fields(body: list[_Line], labels: _Labels) -> list[_Field]:
     return [piece for f in fields for piece in _inline_fields(f, labels)]
 
 
-def _inline_fields(f: _Field, labels: _Labels) -> Iterator[_Field]:
+def _inline_fields(f: Field, labels: _Labels) -> Iterator[Field]:
     """Split "关系… - 建议归入：… - 顺带：…" into its three fields."""
     cuts = list(labels.inline.finditer(f.text))
     ends = [m.start() for m in cuts] + [len(f.text)]
-    yield _Field(f.label, f.text[: ends[0]].strip(), f.line, f.note, f.head)
+    yield Field(f.label, f.text[: ends[0]].strip(), f.line, f.note, f.head)
     for m, end in zip(cuts, ends[1:], strict=True):  # ends: the next cut's start, or the text's end
         found = labels.field.match(f.text[m.end() : end])
         assert found is not None, "the inline pattern only cuts before a label the field pattern reads"
         label = found["label"] or found["label2"]
         line = f.line + f.text[: m.end()].count("\n")
-        yield _Field(labels.canonical[label], found["text"].strip(), line, _note(found), _head(found))
+        yield Field(labels.canonical[label], found["text"].strip(), line, _note(found), _head(found))
 
 
 RATING_LINE = re.compile(
@@ -487,14 +487,14 @@ RATING_LINE = re.compile(
 """A line that may hold only the item's value rating, after a short label of any kind."""
 
 
-def _line_rating(text: str, line: int, draft: _Draft) -> list[ValueRating]:
+def _line_rating(text: str, line: int, draft: Draft) -> list[ValueRating]:
     """The value ratings of a paragraph that says nothing else (「[值] 高价值」, 「🏷 评级　中等价值」,
     「价值：低价值」): each word a rating of the vocabulary; anything more and it is not a rating line."""
     m = RATING_LINE.match(re.sub(r"^[-•*·]\s+|\*\*", "", text.strip()))
     if m is None:
         return []
     words = [w for w in re.split(r"[\s，,、/；;|｜。.]+", m["rating"].strip("*")) if w]
-    if not words or len(words) > 3 or not all(_value_words(w, draft) == [w] for w in words):
+    if not words or len(words) > 3 or not all(value_words(w, draft) == [w] for w in words):
         return []
     return [draft.code("value_ratings", w, line) for w in words]
 
@@ -515,14 +515,14 @@ def _read_item(
     item_id: str,
     title: str,
     line: int,
-    body: list[_Line],
+    body: list[Line],
     outline: Outline | None,
-    draft: _Draft,
-    at: _At,
+    draft: Draft,
+    at: At,
     labels: _Labels,
 ) -> dict[str, Any]:
     fields = _item_fields(body, labels)
-    by_label: dict[str, _Field] = {}
+    by_label: dict[str, Field] = {}
     notes: list[str] = []
     rated: list[ValueRating] = []
     for f in fields:
@@ -538,31 +538,31 @@ def _read_item(
             draft.warn(f.line, f"条目 {number}: a second {f.label}; kept in notes", at + ("notes",))
         else:
             by_label[f.label] = f
-    item: dict[str, Any] = {"id": _Code(item_id), "number": number, "title": title}
-    item["value"] = _title_rating(title, line, draft) or rated
-    item["sources"] = _read_sources(by_label.get("来源"), number, line, draft, at + ("sources",), notes)
+    item: dict[str, Any] = {"id": Code(item_id), "number": number, "title": title}
+    item["value"] = title_rating(title, line, draft) or rated
+    item["sources"] = read_sources(by_label.get("来源"), number, line, draft, at + ("sources",), notes)
     points = by_label.get("要点")
     if points and points.note:
         item["points_note"] = points.note.strip()
-    item["points"] = _read_points(points, number, line, draft, at + ("points",))
+    item["points"] = read_points(points, number, line, draft, at + ("points",))
     relation = by_label.get("与活文档脉络的关系")
     source = by_label.get("来源")
-    item["evidence"] = _read_evidence(
+    item["evidence"] = read_evidence(
         by_label.get("证据边界"), item, number, line, draft, at + ("evidence",), source.text if source else ""
     )
     if relation and relation.text:
         item["relation"] = relation.text
     else:  # left out, not made up: the site shows none (the model allows it)
-        where = relation.line if relation else by_label.get("建议归入", _Field(None, "", line)).line
+        where = relation.line if relation else by_label.get("建议归入", Field(None, "", line)).line
         draft.warn(where, f"条目 {number}: no 与活文档脉络的关系; relation left out (write it or ask the author)", at)
     placement_field = by_label.get("建议归入")
-    item["placement"] = _read_placement(
+    item["placement"] = read_placement(
         placement_field, item, relation.text if relation else "", line, outline, draft, at + ("placement",)
     )
-    guards = _guards(placement_field.text) if placement_field else []
+    guards = read_guards(placement_field.text) if placement_field else []
     if guards:
         item["guards"] = guards
-    figures = _repo_card_figures(item, line, draft, at + ("figures",))
+    figures = repo_card_figures(item, line, draft, at + ("figures",))
     if figures:
         item["figures"] = figures
     if notes:

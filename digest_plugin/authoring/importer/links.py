@@ -9,8 +9,8 @@ from collections import Counter
 from typing import Any
 
 from ...core.model import Outline, ValueRating
-from .common import ITEM_NUMBERS, _At, _Code, _Draft, _unique
-from .placement import _known_section, _section_entries
+from .common import ITEM_NUMBERS, At, Code, Draft, unique_ids
+from .placement import known_section, section_entries
 
 YEAR_IN_PROSE = re.compile(r"(?P<year>(?:19|20)\d{2})\s*年")
 
@@ -28,7 +28,7 @@ VERSION = re.compile(r"\d+\.\d+\.\d+")
 COMMON_WORDS = {"the", "and", "for", "with", "from", "via", "per", "not", "new"}
 
 
-def _link(brief: dict[str, Any], outline: Outline | None, draft: _Draft) -> None:
+def link_references(brief: dict[str, Any], outline: Outline | None, draft: Draft) -> None:
     """Fields that join two parts of the brief: ratings, cross-references, touches, follow-up items,
     citation back-links.  Exact names are taken silently; names matched word by word are marked."""
     items = brief["items"]
@@ -44,7 +44,7 @@ def _link(brief: dict[str, Any], outline: Outline | None, draft: _Draft) -> None
         stated = _stated_items(f["text"], items)
         matched = [] if stated else _match_by_names("", f["text"], item_names)
         if stated or matched:
-            f["items"] = [_Code(x) for x in stated + [x for x, _ in matched]]
+            f["items"] = [Code(x) for x in stated + [x for x, _ in matched]]
         if matched:
             draft.warn(
                 draft.origins.get(("follow_ups", i), 1),
@@ -58,7 +58,7 @@ def _link(brief: dict[str, Any], outline: Outline | None, draft: _Draft) -> None
 
 
 def _apply_ratings(
-    items: list[dict[str, Any]], ratings: dict[int, tuple[int, list[ValueRating]]], draft: _Draft
+    items: list[dict[str, Any]], ratings: dict[int, tuple[int, list[ValueRating]]], draft: Draft
 ) -> None:
     """An item's value: the title's rating, then what the conclusions say of it (both kept if they differ)."""
     numbers = {item["number"] for item in items}
@@ -86,7 +86,7 @@ def _apply_ratings(
 
 
 def _resolve_cross_refs(
-    item: dict[str, Any], items: list[dict[str, Any]], outline: Outline | None, draft: _Draft, at: _At
+    item: dict[str, Any], items: list[dict[str, Any]], outline: Outline | None, draft: Draft, at: At
 ) -> None:
     """ "并在 §5.1 与 llm-d 1.0 交叉引用": the item of this brief placed in §5.1 whose title says
     "llm-d 1.0", else an outline entry of §5.1 of that name."""
@@ -95,20 +95,20 @@ def _resolve_cross_refs(
         section = ref["section"]
         if not name:
             continue
-        mine = _unique(
+        mine = unique_ids(
             [
                 x["id"]
                 for x in items
                 if x is not item and x["placement"]["section"] == section and name in x["title"].lower()
             ]
         )
-        theirs = _unique(
-            [e.id for e in _section_entries(outline, section) if name in e.title.lower() or e.title.lower() in name]
+        theirs = unique_ids(
+            [e.id for e in section_entries(outline, section) if name in e.title.lower() or e.title.lower() in name]
         )
         if mine:
-            ref["item"] = _Code(mine)
+            ref["item"] = Code(mine)
         elif theirs:
-            ref["entry"] = _Code(theirs)
+            ref["entry"] = Code(theirs)
         else:
             draft.warn(
                 line,
@@ -124,8 +124,8 @@ def _touches(
     item_names: list[tuple[str, set[str]]],
     labels: dict[str, str],
     outline: Outline | None,
-    draft: _Draft,
-    at: _At,
+    draft: Draft,
+    at: At,
 ) -> None:
     """What a contradiction touches: the § it names, the items it names (条目 N, or a name only that
     item uses), their sections when it names none, and the outline entries it names."""
@@ -144,8 +144,8 @@ def _touches(
         placed = {item["id"]: item["placement"]["section"] for item in items}
         touches["sections"] = list(dict.fromkeys(placed[x] for x in touches["items"] if placed.get(x)))
     for j, section in enumerate(touches["sections"]):
-        _known_section(section, outline, line, draft, at + ("sections", j))
-    candidates = [e for s in touches["sections"] for e in _section_entries(outline, s)]
+        known_section(section, outline, line, draft, at + ("sections", j))
+    candidates = [e for s in touches["sections"] for e in section_entries(outline, s)]
     exact = [e.id for e in candidates if e.title in whole]
     entry_names = [(e.id, _names(e.title)) for e in candidates if e.id not in exact]
     guessed = _match_by_names(c["title"], c["text"], entry_names)
@@ -157,7 +157,7 @@ def _touches(
             at + ("entries",),
         )
     c["touches"] = {
-        k: [_Code(v) if k in ("items", "entries") else v for v in touches[k]]
+        k: [Code(v) if k in ("items", "entries") else v for v in touches[k]]
         for k in ("items", "entries", "sections", "citations")
         if touches.get(k)
     }
@@ -205,17 +205,17 @@ def _shared(matched: list[tuple[str, set[str]]], labels: dict[str, str] | None =
 def _withheld_figure(c: dict[str, Any], items: list[dict[str, Any]]) -> None:
     """A withheld claim that names a figure's label ("+175 周增" names 周增) withholds that figure."""
     for claim in c.get("withheld", []):
-        keys = _unique([f["key"] for item in items for f in item.get("figures", []) if f["label"] in claim["text"]])
+        keys = unique_ids([f["key"] for item in items for f in item.get("figures", []) if f["label"] in claim["text"]])
         if keys:
-            claim["figure"] = _Code(keys)
+            claim["figure"] = Code(keys)
 
 
-def _citation_links(citation: dict[str, Any], contradictions: list[dict[str, Any]], draft: _Draft, at: _At) -> None:
+def _citation_links(citation: dict[str, Any], contradictions: list[dict[str, Any]], draft: Draft, at: At) -> None:
     """The contradiction that down-weights a paper; its year and card topic if only that prose gives them."""
     about = [c for c in contradictions if citation["arxiv"] in c.get("touches", {}).get("citations", [])]
-    down = _unique([c["id"] for c in about if c["disposition"] == "down_weighted"])
+    down = unique_ids([c["id"] for c in about if c["disposition"] == "down_weighted"])
     if down:
-        citation["down_weighted_by"] = _Code(down)
+        citation["down_weighted_by"] = Code(down)
     line = draft.origins.get(at, 1)
     for c in about:
         prose = f"{c['title']}\n{c['text']}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
-from .common import MARKDOWN_MARKS, _Line, _strip_end, table_cells
+from .common import MARKDOWN_MARKS, Line, strip_end, table_cells
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
@@ -124,7 +124,7 @@ def _number(m: re.Match[str]) -> int:
     return int(found.get("num") or paren or 0)
 
 
-def block_lists(lines: list[_Line]) -> list[NumberedList]:
+def block_lists(lines: list[Line]) -> list[NumberedList]:
     """Lists written one entry a line under a heading line (or a Markdown heading)."""
     found: list[NumberedList] = []
     i = 0
@@ -183,7 +183,7 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
             continue  # numbers that run 1, 2, 3 nowhere: no list (「3（含昨天的两件）件」)
         current = NumberedList((start["heading"] or start["bar"] or "").strip(" ，,。；;"), line)
         for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
-            piece = _strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
+            piece = strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
             if piece:
                 current.entries.append(Entry(_number(mk), piece.lstrip("（(").strip(), line))
         if current.entries:

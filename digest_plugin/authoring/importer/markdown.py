@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import CLOSING, OPENING, _bare, _Draft, _join, _Line, _Part
+from .common import CLOSING, OPENING, Draft, Line, Part, bare_text, join_lines
 
 
 def normalized(text: str) -> str:
@@ -58,7 +58,7 @@ SETEXT = re.compile(r"^(?:=+|-+)\s*$")
 BOLD_LINE = re.compile(r"^\s*\*\*(?P<title>[^*]+)\*\*\s*$")
 
 
-def _headings_by_level(lines: list[_Line]) -> dict[str, list[tuple[int, str]]]:
+def _headings_by_level(lines: list[Line]) -> dict[str, list[tuple[int, str]]]:
     """Every heading of the brief by its kind and level: ``#``…``######``, a line underlined with
     ``===`` or ``---`` (setext), a line that is all bold; (index in ``lines``, title) each."""
     found: dict[str, list[tuple[int, str]]] = {}
@@ -77,7 +77,7 @@ def _headings_by_level(lines: list[_Line]) -> dict[str, list[tuple[int, str]]]:
     return found
 
 
-def _parts_by_position(lines: list[_Line], draft: _Draft) -> list[_Part] | None:
+def _parts_by_position(lines: list[Line], draft: Draft) -> list[Part] | None:
     """The four parts when no heading is numbered the team's way: the one heading level used exactly
     four times after the first heading, in order (whatever numbers them: 「### 2 ▸ …」); each heading's
     words decide its kind when they can, else its place.  None when no level fits (never a guess
@@ -86,12 +86,12 @@ def _parts_by_position(lines: list[_Line], draft: _Draft) -> list[_Part] | None:
     if len(fits) != 1:
         return None
     level, heads = fits[0]
-    parts = [_Part("header", None, 1, lines[: heads[0][0]])]
+    parts = [Part("header", None, 1, lines[: heads[0][0]])]
     for k, (index, title) in enumerate(heads):
         end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
         kind = next((kind for kind, words in SECTION_KINDS if words.search(title)), PART_ORDER[k])
         body = [x for x in lines[index + 1 : end] if not (SETEXT.match(x.text) and x is lines[index + 1])]
-        parts.append(_Part(kind, title, lines[index].number, body))
+        parts.append(Part(kind, title, lines[index].number, body))
     if len({p.kind for p in parts}) != 5:
         return None
     draft.warn(
@@ -107,12 +107,12 @@ FRAME = re.compile(r"^\s*([=~*_+\-—])\1+\s*|\s*([=~*_+\-—])\2+\s*$")
 """The runs of one symbol a writer frames a heading with: 「=== 二、矛盾与待核 ===」, 「--- 三 ---」."""
 
 
-def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
+def split_parts(lines: list[Line], draft: Draft) -> list[Part]:
     """Header + one part per 一、二、三、四 heading (bare, or framed in runs of a symbol); the kind comes
     from the heading's words."""
-    parts = [_Part("header", None, 1, [])]
+    parts = [Part("header", None, 1, [])]
     for line in lines:
-        m = SECTION_HEADING.match(FRAME.sub("", _bare(line.text)))
+        m = SECTION_HEADING.match(FRAME.sub("", bare_text(line.text)))
         if m:
             kind = next(
                 (k for k, words in SECTION_KINDS if words.search(m["title"])),
@@ -123,7 +123,7 @@ def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
                 draft.unplaced(line.number, line.text, f"a second {kind} section; its content is read with the first")
                 parts.append(earlier)
                 continue
-            parts.append(_Part(kind, m["title"], line.number, []))
+            parts.append(Part(kind, m["title"], line.number, []))
             if kind in STANDARD_HEADINGS and m["title"] != STANDARD_HEADINGS[kind]:
                 draft.unplaced(
                     line.number, m["title"], f"heading of section {m['numeral']} (the YAML keeps no heading here)"
@@ -140,12 +140,12 @@ def _split_parts(lines: list[_Line], draft: _Draft) -> list[_Part]:
             part.lines = part.lines[1:]  # the 「====」 under a heading: the heading's, not the part's
     for part in parts:
         if part.kind == "unknown":
-            for number, text in _paragraphs(part.lines):
+            for number, text in paragraphs_of(part.lines):
                 draft.unplaced(number, text, "unknown section")
     return parts
 
 
-def _paragraphs(lines: list[_Line]) -> list[tuple[int, str]]:
+def paragraphs_of(lines: list[Line]) -> list[tuple[int, str]]:
     """(first line, text) of each run of non-blank lines, joined as Markdown would."""
     out: list[tuple[int, str]] = []
     previous_blank = True
@@ -156,12 +156,12 @@ def _paragraphs(lines: list[_Line]) -> list[tuple[int, str]]:
         if previous_blank:
             out.append((line.number, line.text.strip()))
         else:
-            out[-1] = (out[-1][0], _join(out[-1][1], line.text.strip()))
+            out[-1] = (out[-1][0], join_lines(out[-1][1], line.text.strip()))
         previous_blank = False
     return out
 
 
-def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+def list_entries(lines: list[Line], starts: re.Pattern[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """Split a section into its entries (lines matching ``starts``, with their continuation lines)
     and the other paragraphs, each with its first line.
 
@@ -184,9 +184,9 @@ def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[in
         elif headed and current is entries and not text.startswith("#"):
             first, before = entries[-1]
             titled = before.startswith("#") and "：" not in before and ":" not in before  # its first paragraph
-            entries[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else _join(before, text))
+            entries[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else join_lines(before, text))
         elif not previous_blank and current is not None and not text.startswith("#"):
-            current[-1] = (current[-1][0], _join(current[-1][1], text))
+            current[-1] = (current[-1][0], join_lines(current[-1][1], text))
         else:
             others.append((line.number, text))
             current = others
@@ -195,7 +195,7 @@ def _entries(lines: list[_Line], starts: re.Pattern[str]) -> tuple[list[tuple[in
     return entries, others
 
 
-def _label_colon(text: str) -> int | None:
+def label_colon(text: str) -> int | None:
     """Index of the colon that ends a "title：text" lead, outside brackets.
 
     A half-width colon only counts when it is not part of a word or link (``arXiv:1605.08803``,

@@ -12,12 +12,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from ...core.model import Brief
-from .common import _Code, _Draft, _Part
+from .common import Code, Draft, Part
 
 COUNT_IN_HEADING = re.compile(r"[（(]\s*(?P<count>\d+)\s*条\s*[）)]")
 
 
-def _check_numbering(numbers: list[int], lines: list[int], what: str, key: str, draft: _Draft) -> None:
+def check_numbering(numbers: list[int], lines: list[int], what: str, key: str, draft: Draft) -> None:
     """Warn where the brief skips or repeats a number (条目 1, 条目 3): the ids keep the brief's numbers."""
     expected = 1
     for index, (number, line) in enumerate(zip(numbers, lines, strict=True)):  # one line per number
@@ -29,7 +29,7 @@ def _check_numbering(numbers: list[int], lines: list[int], what: str, key: str, 
         expected = max(expected, number + 1)
 
 
-def _check_counts(brief: dict[str, Any], parts: list[_Part], draft: _Draft) -> None:
+def check_counts(brief: dict[str, Any], parts: list[Part], draft: Draft) -> None:
     """The brief states counts ("（7 条）", "8 份 materials"); say when the lists disagree."""
     heading = brief.get("items_heading") or ""
     if m := COUNT_IN_HEADING.search(heading):
@@ -48,12 +48,12 @@ def _check_counts(brief: dict[str, Any], parts: list[_Part], draft: _Draft) -> N
             draft.warn(1, f"no section for {kind} (一 条目 / 二 矛盾 / 三 arXiv / 四 结论) was found")
 
 
-def _dedupe_ids(entries: list[dict[str, Any]], what: str, draft: _Draft, key: str) -> None:
+def dedupe_ids(entries: list[dict[str, Any]], what: str, draft: Draft, key: str) -> None:
     seen: Counter[str] = Counter()
     for i, entry in enumerate(entries):
         seen[entry["id"]] += 1
         if seen[entry["id"]] > 1:
-            entry["id"] = _Code(f"{entry['id']}-{seen[entry['id']]}")
+            entry["id"] = Code(f"{entry['id']}-{seen[entry['id']]}")
             draft.warn(
                 draft.origins.get((key, i), 1),
                 f"{what} number {entry['number']} appears twice; the second got id {entry['id']}",
@@ -61,7 +61,7 @@ def _dedupe_ids(entries: list[dict[str, Any]], what: str, draft: _Draft, key: st
             )
 
 
-def _validate(brief: dict[str, Any], draft: _Draft) -> None:
+def validate_brief(brief: dict[str, Any], draft: Draft) -> None:
     """Last safety net: whatever would still fail the model is reported, at the nearest Markdown line."""
     try:
         Brief.model_validate(_plain(brief))

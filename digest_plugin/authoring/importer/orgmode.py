@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line, marker_after_number
+from .common import Line, marker_after_number
 
 KEYWORD = re.compile(r"^#\+(?P<key>[A-Za-z_]+):\s*(?P<value>.*)$")
 DRAWER = re.compile(r"^\s*:(?:PROPERTIES|END|LOGBOOK):\s*$", re.I)
@@ -39,12 +39,12 @@ BLOCK = re.compile(r"^\s*#\+(?:BEGIN|END)_\w+", re.I)
 DEFAULT_KEYWORDS = ("TODO", "DONE")
 
 
-def is_org(lines: list[_Line]) -> bool:
+def is_org(lines: list[Line]) -> bool:
     """An Org file: a ``#+KEY:`` line, or a property drawer."""
     return any(KEYWORD.match(x.text) or x.text.strip().upper() == ":PROPERTIES:" for x in lines)
 
 
-def from_org(lines: list[_Line]) -> list[_Line]:
+def from_org(lines: list[Line]) -> list[Line]:
     """The file as Markdown (see the module), or as it is when it is no Org file."""
     if not is_org(lines):
         return lines
@@ -52,11 +52,11 @@ def from_org(lines: list[_Line]) -> list[_Line]:
     dated = _dated_byline(lines)
     out = []
     for line in lines:
-        out.append(_Line(line.number, dated.get(line.number, _line(line.text, keywords))))
+        out.append(Line(line.number, dated.get(line.number, _line(line.text, keywords))))
     return out
 
 
-def _dated_byline(lines: list[_Line]) -> dict[int, str]:
+def _dated_byline(lines: list[Line]) -> dict[int, str]:
     """``#+AUTHOR:`` and ``#+DATE:`` as one byline, 「作者：a · 2026-10-22 22:00」 (the date's line blank), as
     the team's byline carries both; {} when the file lacks either."""
     found = {m["key"].upper(): (x.number, m["value"]) for x in lines if (m := KEYWORD.match(x.text))}
@@ -66,7 +66,7 @@ def _dated_byline(lines: list[_Line]) -> dict[int, str]:
     return {author_line: f"作者：{author} · {_inline(date)}", date_line: ""}
 
 
-def _todo_keywords(lines: list[_Line]) -> tuple[str, ...]:
+def _todo_keywords(lines: list[Line]) -> tuple[str, ...]:
     """The TODO keywords the file declares (``#+TODO: TODO WAIT | DONE KILL``), or Org's default."""
     declared: list[str] = []
     for line in lines:

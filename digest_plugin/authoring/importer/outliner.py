@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line, marker_after_number
+from .common import Line, marker_after_number
 
 PROPERTY = re.compile(r"^(?P<indent>\s*)(?:[-*]\s+)?(?P<key>[^\s:：\[\]*#`|]{1,12})::(?:\s+(?P<value>.*))?$")
 """``key:: value``, Logseq's (and Roam's) property line, alone on its line or as a bullet."""
@@ -49,7 +49,7 @@ LABEL_LINE = re.compile(r"^\s+\*\*[^*]+\*\*：")
 CHILD_BULLET = re.compile(r"^(?P<indent>\s+)[-*]\s+(?P<text>\S.*)$")
 
 
-def unexported(lines: list[_Line]) -> list[_Line]:
+def unexported(lines: list[Line]) -> list[Line]:
     """The brief with its page links and property lines rewritten (see the module), or as it is when
     it is no outliner's export."""
     if sum(1 for x in lines if PROPERTY.match(x.text)) < LEAST:
@@ -63,18 +63,18 @@ def unexported(lines: list[_Line]) -> list[_Line]:
             text = m["lead"] + marker_after_number(m["marker"], m["rest"])
         elif (m := PARENT.match(text)) and _has_children(lines, i):
             text = f"{m['lead']}{m['text']}："  # a bullet that heads the bullets under it, as a colon heads a list
-        out.append(_Line(line.number, text))
+        out.append(Line(line.number, text))
     return out
 
 
-def _has_children(lines: list[_Line], i: int) -> bool:
+def _has_children(lines: list[Line], i: int) -> bool:
     """The next line with text is a bullet indented deeper than line ``i``."""
     indent = len(lines[i].text) - len(lines[i].text.lstrip())
     nxt = next((x.text for x in lines[i + 1 :] if x.text.strip()), "")
     return bool(CHILD_BULLET.match(nxt)) and len(nxt) - len(nxt.lstrip()) > indent
 
 
-def outlined_items(lines: list[_Line]) -> list[_Line]:
+def outlined_items(lines: list[Line]) -> list[Line]:
     """Part 一's top-level bullets that carry at least two property lines (now bold labels) as items:
     「- #增1 title」 → 「#增1 title」 (「- title」 → 「条目 N：title」, N its place), and the lines under it lifted one
     level; other lines as they are."""
@@ -87,12 +87,12 @@ def outlined_items(lines: list[_Line]) -> list[_Line]:
         m = TOP_BULLET.match(lines[start].text)
         assert m is not None  # (chosen by it)
         tagged = f"#{m['tag']}{m['number']} {m['title']}" if m["tag"] and m["number"] else None  # 「#增1 …」 kept
-        out.append(_Line(lines[start].number, tagged or f"条目 {m['number'] or k + 1}：{m['title']}"))
+        out.append(Line(lines[start].number, tagged or f"条目 {m['number'] or k + 1}：{m['title']}"))
         out.extend(_lifted(lines[start + 1 : end]))
     return out
 
 
-def _labelled_children(lines: list[_Line], start: int) -> int:
+def _labelled_children(lines: list[Line], start: int) -> int:
     count = 0
     for line in lines[start + 1 :]:
         if line.text.strip() and not line.text[:1].isspace():
@@ -101,7 +101,7 @@ def _labelled_children(lines: list[_Line], start: int) -> int:
     return count
 
 
-def _lifted(body: list[_Line]) -> list[_Line]:
+def _lifted(body: list[Line]) -> list[Line]:
     """An item's children one level up: the first child's indent removed from each line; a child bullet
     with no colon and deeper bullets under it becomes the bold label of those bullets, and any other
     child bullet a paragraph of its own (it is a block beside the fields, not a point)."""
@@ -123,7 +123,7 @@ def _lifted(body: list[_Line]) -> list[_Line]:
         ):
             text = f"**{m['text'].strip().rstrip('：')}**："
         elif m is not None and len(m["indent"]) == step:
-            out.append(_Line(line.number, ""))  # a block of its own beside the fields (「- 剔除：…」): a paragraph
+            out.append(Line(line.number, ""))  # a block of its own beside the fields (「- 剔除：…」): a paragraph
             text = m["text"]
-        out.append(_Line(line.number, text))
+        out.append(Line(line.number, text))
     return out

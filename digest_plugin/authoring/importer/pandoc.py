@@ -28,8 +28,8 @@ import itertools
 import re
 import unicodedata
 
-from .common import _Line
-from .markdown import _join
+from .common import Line
+from .markdown import join_lines
 
 GRID_RULE = re.compile(r"^\s*\+(?:[:=\-]+\+)+\s*$")
 """A grid table's rule: ``+----+----+``, ``+====+====+`` (under the header), ``+:---+---:+``."""
@@ -44,17 +44,17 @@ LABEL_CELL = re.compile(r"[^\s。；;，,]{1,10}")
 """A form's left cell: a few characters, no sentence (「出处」, 「证据边界」, 「Relation」)."""
 
 
-def is_pandoc(lines: list[_Line]) -> bool:
+def is_pandoc(lines: list[Line]) -> bool:
     """Whether the file shows pandoc's hand: a grid table, a footnote's definition, an attribute."""
     return any(GRID_RULE.match(x.text) or FOOTNOTE_DEFINITION.match(x.text) or SPAN.search(x.text) for x in lines)
 
 
-def from_pandoc(lines: list[_Line]) -> list[_Line]:
+def from_pandoc(lines: list[Line]) -> list[Line]:
     """The file as the team's Markdown (see the module), or as it is when pandoc did not write it."""
     if not is_pandoc(lines):
         return lines
     lines = _footnotes(_grid_tables(lines))
-    return [_Line(x.number, _plain(x.text)) for x in lines]
+    return [Line(x.number, _plain(x.text)) for x in lines]
 
 
 def _plain(text: str) -> str:
@@ -67,8 +67,8 @@ def _plain(text: str) -> str:
 # --------------------------------------------------------------------------- grid tables
 
 
-def _grid_tables(lines: list[_Line]) -> list[_Line]:
-    out: list[_Line] = []
+def _grid_tables(lines: list[Line]) -> list[Line]:
+    out: list[Line] = []
     i = 0
     while i < len(lines):
         if not GRID_RULE.match(lines[i].text):
@@ -83,7 +83,7 @@ def _grid_tables(lines: list[_Line]) -> list[_Line]:
     return out
 
 
-def _table(lines: list[_Line]) -> list[_Line]:
+def _table(lines: list[Line]) -> list[Line]:
     """One grid table (its lines, rules included) as pipe-table lines, or labelled lines (a form)."""
     rule = lines[0].text
     bounds = [k for k, char in enumerate(rule) if char == "+"]
@@ -105,17 +105,17 @@ def _table(lines: list[_Line]) -> list[_Line]:
     if current is not None:
         rows.append((current[0], [_cell(parts) for parts in current[1]]))
     if not rows:
-        return [_Line(lines[0].number, "")]
+        return [Line(lines[0].number, "")]
     if header_rows == 0 and len(bounds) == 3 and all(LABEL_CELL.fullmatch(cells[0]) for _, cells in rows):
-        out = [_Line(number, f"**{cells[0]}**：{cells[1]}") for number, cells in rows]
+        out = [Line(number, f"**{cells[0]}**：{cells[1]}") for number, cells in rows]
     else:
         header = [
             " ".join(c for c in column if c) for column in zip(*(cells for _, cells in rows[:header_rows]), strict=True)
         ]
         header = header or [""] * (len(bounds) - 1)  # no header: an empty one, as a pipe table needs one
-        out = [_Line(lines[0].number, _pipe(header)), _Line(lines[0].number, _pipe(["---"] * len(header)))]
-        out += [_Line(number, _pipe(cells)) for number, cells in rows[header_rows:]]
-    return [*out, _Line(lines[-1].number, "")]
+        out = [Line(lines[0].number, _pipe(header)), Line(lines[0].number, _pipe(["---"] * len(header)))]
+        out += [Line(number, _pipe(cells)) for number, cells in rows[header_rows:]]
+    return [*out, Line(lines[-1].number, "")]
 
 
 def _cells_of(row: str, bounds: list[int]) -> list[str]:
@@ -138,7 +138,7 @@ def _cell(parts: list[str]) -> str:
     text = ""
     for part in parts:
         if part:
-            text = _join(text, part) if text else part
+            text = join_lines(text, part) if text else part
     return text
 
 
@@ -149,24 +149,24 @@ def _pipe(cells: list[str]) -> str:
 # --------------------------------------------------------------------------- footnotes
 
 
-def _footnotes(lines: list[_Line]) -> list[_Line]:
+def _footnotes(lines: list[Line]) -> list[Line]:
     notes: dict[str, str] = {}
-    out: list[_Line] = []
+    out: list[Line] = []
     key: str | None = None
     for line in lines:
         if m := FOOTNOTE_DEFINITION.match(line.text):
             key = m["key"]
             notes[key] = m["text"].strip()
-            out.append(_Line(line.number, ""))
+            out.append(Line(line.number, ""))
         elif key is not None and (line.text.startswith(("    ", "\t")) or not line.text.strip()):
             if line.text.strip():
-                notes[key] = _join(notes[key], line.text.strip())
-            out.append(_Line(line.number, ""))
+                notes[key] = join_lines(notes[key], line.text.strip())
+            out.append(Line(line.number, ""))
         else:
             key = None
             out.append(line)
     return [
-        _Line(
+        Line(
             x.number,
             FOOTNOTE_REFERENCE.sub(lambda m: f"（注：{notes[m['key']]}）" if m["key"] in notes else m[0], x.text),
         )

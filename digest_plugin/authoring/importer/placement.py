@@ -7,7 +7,7 @@ from typing import Any
 
 from ...core.model import Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
-from .common import QUOTED, SECTION_REF, _At, _Code, _Draft, _Field, _split_outside, _unique
+from .common import QUOTED, SECTION_REF, At, Code, Draft, Field, split_outside, unique_ids
 
 ALTERNATIVE = re.compile(r"或[^，,；;。§]{0,12}§\s*(?P<section>\d+(?:\.\d+)?)[^，,；;。]*")
 
@@ -87,8 +87,8 @@ COUNTED_AS_OF_COLLECTION = {"stars", "weekly-gain"}
 """Counts on a repo card are as of the card's last collection; the other fields are undated."""
 
 
-def _read_placement(
-    f: _Field | None, item: dict[str, Any], relation: str, line: int, outline: Outline | None, draft: _Draft, at: _At
+def read_placement(
+    f: Field | None, item: dict[str, Any], relation: str, line: int, outline: Outline | None, draft: Draft, at: At
 ) -> dict[str, Any]:
     """建议归入: the section (first §), the action (by the words), the entry, alternatives."""
     number = item["number"]
@@ -101,7 +101,7 @@ def _read_placement(
     if not sections:
         draft.warn(f.line, f"条目 {number}: 建议归入 names no § section; section left empty", at + ("section",))
     elif not NEW_SECTION.search(text):
-        _known_section(sections[0], outline, f.line, draft, at + ("section",))
+        known_section(sections[0], outline, f.line, draft, at + ("section",))
     action = _placement_action(text, relation, draft)
     if opened := NEW_SECTION.search(text):
         action = PlacementAction.new_section
@@ -117,8 +117,8 @@ def _read_placement(
     placement["action"] = action
     section = placement["section"]
     if action is PlacementAction.update_in_place:
-        entry = _entry_to_update(text, item["title"], section, outline)
-        placement["entry"] = _Code(entry) if entry else ""
+        entry = entry_to_update(text, item["title"], section, outline)
+        placement["entry"] = Code(entry) if entry else ""
         if not entry:
             draft.warn(
                 f.line,
@@ -127,25 +127,25 @@ def _read_placement(
                 at + ("entry",),
             )
     elif name := _own_entry_name(text, section):
-        existing = [e.id for e in _section_entries(outline, section) if fold(e.title) == fold(name)]
+        existing = [e.id for e in section_entries(outline, section) if fold(e.title) == fold(name)]
         if existing and action in (PlacementAction.mount_lead, PlacementAction.footnote):
-            placement["after"] = _Code(existing[0])  # 「在「长 prefill 头阻塞」子条目旁挂载线索」: under that entry
+            placement["after"] = Code(existing[0])  # 「在「长 prefill 头阻塞」子条目旁挂载线索」: under that entry
         else:
             placement["entry_title"] = name
     if "after" not in placement and (after := _after(text, number, section, outline, f.line, draft, at)):
-        placement["after"] = _Code(after)
+        placement["after"] = Code(after)
     alternatives = [
         {"section": m["section"], "note": m.group(0).strip()}
         for m in ALTERNATIVE.finditer(text)
         if m["section"] != section
     ]
     for j, alternative in enumerate(alternatives):
-        _known_section(alternative["section"], outline, f.line, draft, at + ("alternatives", j, "section"))
+        known_section(alternative["section"], outline, f.line, draft, at + ("alternatives", j, "section"))
     if alternatives:
         placement["alternatives"] = alternatives
     cross_refs = [{"section": m["section"], "_name": m["name"], "_line": f.line} for m in CROSS_REF.finditer(text)]
     if cross_refs:
-        placement["cross_refs"] = cross_refs  # the names are resolved once every item is read (see _link)
+        placement["cross_refs"] = cross_refs  # the names are resolved once every item is read (see link_references)
     return placement
 
 
@@ -162,13 +162,13 @@ def _own_entry_name(text: str, section: str) -> str | None:
 
 
 def _after(
-    text: str, number: int, section: str, outline: Outline | None, line: int, draft: _Draft, at: _At
+    text: str, number: int, section: str, outline: Outline | None, line: int, draft: Draft, at: At
 ) -> str | None:
     """ "作为 v0.8 段落后的…" / "Dynamo 段落下": the one outline entry of the section with that name."""
     m = AFTER.search(text)
     if not m:
         return None
-    after = _unique([e.id for e in _section_entries(outline, section) if m["name"].lower() in e.title.lower()])
+    after = unique_ids([e.id for e in section_entries(outline, section) if m["name"].lower() in e.title.lower()])
     if not after:
         draft.warn(
             line,
@@ -179,7 +179,7 @@ def _after(
     return after
 
 
-def _placement_action(text: str, relation: str, draft: _Draft) -> PlacementAction | None:
+def _placement_action(text: str, relation: str, draft: Draft) -> PlacementAction | None:
     for action in PLACEMENT_ACTS:
         words = draft.words.wording(action.value)
         if words.search(text) or (action is PlacementAction.update_in_place and words.search(relation)):
@@ -187,10 +187,10 @@ def _placement_action(text: str, relation: str, draft: _Draft) -> PlacementActio
     return None
 
 
-def _entry_to_update(text: str, item_title: str, section: str, outline: Outline | None) -> str | None:
+def entry_to_update(text: str, item_title: str, section: str, outline: Outline | None) -> str | None:
     """The outline entry of the section whose title the placement names; the item's title breaks a tie
     ("Kapitsa 段数值更新 + 选型决策树保持不变" updates Kapitsa, the item is about Kapitsa)."""
-    entries = _section_entries(outline, section)
+    entries = section_entries(outline, section)
     named = [e for e in entries if fold(e.title) in fold(text)]
     if len(named) > 1:
         named = [e for e in named if fold(e.title) in fold(item_title)]
@@ -200,16 +200,16 @@ def _entry_to_update(text: str, item_title: str, section: str, outline: Outline 
     return named[0].id if len(named) == 1 else None
 
 
-def _section_entries(outline: Outline | None, section: str) -> list[Entry]:
+def section_entries(outline: Outline | None, section: str) -> list[Entry]:
     return [e for e in outline.entries if e.section == section] if outline else []
 
 
-def _known_section(section: str, outline: Outline | None, line: int, draft: _Draft, at: _At) -> None:
+def known_section(section: str, outline: Outline | None, line: int, draft: Draft, at: At) -> None:
     if outline and section not in {s.number for s in outline.sections}:
         draft.warn(line, f"§{section} is not a section of the {outline.topic} outline", at)
 
 
-def _guards(text: str) -> list[str]:
+def read_guards(text: str) -> list[str]:
     """The clauses of 建议归入 that forbid or require something (不要/不可/必须/注意/⚠/显式声明).
 
     A guard runs from the first comma-clause that holds such a word to the end of its
@@ -217,7 +217,7 @@ def _guards(text: str) -> list[str]:
     guards = []
     for sentence in re.findall(r"[^。]+。?", text):
         for clause in re.split(r"[；;]", sentence):
-            parts = _split_outside(clause, "，,")
+            parts = split_outside(clause, "，,")
             for k, part in enumerate(parts):
                 if GUARD_WORDS.search(part):
                     joined = clause[sum(len(p) + 1 for p in parts[:k]) :]
@@ -226,7 +226,7 @@ def _guards(text: str) -> list[str]:
     return [g for g in guards if g]
 
 
-def _repo_card_figures(item: dict[str, Any], line: int, draft: _Draft, at: _At) -> list[dict[str, Any]]:
+def repo_card_figures(item: dict[str, Any], line: int, draft: Draft, at: At) -> list[dict[str, Any]]:
     """Figures of a repo-card refresh: "155 ⭐，周增 +175，C++，Apache-2.0，最近提交 …，成熟度标为 …"."""
     cards = [m for m in item["sources"].get("materials", []) if "repo_cards/" in m["path"]]
     if not cards:
@@ -241,7 +241,7 @@ def _repo_card_figures(item: dict[str, Any], line: int, draft: _Draft, at: _At) 
         return []
     as_of = cards[0].get("last_collected")
     figures = []
-    for clause in (c.strip() for c in _split_outside(point, "，,") if c.strip()):
+    for clause in (c.strip() for c in split_outside(point, "，,") if c.strip()):
         note = TRAILING_NOTE.search(
             clause
         )  # 周增 +70（采集器已改为单仓库 7 日窗口…）: the figure, and how it was counted
@@ -265,12 +265,12 @@ def _figure(clause: str) -> dict[str, Any] | None:
         if m := pattern.match(clause):
             raw = m.group("value") or (m.groupdict().get("value2") or "")
             value: int | str = int(raw.replace(",", "")) if key in COUNTED_AS_OF_COLLECTION else raw
-            figure = {"key": _Code(key), "label": label, "value": value}
+            figure = {"key": Code(key), "label": label, "value": value}
             if unit:
                 figure["unit"] = unit
             return figure
     if clause in LANGUAGES:
-        return {"key": _Code("language"), "label": "语言", "value": clause}
+        return {"key": Code("language"), "label": "语言", "value": clause}
     if LICENSE.match(clause):
-        return {"key": _Code("license"), "label": "许可", "value": clause}
+        return {"key": Code("license"), "label": "许可", "value": clause}
     return None

@@ -14,9 +14,9 @@ from typing import Any
 from ...core.model import Outline, PlacementAction
 from ...core.vocabulary import fold
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, _Code, _Draft
+from .common import QUOTED, SECTION_REF, Code, Draft
 from .numbers import small_number
-from .placement import _entry_to_update
+from .placement import entry_to_update
 
 CLAUSE = re.compile(r"[^。；;\n]+")
 PLACES = re.compile(r"[两二三四五六七八九\d]\s*处")
@@ -28,7 +28,7 @@ OLD_NEW = re.compile(
 """「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170."""
 
 
-def read_reshape(brief: dict[str, Any], outline: Outline | None, history: History, draft: _Draft) -> None:
+def read_reshape(brief: dict[str, Any], outline: Outline | None, history: History, draft: Draft) -> None:
     today = brief.get("date")
     if not isinstance(today, dt.date):
         return
@@ -60,7 +60,7 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
         brief["splits"] = splits
 
 
-def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: _Draft) -> None:
+def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: Draft) -> None:
     """「三处原地更新——」 with one line per entry, or 「两处原地更新：§3.1 …；§3.3 …」 with one clause per
     entry: each names its entry (by § and name); two or more named, the item updates them all (the
     first stays ``entry``)."""
@@ -79,7 +79,7 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     for line in lines:
         named = SECTION_REF.search(line)
         entry = (
-            _entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
+            entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
             if named or main
             else None
         ) or (None if named else _titled_anywhere(line, outline))
@@ -97,8 +97,8 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     if len(found) < 2:
         return
     first = placement.get("entry") or found[0]
-    placement["entry"] = _Code(first)
-    placement["entries"] = [_Code(e) for e in found if e != first]
+    placement["entry"] = Code(first)
+    placement["entries"] = [Code(e) for e in found if e != first]
     draft.settled(("items", index, "placement", "entry"))
 
 
@@ -109,7 +109,7 @@ def _titled_anywhere(clause: str, outline: Outline | None) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
-def _renames(texts: list[tuple[int, str, Any]], draft: _Draft) -> list[dict[str, Any]]:
+def _renames(texts: list[tuple[int, str, Any]], draft: Draft) -> list[dict[str, Any]]:
     """「§5.2 改名为「新」」, 「§1.1 更名：「旧」→「新」」 or 「改名：§5.2「旧」→「新」」: the section and its new title
     (the last of an arrow's chain); one rename a section."""
     said = draft.words.wording("renamed")
@@ -143,7 +143,7 @@ def _skip_space(text: str, at: int) -> int:
     return at + len(text[at:]) - len(text[at:].lstrip())
 
 
-def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
     """「把 10-31 条目 2 挪到 §5.2」: the entry that item made, and the section after the phrase."""
     said = draft.words.wording("moved")
     out: list[dict[str, Any]] = []
@@ -164,11 +164,11 @@ def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, 
                 draft.warn(line, f"«{clause.strip()}»: moves an item that made no entry; nothing moved")
                 continue
             if all(x["entry"] != entry for x in out):
-                out.append({"entry": _Code(entry), "to": to[0]["section"], "text": clause.strip()})
+                out.append({"entry": Code(entry), "to": to[0]["section"], "text": clause.strip()})
     return out
 
 
-def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
     """「§5.4 Kapitsa 子条目（10-29 条目 1 起头）……索性一分为二：本条收版本与格式，条 3 收同机基准」: the
     items whose own words say they split something are the parts, and the one earlier entry those words
     name is what they split.  Two parts and one entry, or nothing but a question for the editor."""
@@ -199,10 +199,10 @@ def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft
         )
         return []
     text = "；".join(dict.fromkeys(clause for _, _, clause in parts))
-    return [{"entry": _Code(named.pop()), "into": [_Code(str(item["id"])) for _, item, _ in parts], "text": text}]
+    return [{"entry": Code(named.pop()), "into": [Code(str(item["id"])) for _, item, _ in parts], "text": text}]
 
 
-def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: _Draft) -> list[dict[str, Any]]:
+def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
     """「勘误：本周四（11-05）简报条目 3 把 … 写成了 #33107，应为 #33170」: the brief and item it corrects,
     the wrong words and the right ones.  One that says neither is a warning, not a guess."""
     said = draft.words.wording("erratum")
@@ -220,7 +220,7 @@ def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History,
             continue
         ref = refs[0]
         old, new = (fix["qold"] or fix["old"]).strip(), (fix["qnew"] or fix["new"]).strip()
-        erratum = {"brief": ref.brief, "item": _Code(str(ref.id)), "old": old, "new": new, "text": text.strip()}
+        erratum = {"brief": ref.brief, "item": Code(str(ref.id)), "old": old, "new": new, "text": text.strip()}
         if erratum not in out:
             out.append(erratum)
     return out

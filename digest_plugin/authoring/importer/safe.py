@@ -22,10 +22,10 @@ from typing import Any
 from ...core.model import Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, _Code, _Draft
+from .common import QUOTED, SECTION_REF, Code, Draft
 
 
-def settle(brief: dict[str, Any], outline: Outline | None, history: History, draft: _Draft) -> None:
+def settle(brief: dict[str, Any], outline: Outline | None, history: History, draft: Draft) -> None:
     """Give every item a placement the model accepts, asking where the text does not decide."""
     today = brief.get("date")
     for index, item in enumerate(brief.get("items", [])):
@@ -47,7 +47,7 @@ def settle(brief: dict[str, Any], outline: Outline | None, history: History, dra
             del placement["section"]
 
 
-def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft: _Draft, at: tuple) -> None:
+def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft: Draft, at: tuple) -> None:
     """An in-place update that names its entries by title and no § (「两处原地更新。「Kapitsa：版本与模型格式」
     ——…」): its section is the section of the entry it updates (the first, when it updates several),
     and the doubt about the missing § goes, since the entry decides it."""
@@ -59,13 +59,13 @@ def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft:
 
 
 def _duplicate_of(
-    item: dict[str, Any], placement: dict[str, Any], today: Any, history: History, draft: _Draft, at: tuple, line: int
+    item: dict[str, Any], placement: dict[str, Any], today: Any, history: History, draft: Draft, at: tuple, line: int
 ) -> None:
     text = f"{item.get('relation', '')}\n{placement.get('text', '')}\n{item.get('title', '')}"
     refs = find_references(text, today, history, part="items") if isinstance(today, dt.date) else []
     earlier = list(dict.fromkeys(r.id for r in refs if r.kind == "item" and r.id))
     if len(earlier) == 1:
-        placement["duplicate_of"] = _Code(earlier[0])
+        placement["duplicate_of"] = Code(earlier[0])
         return
     placement["action"] = PlacementAction.not_placed
     choices: list[tuple[str, dict[str, object]]] = [
@@ -87,7 +87,7 @@ def _duplicate_of(
 
 
 def _lead_instead(
-    item: dict[str, Any], placement: dict[str, Any], outline: Outline | None, draft: _Draft, at: tuple, line: int
+    item: dict[str, Any], placement: dict[str, Any], outline: Outline | None, draft: Draft, at: tuple, line: int
 ) -> None:
     section = placement.get("section") or ""
     placement["action"] = PlacementAction.mount_lead
@@ -115,9 +115,7 @@ def _lead_instead(
     )
 
 
-def _kept_out_until_placed(
-    item: dict[str, Any], placement: dict[str, Any], draft: _Draft, at: tuple, line: int
-) -> None:
+def _kept_out_until_placed(item: dict[str, Any], placement: dict[str, Any], draft: Draft, at: tuple, line: int) -> None:
     text = f"{placement.get('text', '')} {item.get('relation', '')}"
     mentioned = list(dict.fromkeys(m["section"] for m in SECTION_REF.finditer(text)))
     placement["action"] = PlacementAction.not_placed

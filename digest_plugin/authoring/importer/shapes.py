@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .common import _Line, _Part, unrolled_tables
+from .common import Line, Part, unrolled_tables
 from .outliner import outlined_items
 
 SPACED_LABEL = re.compile(
@@ -41,14 +41,14 @@ NUMBER_COLUMNS = ("条", "#", "序号", "编号", "No", "No.", "条目", "项")
 TITLE_COLUMNS = ("标题", "题目", "事项", "内容", "条目标题", "Title")
 
 
-def reshaped(part: _Part, labels: set[str]) -> _Part:
+def reshaped(part: Part, labels: set[str]) -> Part:
     """The part with its spaced labels closed up, its run-in paragraphs split and its item table
     unrolled; ``labels`` are the field labels the wordings know (a table is one of items only if its
     header names enough of them)."""
-    lines = [_Line(x.number, _closed_up(QUOTE_MARK.sub("", x.text))) for x in outlined_items(part.lines)]
+    lines = [Line(x.number, _closed_up(QUOTE_MARK.sub("", x.text))) for x in outlined_items(part.lines)]
     lines = _unrolled(lines, labels)
     lines = [piece for x in lines for piece in _run_in(x)]
-    return _Part(part.kind, part.heading, part.line, lines)
+    return Part(part.kind, part.heading, part.line, lines)
 
 
 def _closed_up(text: str) -> str:
@@ -61,7 +61,7 @@ def _closed_up(text: str) -> str:
     return m["lead"] + f"**{label}**" + text[m.end() :]  # bold: a label, whether the wordings know it or not
 
 
-def _run_in(line: _Line) -> list[_Line]:
+def _run_in(line: Line) -> list[Line]:
     """「**分量**：高价值。**出处**：…」 → one line per bold label (a paragraph with fewer is left whole)."""
     marks = list(RUN_IN.finditer(line.text))
     if len(marks) < RUN_IN_LEAST:
@@ -69,13 +69,13 @@ def _run_in(line: _Line) -> list[_Line]:
     pieces = []
     head = line.text[: marks[0].start()].strip()
     if head:
-        pieces.append(_Line(line.number, head))
+        pieces.append(Line(line.number, head))
     for m, nxt in zip(marks, [*marks[1:], None], strict=True):
-        pieces.append(_Line(line.number, line.text[m.start() : nxt.start() if nxt else len(line.text)].strip()))
+        pieces.append(Line(line.number, line.text[m.start() : nxt.start() if nxt else len(line.text)].strip()))
     return pieces
 
 
-def _unrolled(lines: list[_Line], labels: set[str]) -> list[_Line]:
+def _unrolled(lines: list[Line], labels: set[str]) -> list[Line]:
     """A table whose header row names at least three field labels, each row an item: each row becomes
     「条目 N：title」 and one 「**label**：cell」 line per other cell."""
 
@@ -92,14 +92,14 @@ def _label_of(cell: str, labels: set[str]) -> bool:
     return bool(cell) and (cell in labels or any(cell in label or label in cell for label in labels if len(label) > 1))
 
 
-def _row_lines(header: list[str], row: list[str], number: int, position: int) -> list[_Line]:
+def _row_lines(header: list[str], row: list[str], number: int, position: int) -> list[Line]:
     cells = dict(zip(header, row, strict=False))
     own = next((cells[c] for c in header if c in NUMBER_COLUMNS and cells.get(c, "").strip()), "")
     title = next((cells[c] for c in header if c in TITLE_COLUMNS), "")
     digits = re.sub(r"\D", "", own)
-    out = [_Line(number, f"条目 {digits or position}：{title}")]
+    out = [Line(number, f"条目 {digits or position}：{title}")]
     for column in header:
         if column in NUMBER_COLUMNS or column in TITLE_COLUMNS or not column or not cells.get(column, "").strip():
             continue  # an empty cell says nothing (an empty 价值 is no rating)
-        out.append(_Line(number, f"**{column.strip('* ')}**：{cells.get(column, '').strip()}"))
+        out.append(Line(number, f"**{column.strip('* ')}**：{cells.get(column, '').strip()}"))
     return out

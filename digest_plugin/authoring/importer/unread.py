@@ -29,7 +29,7 @@ from typing import Any
 
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
-from .common import _Draft, _one_line
+from .common import Draft, one_line
 from .earlier import night_before
 
 CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
@@ -40,7 +40,7 @@ ACTS = ("retracted", "erratum", "moved", "renamed", "superseded", "replaced_by_t
 CLAUSE = re.compile(r"[^。；;\n]+")
 
 
-def mark_unread(brief: dict[str, Any], history: History, draft: _Draft) -> None:
+def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
     """Mark every pointer to an earlier object that led to no decision (see the module's doc)."""
     today = brief.get("date")
     if not isinstance(today, dt.date) or not draft.earlier:
@@ -67,7 +67,7 @@ def mark_unread(brief: dict[str, Any], history: History, draft: _Draft) -> None:
             else:
                 continue
             asked.add(ref.id)
-            draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{_one_line(clause)[:80]}»")
+            draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{one_line(clause)[:80]}»")
     _handed_over(brief, draft, names, closed, decided | asked, today)
 
 
@@ -80,7 +80,7 @@ def _what(ref: Reference) -> str:
 
 
 def _handed_over(
-    brief: dict[str, Any], draft: _Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
+    brief: dict[str, Any], draft: Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
 ) -> None:
     """The follow-ups the night before handed to tonight: each needs a word from tonight."""
     last = night_before(draft.earlier, today, brief.get("topic"))
@@ -91,7 +91,7 @@ def _handed_over(
             continue
         draft.warn(
             1,
-            f"{names.get(follow_up.id, follow_up.id)} ({follow_up.id}) «{_one_line(follow_up.text)[:40]}» was handed "
+            f"{names.get(follow_up.id, follow_up.id)} ({follow_up.id}) «{one_line(follow_up.text)[:40]}» was handed "
             "to tonight, but no status of it was read; done, carried over, dropped, or still open?",
         )
 
@@ -139,7 +139,7 @@ def _decided(brief: dict[str, Any], history: History) -> set[str]:
     return out | {e for e in (history.entry_of(i) for i in list(out)) if e}
 
 
-def _texts(brief: dict[str, Any], draft: _Draft) -> Iterator[tuple[str, int, str]]:
+def _texts(brief: dict[str, Any], draft: Draft) -> Iterator[tuple[str, int, str]]:
     """(part, Markdown line, text) of every piece that may point back; a paragraph an item could not
     place is read like part 四 (「勾销：…」 under an item)."""
     for i, item in enumerate(brief.get("items") or []):

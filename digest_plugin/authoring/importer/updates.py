@@ -24,7 +24,7 @@ from typing import Any
 from ...core.model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
 from ...core.vocabulary import Vocabulary, fold
 from .backrefs import UNDATED, History, Reference, find_references
-from .common import _Code, _Draft, _split_outside
+from .common import Code, Draft, split_outside
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
 # phrases are the team's data).  Order matters: the first act that matches in the reference's own
@@ -81,7 +81,7 @@ class _Piece:
     """The status a list's heading gives its lines (顺延清单 → carried over)."""
 
 
-def read_updates(brief: dict[str, Any], draft: _Draft, history: History) -> None:
+def read_updates(brief: dict[str, Any], draft: Draft, history: History) -> None:
     """Fill ``contradiction_updates``, ``follow_up_updates``, ``evidence_updates``, ``retractions``
     and ``back_refs`` from the back-references of ``brief`` (a draft), and fill an in-place
     update's missing entry from the item it names."""
@@ -96,7 +96,7 @@ def read_updates(brief: dict[str, Any], draft: _Draft, history: History) -> None
 
 
 class _State:
-    def __init__(self, brief: dict[str, Any], draft: _Draft, history: History, today: dt.date) -> None:
+    def __init__(self, brief: dict[str, Any], draft: Draft, history: History, today: dt.date) -> None:
         self.brief, self.draft, self.history, self.today = brief, draft, history, today
         self.round = brief.get("round")
         self.contradictions: dict[str, dict[str, Any]] = {}
@@ -258,7 +258,7 @@ class _State:
                 self.doubts.pop((cid, "arrow"), None)
             return known
         earlier = self.earlier.get(cid)
-        update: dict[str, Any] = {"contradiction": _Code(cid), "text": text.strip()}
+        update: dict[str, Any] = {"contradiction": Code(cid), "text": text.strip()}
         if change == "reopened":
             update["change"] = ContradictionChange.reopened
         elif change == "superseded":
@@ -275,7 +275,7 @@ class _State:
                 )
                 return None
             update["change"] = ContradictionChange.superseded
-            update["superseded_by"] = _Code(todays[int(successor["n"])])
+            update["superseded_by"] = Code(todays[int(successor["n"])])
         elif change == "redisposed":
             phrase = DISPOSITION_PHRASE.search(scope) or DISPOSITION_PHRASE.search(text)
             if phrase is None:  # 「改判丢弃级」: a disposition the vocabulary has, by its label or an alias
@@ -283,14 +283,14 @@ class _State:
                 if named is None:
                     return None
                 update["change"] = ContradictionChange.redisposed
-                update["disposition"] = _Code(named)
+                update["disposition"] = Code(named)
                 self.contradictions[cid] = update
                 return update
             label = (
                 "转交其他主题" if phrase["label"].startswith("转交") and "主题" in phrase["label"] else phrase["label"]
             )
             update["change"] = ContradictionChange.redisposed
-            update["disposition"] = _Code(self.draft.code("dispositions", label, 1))
+            update["disposition"] = Code(self.draft.code("dispositions", label, 1))
         elif change == "confirmed":
             update["change"] = ContradictionChange.resolved
             update["outcome"] = Outcome.confirmed
@@ -331,12 +331,12 @@ class _State:
         claims = [w.text for w in earlier.withheld] if earlier else []
         stated = self.figures_valued(old) if old != "" else []
         if len(set(figures)) == 1:
-            correction["key"] = _Code(figures[0])
+            correction["key"] = Code(figures[0])
         elif len(claims) == 1:
             correction["claim"] = claims[0]
         elif len({key for key, _ in stated}) == 1:  # the one figure an earlier item gave that value
-            correction["key"] = _Code(stated[-1][0])
-            correction["item"] = _Code(stated[-1][1])
+            correction["key"] = Code(stated[-1][0])
+            correction["item"] = Code(stated[-1][1])
         elif isinstance(old, str) and old and (earlier is None or not claims or old in claims):
             correction["claim"] = old  # no single figure or claim to name: the wrong words as written
         else:  # nothing to name what was wrong: left open (its claim stays withheld), for the editor
@@ -377,7 +377,7 @@ class _State:
                 self.evidence_from(fid, scope, piece)
             return
         note = _trim(scope)
-        self.follow_ups[fid] = {"follow_up": _Code(fid), "status": status, "note": note or scope}
+        self.follow_ups[fid] = {"follow_up": Code(fid), "status": status, "note": note or scope}
         if status is FollowUpStatus.done:
             self.evidence_from(fid, scope, piece)
 
@@ -402,8 +402,8 @@ class _State:
             self.evidence.setdefault(
                 old,
                 {
-                    "item": _Code(old),
-                    "follow_up": _Code(fid),
+                    "item": Code(old),
+                    "follow_up": Code(fid),
                     "note": _trim(scope),
                     "evidence": source["evidence"],
                 },
@@ -421,13 +421,13 @@ class _State:
     def _retraction(self, item_id: str, piece: _Piece) -> dict[str, Any]:
         text = piece.text
         reason = REASON.search(text)
-        retraction: dict[str, Any] = {"item": _Code(item_id), "reason": (reason["reason"] if reason else text).strip()}
+        retraction: dict[str, Any] = {"item": Code(item_id), "reason": (reason["reason"] if reason else text).strip()}
         numbered = REPLACED_BY_NUMBER.search(text)
         items = {i["number"]: i["id"] for i in self.brief.get("items", [])}
         if numbered and int(numbered["n"]) in items:
-            retraction["superseded_by"] = _Code(items[int(numbered["n"])])
+            retraction["superseded_by"] = Code(items[int(numbered["n"])])
         elif self.draft.words.wording("replaced_by_this").search(text) and piece.item:
-            retraction["superseded_by"] = _Code(piece.item)
+            retraction["superseded_by"] = Code(piece.item)
         return retraction
 
     def entry_named(self, target: str, item_id: str, explicit: bool = False) -> None:
@@ -443,7 +443,7 @@ class _State:
         if getattr(item["placement"].get("action"), "value", None) != "update_in_place":
             return
         if target in self.created:
-            item["placement"]["entry"] = _Code(target)
+            item["placement"]["entry"] = Code(target)
             at = ("items", index, "placement", "entry")
             self.draft.settled(at)  # the doubt is settled, by the reference (which the note names)
             if explicit:
@@ -528,7 +528,7 @@ def _clause_after(text: str, start: int, end: int) -> str:
     「12-01 C1（4K 对照；前天改列）#校准 「快 12%」→「快约 3%」」 is one clause; a status in brackets right
     after it (「。【未变】」) is its own, and the next list item (「 ∙ …」) is not."""
     line = text[start:end].split("\n", 1)[0]
-    clause = _split_outside(line, CLAUSE_END.replace("\n", ""))[0]
+    clause = split_outside(line, CLAUSE_END.replace("\n", ""))[0]
     after = start + len(clause) + 1
     if after <= end and (tag := STATUS_TAG.match(text, after)) and tag.end() <= end:
         return text[start : tag.end()]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ...core.model import Gap, ValueRating
-from .common import ITEM_NUMBERS, SUMMARY_ONLY, _Draft, _split_outside
+from .common import ITEM_NUMBERS, SUMMARY_ONLY, Draft, split_outside
 
 GAP_WORDS: list[tuple[Gap, re.Pattern[str]]] = [
     ("truncated", re.compile(r"截断")),
@@ -31,7 +31,7 @@ OTHER_TRAILING = re.compile(r"[〈<【\[［〔](?P<inner>[^〈<【\[［〔〕］
 """「标题〈高价值〉」, 「标题【中等价值】」: a rating in other brackets after it."""
 
 
-def _title_rating(title: str, line: int, draft: _Draft) -> list[ValueRating]:
+def title_rating(title: str, line: int, draft: Draft) -> list[ValueRating]:
     """A rating written at the end of the title: "…（高价值）", "…（低价值，仅见截图）"; or, rating words only, in
     other brackets before or after it: "〈中等价值〉 …", "…【高价值】".
 
@@ -40,13 +40,13 @@ def _title_rating(title: str, line: int, draft: _Draft) -> list[ValueRating]:
     m = TRAILING_BRACKET.search(title)
     if not m:
         other = LEADING_BRACKET.search(title) or OTHER_TRAILING.search(title)
-        if other is None or not all(_value_words(p.strip(), draft) for p in re.split(r"[，,、/；;]", other["inner"])):
+        if other is None or not all(value_words(p.strip(), draft) for p in re.split(r"[，,、/；;]", other["inner"])):
             return []  # (in other brackets only a rating and nothing else: 「【更正】…」 is no rating)
         m = other
     codes = []
     for part in re.split(r"[，,、/；;]", m["inner"]):
         part = part.strip()
-        if found := _value_words(part, draft):
+        if found := value_words(part, draft):
             codes += [draft.code("value_ratings", w, line) for w in found]
         elif NEW_RATING.fullmatch(part):
             codes.append(draft.code("value_ratings", part, line))
@@ -57,7 +57,7 @@ NEW_RATING = re.compile(r"[\u4e00-\u9fff]{1,4}价值")
 """The shape of a value rating the vocabulary does not have yet, as a whole bracket part."""
 
 
-def _value_words(text: str, draft: _Draft) -> list[str]:
+def value_words(text: str, draft: Draft) -> list[str]:
     """The value ratings a piece of text names: the site's words and those this brief proposed
     (longest first, so 高价值但待回溯 is not read as 高价值)."""
     spellings = [spelling for spelling, _ in draft.words.spellings("value_ratings")]
@@ -67,18 +67,18 @@ def _value_words(text: str, draft: _Draft) -> list[str]:
     return re.findall("|".join(re.escape(x) for x in sorted(set(spellings), key=lambda x: (-len(x), x))), text)
 
 
-def _gaps(boundary: str) -> list[Gap]:
+def gap_codes(boundary: str) -> list[Gap]:
     found = [(m.start(), gap) for gap, words in GAP_WORDS if (m := words.search(boundary))]
     return [gap for _, gap in sorted(found, key=lambda pair: pair[0])]
 
 
-def _conclusion_ratings(bullets: list[tuple[int, str]], draft: _Draft) -> dict[int, tuple[int, list[ValueRating]]]:
+def conclusion_ratings(bullets: list[tuple[int, str]], draft: Draft) -> dict[int, tuple[int, list[ValueRating]]]:
     """ "条目 1（…）、条目 2 … 为高价值增量，条目 4 … 为高价值但待回溯，条目 6/7 为中等价值补白"."""
     ratings: dict[int, tuple[int, list[ValueRating]]] = {}
     for line, text in bullets:
-        for clause in _split_outside(text, "，,；;"):
+        for clause in split_outside(text, "，,；;"):
             bare = re.sub(r"[（(][^）)]*[）)]", "", clause)
-            words = _value_words(bare, draft)
+            words = value_words(bare, draft)
             if not words:
                 continue
             for m in ITEM_NUMBERS.finditer(bare):
