@@ -92,6 +92,9 @@ def test_a_template_cannot_print_a_withheld_claim_however_it_prints_the_text(lay
         "{{ item.title|tojson }}",
         "{{ ''.__class__.__mro__ }}",
         "{{ entry.__class__ }}",
+        # a generator's frame is no record's field; a record's list has methods the sandbox checks
+        "{% if entry.item %}{{ (entry.item.points|map('upper')).gi_frame }}{% endif %}",
+        "{% if entry.item %}{{ entry.item.points.append }}{% endif %}",
         "{{ no_such_value }}",
         "{{ renderer.text(item.title) }}",  # the renderer is not a template's to call or shadow
     ],

@@ -53,8 +53,10 @@ HISTORY_WORDS = SimpleNamespace(
     correction=Markup(labels.CORRECTION),
     no_boundary=labels.BOUNDARY_NOT_GIVEN,
 )
-"""The words ``history.html`` writes its rows with (an object, not a dict, so no key can shadow a dict method in a template; ``Markup``: their ``{placeholders}`` are filled
-with fragments the template made through the text path, and a plain value filled in is escaped)."""
+"""The words ``history.html`` writes its rows with: an object, not a dict, so no key can shadow a
+dict method in a template (``words.items`` would be ``dict.items``); ``Markup`` where its
+``{placeholders}`` are filled with fragments the template made through the text path (a plain
+value filled in is escaped)."""
 CALLOUT_WORDS = SimpleNamespace(
     sep=labels.SEP,
     list_sep=labels.LIST_SEP,

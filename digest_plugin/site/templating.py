@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Protocol
 
 from jinja2 import (
@@ -43,9 +44,11 @@ from jinja2 import (
     TemplateSyntaxError,
     pass_context,
 )
-from jinja2.runtime import Context
+from jinja2.runtime import Context, LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
+
+from ..core import doc, model
 
 TEMPLATES_PACKAGE = ("digest_plugin", "templates")
 """Where the shipped templates live (package data)."""
@@ -185,17 +188,54 @@ class _Template(Template):
         return super()._from_namespace(environment, namespace, globals)
 
 
+def _record_types() -> frozenset[type]:
+    """The merged doc's records and the brief's models (every class of ``core.doc`` and
+    ``core.model``: frozen dataclasses, pydantic models, enums), the renderer's word sheets, and
+    Jinja's own ``loop`` (``loop.first``, ``loop.index0``: properties over the loop's counters)."""
+    found = {v for m in (doc, model) for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__}
+    return frozenset({*found, SimpleNamespace, LoopContext})
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox, with a fast path for reading a record's data fields.
+
+    Templates are given records (``entry.item.evidence.level``, ``u.change.label``): a callout reads
+    some forty fields, and the sandbox's checks of each (is it internal, could it mutate a known
+    container) cost more than the rest of the template.  On one of this package's own records
+    (:data:`RECORD_TYPES`, no frames, code or generators among them), a field whose name has no
+    leading ``_`` and whose value cannot be called is only data: reading it runs nothing the plain
+    ``getattr`` before the checks did not already run, and a container so read is checked again when
+    a template reaches for one of its methods.  A row given as a dict is read by its key when the key
+    is no name of a dict's own.  Everything else takes the sandbox's own path."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        kind = type(obj)
+        if attribute[:1] != "_":
+            if kind is dict:
+                if attribute in obj and not hasattr(dict, attribute):
+                    return obj[attribute]
+            elif kind in RECORD_TYPES:
+                value = getattr(obj, attribute, _MISSING)
+                if value is not _MISSING and not callable(value):
+                    return value
+        return super().getattr(obj, attribute)
+
+
+_MISSING = object()
+RECORD_TYPES = _record_types()
+
+
 UNSAFE_FILTERS = ("safe", "forceescape", "tojson", "urlize", "xmlattr")
 """Filters that turn a plain string into markup without the text path: not available to templates."""
 
 
 @functools.lru_cache(maxsize=16)
-def environment(overrides: tuple[str, ...] = ()) -> ImmutableSandboxedEnvironment:
+def environment(overrides: tuple[str, ...] = ()) -> _Sandbox:
     """One sandboxed environment per set of override folders (kept for the process: Jinja caches
     compiled templates in it, and checks a file's time stamp, so ``mkdocs serve`` sees edits)."""
     loaders: list[BaseLoader] = [FileSystemLoader(list(overrides))] if overrides else []
     loaders.append(PackageLoader(*TEMPLATES_PACKAGE))
-    env = ImmutableSandboxedEnvironment(
+    env = _Sandbox(
         loader=ChoiceLoader(loaders),
         autoescape=True,
         undefined=StrictUndefined,
