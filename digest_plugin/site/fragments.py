@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote as url_quote
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..core import labels
 from ..core.arxiv import key as arxiv_key
@@ -47,32 +47,33 @@ HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
 
 HISTORY_WORDS = SimpleNamespace(
-    kinds=labels.HISTORY_KINDS,
+    kinds={code: escape(word) for code, word in labels.HISTORY_KINDS.items()},
     baseline=Markup(labels.HISTORY_BASELINE),
     gap=Markup(labels.HISTORY_GAP),
     correction=Markup(labels.CORRECTION),
-    no_boundary=labels.BOUNDARY_NOT_GIVEN,
+    no_boundary=escape(labels.BOUNDARY_NOT_GIVEN),
 )
 """The words ``history.html`` writes its rows with: an object, not a dict, so no key can shadow a
-dict method in a template (``words.items`` would be ``dict.items``); ``Markup`` where its
-``{placeholders}`` are filled with fragments the template made through the text path (a plain
-value filled in is escaped)."""
+dict method in a template (``words.items`` would be ``dict.items``).  Each is ``Markup``, escaped
+here once: they are the code's own words, with nothing to withhold, so printing one costs the
+template nothing (a callout prints a dozen); a plain value filled into a ``{placeholder}`` is
+escaped, a fragment the template made through the text path is kept."""
 CALLOUT_WORDS = SimpleNamespace(
-    sep=labels.SEP,
-    list_sep=labels.LIST_SEP,
-    register=labels.CONTRADICTION_REGISTER_LINK,
-    touches=labels.CONTRADICTION_TOUCHES,
-    items=labels.CONTRADICTION_ITEMS,
-    cites=labels.CONTRADICTION_CITES,
-    materials=labels.CONTRADICTION_MATERIALS,
-    source=labels.CONTRADICTION_SOURCE,
-    withheld=labels.WITHHELD_CLAIMS,
-    required=labels.REQUIRED_LABEL,
+    sep=escape(labels.SEP),
+    list_sep=escape(labels.LIST_SEP),
+    register=escape(labels.CONTRADICTION_REGISTER_LINK),
+    touches=escape(labels.CONTRADICTION_TOUCHES),
+    items=escape(labels.CONTRADICTION_ITEMS),
+    cites=escape(labels.CONTRADICTION_CITES),
+    materials=escape(labels.CONTRADICTION_MATERIALS),
+    source=escape(labels.CONTRADICTION_SOURCE),
+    withheld=escape(labels.WITHHELD_CLAIMS),
+    required=escape(labels.REQUIRED_LABEL),
     outcome=Markup(labels.OUTCOME),
     superseded_by=Markup(labels.SUPERSEDED_BY),
     correction=Markup(labels.CORRECTION),
 )
-"""The words ``callout.html`` is written with (``Markup`` where a value is filled in)."""
+"""The words ``callout.html`` is written with (as ``HISTORY_WORDS``)."""
 FIGURE_VALUES = 5
 """Earlier values of a figure listed beside it (the chart shows the whole series)."""
 
@@ -612,11 +613,13 @@ class FragmentRenderer(TextRenderer):
             **data,
             items=[{"id": i, "level": self.item_level(i)} for i in c.touches.items if i in self.doc.items],
             citations=[self.doc.citations[k] for k in cited if k in self.doc.citations],
-            withheld_note=labels.WITHHELD_CLAIMS_OPEN
-            if view.is_open
-            else labels.WITHHELD_CLAIMS_CORRECTED
-            if view.corrected  # the claim was wrong: it stays withheld for good
-            else labels.WITHHELD_CLAIMS_SETTLED,
+            withheld_note=escape(
+                labels.WITHHELD_CLAIMS_OPEN
+                if view.is_open
+                else labels.WITHHELD_CLAIMS_CORRECTED
+                if view.corrected  # the claim was wrong: it stays withheld for good
+                else labels.WITHHELD_CLAIMS_SETTLED
+            ),
             successors=[
                 self.doc.contradiction(update.superseded_by) if update.superseded_by else None
                 for _, update in view.history

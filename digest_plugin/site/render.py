@@ -14,7 +14,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..core import labels
 from ..core.arxiv import key as arxiv_key
@@ -49,22 +49,22 @@ from .text import (
 
 OVERVIEW_WORDS = SimpleNamespace(
     latest=Markup(labels.OVERVIEW_LATEST),
-    no_changes=labels.NO_CHANGES_SHORT,
-    open=labels.OVERVIEW_OPEN,
+    no_changes=escape(labels.NO_CHANGES_SHORT),
+    open=escape(labels.OVERVIEW_OPEN),
     open_count=Markup(labels.OVERVIEW_OPEN_COUNT),
-    follow_ups=labels.OVERVIEW_FOLLOW_UPS,
+    follow_ups=escape(labels.OVERVIEW_FOLLOW_UPS),
     follow_ups_count=Markup(labels.OVERVIEW_FOLLOW_UPS_COUNT),
-    references=labels.OVERVIEW_REFERENCES,
+    references=escape(labels.OVERVIEW_REFERENCES),
     references_count=Markup(labels.OVERVIEW_REFERENCES_COUNT),
     references_added=Markup(labels.OVERVIEW_REFERENCES_ADDED),
-    briefs=labels.OVERVIEW_BRIEFS,
+    briefs=escape(labels.OVERVIEW_BRIEFS),
     briefs_count=Markup(labels.OVERVIEW_BRIEFS_COUNT),
-    table_head=labels.OVERVIEW_TABLE_HEAD,
-    open_list=labels.OVERVIEW_OPEN_LIST,
-    timeline=labels.OVERVIEW_TIMELINE,
-    feed=labels.FEED_LINK,
+    table_head=tuple(escape(head) for head in labels.OVERVIEW_TABLE_HEAD),
+    open_list=escape(labels.OVERVIEW_OPEN_LIST),
+    timeline=escape(labels.OVERVIEW_TIMELINE),
+    feed=escape(labels.FEED_LINK),
 )
-"""The words ``overview.html`` is written with (``Markup`` where a value is filled in)."""
+"""The words ``overview.html`` is written with (as ``fragments.HISTORY_WORDS``: escaped once)."""
 
 
 class Renderer(FragmentRenderer):
