@@ -107,6 +107,18 @@ def without_guards(text: str, guards: Sequence[str]) -> str:
     return text
 
 
+def _history_row(
+    kind: str,
+    change: Update | None,
+    brief: Brief | None,
+    before: str | None,
+    hidden: int = 0,
+    first: Brief | None = None,
+) -> dict[str, Any]:
+    """One row ``history.html`` is given: every row has every key, so a template may test any of them."""
+    return {"kind": kind, "change": change, "brief": brief, "before": before, "hidden": hidden, "first": first}
+
+
 def _assessed_in(entry: EntryView) -> Brief | None:
     """The brief whose evidence update of the entry's item gave it its current evidence (None: the
     item's own, as its brief assessed it)."""
@@ -349,19 +361,15 @@ class FragmentRenderer(TextRenderer):
             first = entry.history[1].brief
             assert first is not None, "only the first row of a history is the baseline"
             hidden = len(shown) - HISTORY_ROWS - 1
-            gap = {"kind": "gap", "change": None, "brief": None, "before": None, "hidden": hidden, "first": first}
+            gap = _history_row("gap", None, None, None, hidden, first)
             level = next((u.evidence.level for u in reversed(shown[:-HISTORY_ROWS]) if u.evidence is not None), None)
             shown = [shown[0], *shown[-HISTORY_ROWS:]]
         rows: list[dict[str, Any]] = []
         for u in shown:
-            if u.kind == "baseline":
-                rows.append(
-                    {"kind": "baseline", "change": u, "brief": None, "before": None, "hidden": 0, "first": None}
-                )
-                continue
-            assert u.brief is not None, "every change after the baseline comes from a brief"
-            rows.append({"kind": u.kind, "change": u, "brief": u.brief, "before": level, "hidden": 0, "first": None})
-            if u.evidence is not None:
+            baseline = u.kind == "baseline"
+            assert baseline or u.brief is not None, "every change after the baseline comes from a brief"
+            rows.append(_history_row(u.kind, u, u.brief, None if baseline else level))
+            if not baseline and u.evidence is not None:
                 level = u.evidence.level
         if gap is not None:
             rows.insert(1, gap)

@@ -12,7 +12,8 @@ Why templates, and why these rules:
   already rendered); no string of a brief is ever compiled as a template.
 * A record is named by a filter that writes its link as every page writes it: ``|brief_link``,
   ``|section_link``, ``|item_link``, ``|contradiction_link``, ``|cite``, ``|material``; a code by
-  its vocabulary word, ``|word(kind)``, or a level by its tag, ``|level_tag``; so a template is given records and codes, not links already made.
+  its vocabulary word, ``|word(kind)``, or a level by its tag, ``|level_tag``.  So a template is
+  given records and codes, not links already made.
 * Autoescaping is on, and every value a template prints without a filter goes through
   ``finalize``: plain strings are escaped *and withheld* by the renderer's one text path, so an
   override that prints ``{{ item.title }}`` cannot publish a withheld claim.  ``|text`` gives the
