@@ -31,6 +31,7 @@ def cited(line: str) -> tuple[dict, list[str]]:
         f"- arXiv:2309.06180 {TITLE} —— S2 ５,２３１ / OpenAlex ３,０６８（截至 2026-10-22；上周为 5,216 / 3,060）—— 分页块",
         f"- arXiv:2309.06180 — {TITLE}（被引 5,231 / S2、3,068 / OpenAlex，截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
         f"- arXiv:2309.06180 — {TITLE}：S2 5,231、OpenAlex 3,068（截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
+        f"arXiv:2309.06180\u3000{TITLE}——被引 S2 5,231、OpenAlex 3,068（截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
     ],
 )
 def test_a_citation_line_in_any_of_the_writers_shapes_reads_the_same(line):
@@ -42,6 +43,22 @@ def test_a_citation_line_in_any_of_the_writers_shapes_reads_the_same(line):
     ]
     assert "分页块" in citation["use_note"] and "5,216 / 3,060" in citation["use_note"]  # nothing of it lost
     assert notes == []  # read whole: no question
+
+
+def test_lines_that_open_with_their_ids_are_one_citation_each_and_prose_about_an_id_is_none():
+    """Two lines 「arXiv:ID　Title——被引 …」 with no bullet and no blank line between (blind10's 蘅) are two
+    citations, not one paragraph of what was not registered; a line that only mentions an id is prose."""
+    lines = (
+        f"arXiv:2309.06180\u3000{TITLE}——被引 S2 5,231、OpenAlex 3,068（截至 2026-10-22）——分页块\n"
+        "arXiv:2407.00079\u3000Mooncake——被引 S2 ３４０、OpenAlex １８５（截至 2026-10-22）——以 KV 为中心\n\n"
+        "arXiv:1605.08803 本轮未再出现"
+    )
+    brief = YAML(typ="safe").load(import_full(one_item_night(citations=lines)).text)
+    assert [(c["arxiv"], [x["count"] for x in c["cited_by"]]) for c in brief["citations"]] == [
+        ("2309.06180", [5231, 3068]),
+        ("2407.00079", [340, 185]),
+    ]
+    assert brief["citations_not_registered"] == "arXiv:1605.08803 本轮未再出现"
 
 
 def test_a_line_whose_counts_cannot_be_read_whole_is_asked_about():

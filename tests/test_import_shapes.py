@@ -121,6 +121,7 @@ FOLLOW_UPS = {
     "letter and number, owner in brackets": "**交班单 · 周日**\n\nT1［洛］复现 ITL\nT2［Jay］问维护者默认值",
     "earthly branches, owner last": "### 托付周四\n\n子\u3000复现 ITL〔洛〕\n丑\u3000问维护者默认值〔Jay〕",
     "a table of its own": "### 交接表（→ 周二）\n\n| # | 事 | 谁 |\n|---|---|---|\n| 1 | 复现 ITL | 洛 |\n| 2 | 问维护者默认值 | Jay |",
+    "circled letters under a 【】 line": "【烦请周五接手】\n\nⒶ 复现 ITL\nⒷ 问维护者默认值",
 }
 
 
@@ -426,6 +427,42 @@ def test_a_list_headed_by_the_night_befores_writer_reports_on_that_nights_follow
     brief = YAML(typ="safe").load(done.text)
     assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(1, "看 p99"), (2, "问配置")]
     assert any("names 乔, who wrote 10-22" in n.message for n in done.notes)
+
+
+def test_earlier_follow_ups_quoted_and_answered_below_each_quote_get_the_answers_status():
+    """「> 1. 复现 ITL」 then 「办妥，…」 (blind10's 蘅): the writer quotes each of the night before's follow-ups
+    and answers under it.  The answer's word is the status (done, carried over, dropped); a quote with no
+    status word under it is left to the editor's question; the list that restates a carried one gives it
+    its number instead of opening it again."""
+    from digest_plugin.core.model import Brief
+
+    first = YAML(typ="safe").load(
+        import_full(
+            night(
+                PARTS["plain"],
+                ITEMS["条目 N"],
+                "lines",
+                "### 明日待办\n- [ ] 1. 复现长 prefill 冻结\n"
+                "- [ ] 2. 问维护者 chunk 默认值\n- [ ] 3. 跑一遍 H100 上的 p99 对照\n- [ ] 4. 核对 TCO 表的三年价",
+            )
+        ).text
+    )
+    earlier = Brief.model_validate(first)
+    answers = (
+        "昨天的四件，我在原文下面回：\n\n> 1. 复现长 prefill 冻结\n\n办妥，见条目 1。\n\n"
+        "> 2. 问维护者 chunk 默认值\n\n维护者说下个版本再定，免办。\n\n"
+        "> 3. 跑一遍 H100 上的 p99 对照\n\n机器明天才空出来，留待周五（Ⓐ）。\n\n"
+        "> 4. 核对 TCO 表的三年价\n\n还在看。\n\n"
+        "【烦请周五接手】\n\nⒶ 跑一遍 H100 上的 p99 对照\nⒷ 问 Google 要价格栏"
+    )
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", answers).replace("2026-10-22", "2026-10-23")
+    done = import_full(markdown, known_briefs=[earlier])
+    brief = YAML(typ="safe").load(done.text)
+    updates = {u["follow_up"]: (u["status"], u.get("number")) for u in brief["follow_up_updates"]}
+    ids = [f.id for f in earlier.follow_ups]
+    assert updates == {ids[0]: ("done", None), ids[1]: ("dropped", None), ids[2]: ("carried_over", 1)}
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(2, "问 Google 要价格栏")]
+    assert any(ids[3] in n.message and "no status of it was read" in n.message for n in done.notes)
 
 
 def test_tags_before_a_colon_heading_the_source_and_the_boundary_are_proposed_as_words():

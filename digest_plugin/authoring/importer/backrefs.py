@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...core.model import Brief, Outline, PlacementAction
-from .numbers import small_number
+from .numbers import CIRCLED_LETTERS, ENCLOSED, small_number
 
 __all__ = ["History", "Reference", "find_references"]
 
@@ -254,18 +254,14 @@ _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "01234567
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 _EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-_CIRCLED = (
-    {chr(0x2460 + i): i + 1 for i in range(20)}
-    | {chr(0x2474 + i): i + 1 for i in range(10)}
-    | {chr(0x2776 + i): i + 1 for i in range(10)}
-)
-"""①–⑳, ⑴–⑽ (a digit in parentheses, one character) and ❶–❿."""
+_CIRCLED = ENCLOSED
+"""①–⑳, ⑴–⑽ (a digit in parentheses, one character), ❶–❿ and the circled letters Ⓐ Ⓑ Ⓒ."""
 DARK = "❶"
 """Stands in :attr:`History.contradiction_marks` for a night that numbered its contradictions ❶ ❷ ❸:
 a later night names one by the numeral alone, after the night (「Sat ❶」, 「昨晚宁的 ❶」)."""
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
-_N = r"(?:\d{1,2}(?![\d\-月./]|\s*[日号])|[①-⑳]|\(\d{1,2}\))"
+_N = rf"(?:\d{{1,2}}(?![\d\-月./]|\s*[日号])|[①-⑳{CIRCLED_LETTERS}]|\(\d{{1,2}}\))"
 _NL = rf"{_N}(?:\s*(?:、|/|和|及|与|–|—|~|至|到)\s*{_N})*"
 RELATIVE: dict[str, tuple[str, ...]] = {
     "yesterday": ("昨日", "昨天", "昨晚", "昨夜"),
@@ -341,7 +337,7 @@ _LIST_SOURCE = (
     r"|(?<![第A-Za-z0-9_])条\s*(?P<itiao>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
-    r"|(?P<circled>[①-⑳](?:\s*(?:、|/|和|及|与)\s*[①-⑳])*)"
+    rf"|(?P<circled>[①-⑳{CIRCLED_LETTERS}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{CIRCLED_LETTERS}])*)"
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
 )
 _LIST = re.compile(_LIST_SOURCE)

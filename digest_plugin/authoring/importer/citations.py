@@ -48,9 +48,13 @@ VERIFIED_NOTE = re.compile(r"(?<!未)(?:经核实|已核实)")
 def read_citations(part: Part, draft: Draft) -> dict[str, Any]:
     """The note before the list, one bullet per arXiv id, and what was not registered after it."""
     # a bullet naming an arXiv id, or a line "arXiv:ID — title" (a paragraph that only mentions an
-    # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it)
+    # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it; a line that opens
+    # with the id and gives counts, 「arXiv:2407.21783　Title——被引 S2 …」, is an entry)
     part = Part(part.kind, part.heading, part.line, _unrolled_table(part.lines))
-    starts = re.compile(r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–])")
+    starts = re.compile(
+        r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–]"
+        r"|`?(?:arXiv\s*[:：]\s*)?\d{4}\.\d{4,5}(?:v\d+)?`?[\s\u3000]+(?=\S.*(?:S2|OpenAlex|被引)))"
+    )
     entries, others = list_entries(part.lines, starts)
     out: dict[str, Any] = {}
     first_entry = entries[0][0] if entries else None

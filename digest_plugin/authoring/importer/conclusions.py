@@ -64,6 +64,7 @@ def read_conclusions(
     )
     if today is None or history is None:
         return out
+    _quoted_answers(out, draft)
     found = list(blocks)
     for i, text in enumerate(out["conclusions"]):
         line = draft.origins.get(("conclusions", i), part.line)
@@ -85,6 +86,46 @@ def read_conclusions(
             )
         _numbered_list(numbered, out, stem, round_, today, history, draft)
     return out
+
+
+QUOTE = re.compile(r"^\s*>\s?")
+
+
+def _quoted_answers(out: dict[str, Any], draft: Draft) -> None:
+    """「> *** NEXT 接-1 周五钟的 H100 时段：…」 and under it 「办妥，见第 1 件。」: a writer quotes an earlier
+    follow-up and answers it in the paragraph below.  The quote is that follow-up when it restates a
+    good part of one open follow-up's text (and of no other); the answer's last follow-up word
+    (``wordings: follow_up_*``) is its status.  An answer with no such word says nothing read here,
+    and the follow-up stays for the editor's question (:mod:`.unread`).  The paragraphs stay conclusions."""
+    conclusions = out["conclusions"]
+    for quote, answer in zip(conclusions, [*conclusions[1:], ""], strict=True):
+        if not QUOTE.match(quote) or not answer or QUOTE.match(answer):
+            continue
+        target = _quoted_follow_up(QUOTE.sub("", quote), draft)
+        status = last_status(answer, draft.words)
+        if target is not None and status is not None:
+            _add_update(out, {"follow_up": target, "status": status, "note": strip_end(answer)})
+
+
+def _quoted_follow_up(quote: str, draft: Draft) -> str | None:
+    """The one open earlier follow-up a quote restates: they share a run of at least a third of the
+    follow-up's text (and eight characters), and no other follow-up shares as long a run."""
+    wanted = fold(quote)
+    runs = {f.id: (_shared_run(wanted, fold(f.text)), len(fold(f.text))) for f in _open_follow_ups(draft)}
+    best = max((run for run, _ in runs.values()), default=0)
+    hits = [fid for fid, (run, size) in runs.items() if run == best and run >= max(8, size / 3)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _open_follow_ups(draft: Draft) -> list[Any]:
+    """The earlier nights' follow-ups not done or dropped before tonight."""
+    closed = {u.follow_up for b in draft.earlier for u in b.follow_up_updates if u.status.value in ("done", "dropped")}
+    return [f for b in draft.earlier for f in b.follow_ups if f.id not in closed]
+
+
+def _carried_tonight(out: dict[str, Any]) -> set[str]:
+    """The earlier follow-ups tonight already says are carried over."""
+    return {str(u["follow_up"]) for u in out.get("follow_up_updates", []) if u["status"] == FollowUpStatus.carried_over}
 
 
 def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
@@ -130,6 +171,10 @@ def _numbered_list(
                 _add_update(out, update)
             continue
         if numbered.earlier or entry.number in taken:
+            continue
+        if (old := _carried_on(entry.text, draft)) in _carried_tonight(out):
+            # 「> 接-1 …」 answered 「留待周五（Ⓐ）」 above, then restated as Ⓐ: the same follow-up, its number here
+            _add_update(out, {"follow_up": old, "status": FollowUpStatus.carried_over, "number": entry.number})
             continue
         taken.add(entry.number)
         out.setdefault("follow_ups_heading", numbered.heading)
@@ -239,10 +284,8 @@ def _mark_number(mark: str) -> int:
 def _carried_on(text: str, draft: Draft) -> str | None:
     """The one earlier follow-up, still open, that a restated line names: they share a run of at
     least five characters (本地复现长 prefill 冻结).  None when no single one does (never guessed)."""
-    closed = {u.follow_up for b in draft.earlier for u in b.follow_up_updates if u.status.value in ("done", "dropped")}
-    open_ = [f for b in draft.earlier for f in b.follow_ups if f.id not in closed]
     wanted = fold(re.sub(r"[（(][^）)]*[）)]", "", text))
-    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in open_}
+    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in _open_follow_ups(draft)}
     best = max(runs.values(), default=0)
     hits = [fid for fid, run in runs.items() if run == best]
     return hits[0] if best >= 5 and len(hits) == 1 else None

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
 from .common import MARKDOWN_MARKS, Line, strip_end, table_cells
+from .numbers import CIRCLED_LETTERS, ENCLOSED
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
@@ -37,11 +38,11 @@ PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 def _compiled(pattern: str) -> re.Pattern[str]:
     """A pattern of this module: ``{STEMS}``, ``{ORDINALS}``, ``{PAREN}`` and ``{BRANCHES}`` stand for
     their characters in a character class, ``{MORE}`` for the other numberings an entry may carry (其一,
-    ⑴, 子)."""
+    ⑴, 子); a class of circled digits 「①-⑩」 takes the circled letters too (「Ⓐ Ⓑ Ⓒ」)."""
     more = (
         r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
     )
-    pattern = pattern.replace("{MORE}", more)
+    pattern = pattern.replace("{MORE}", more).replace("①-⑩", f"①-⑩{CIRCLED_LETTERS}")
     for name, chars in (("{STEMS}", STEMS), ("{ORDINALS}", ORDINALS), ("{PAREN}", PARENTHESIZED)):
         pattern = pattern.replace(name, chars)
     return re.compile(pattern.replace("{BRANCHES}", BRANCHES))
@@ -57,11 +58,11 @@ ENTRY = _compiled(
 list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
 (a letter and the number), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), each also as a Markdown heading (an Org file's 「*** DONE R1 …」)."""
 HEADING = _compiled(
-    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
+    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
 )
-"""A line that heads what follows: a Markdown heading, a line all in bold, a 「▍…」 bar, or a line ending
-in a colon."""
+"""A line that heads what follows: a Markdown heading, a line all in bold, a 「【…】」 line, a 「▍…」 bar, or
+a line ending in a colon."""
 INLINE_START = _compiled(
     r"(?:^[▍▎▌]\s*(?P<bar>[^（(①-⑩：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[①-⑩]))"
     r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
@@ -78,7 +79,6 @@ EARLIER = re.compile(
     r"(?<![下每这本今])(?:\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)"
 )
 """A heading that points back at an earlier night: its list reports on that night's follow-ups."""
-CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
 
 
 @dataclass
@@ -108,7 +108,7 @@ class NumberedList:
 
 def _number(m: re.Match[str]) -> int:
     if m["circled"]:
-        return CIRCLED.index(m["circled"]) + 1
+        return ENCLOSED[m["circled"]]
     found = m.groupdict()
     paren = found.get("paren")
     if paren and paren in STEMS:
@@ -133,7 +133,9 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
         if not head or ENTRY.match(lines[i].text):
             i += 1
             continue
-        heading = MARKDOWN_MARKS.sub("", head["md"] or head["bold"] or head["bar"] or head["colon"] or "").strip()
+        heading = MARKDOWN_MARKS.sub(
+            "", head["md"] or head["bold"] or head["lent"] or head["bar"] or head["colon"] or ""
+        ).strip()
         current = NumberedList(heading, lines[i].number, lines={lines[i].number})
         j = i + 1
         while j < len(lines) and not lines[j].text.strip():

@@ -15,6 +15,21 @@ _PLAIN = re.compile(r"^(?P<sign>[+-]?)(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<frac
 _SCALES = {"": 1, "万": 10_000, "亿": 100_000_000}
 
 
+ENCLOSED = (
+    {chr(0x2460 + i): i + 1 for i in range(20)}  # ①–⑳
+    | {chr(0x2474 + i): i + 1 for i in range(10)}  # ⑴–⑽
+    | {chr(0x2776 + i): i + 1 for i in range(10)}  # ❶–❿
+    | {chr(0x2780 + i): i + 1 for i in range(10)}  # ➀–➉
+    | {chr(0x278A + i): i + 1 for i in range(10)}  # ➊–➓
+    | {chr(0x24B6 + i): i + 1 for i in range(26)}  # Ⓐ–Ⓩ
+    | {chr(0x24D0 + i): i + 1 for i in range(26)}  # ⓐ–ⓩ
+)
+"""One character that numbers a list entry, and its number: writers enumerate with circled digits,
+digits in parentheses, dark or sans-serif circles and circled letters (「Ⓐ Ⓑ Ⓒ」 is 1, 2, 3)."""
+CIRCLED_LETTERS = "Ⓐ-Ⓩⓐ-ⓩ➀-➉➊-➓"
+"""The ranges of :data:`ENCLOSED` beyond ①–⑳, ⑴–⑽ and ❶–❿, for a pattern's character class."""
+
+
 CHINESE_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)} | {"两": 2}
 
 
