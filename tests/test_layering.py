@@ -39,7 +39,9 @@ LAYERS: list[set[str]] = [
     # 14: which pages a dirty serve converts again; a one-off build's pages rendered on both cores;
     # the atomic publish of a one-off build's folder
     {"preview", "prerender", "siteswap"},
-    {"zensical_host"},  # 15: Zensical's build, run in this process with the merge handed over
+    # 15: Zensical's build, run in this process with the merge handed over; what the MkDocs plugin holds
+    # (a session, a build)
+    {"zensical_host", "state"},
     {"plugin", "cli"},  # 16: the MkDocs adapter and the command line
 ]
 CORE = set().union(*LAYERS[:12])

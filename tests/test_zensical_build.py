@@ -132,12 +132,12 @@ def test_without_zensical_the_command_says_how_to_install_it(tmp_path, capsys, m
 
 def test_rules_the_extension_cannot_read_are_named_and_the_defaults_apply(tmp_path, caplog):
     from digest_plugin.core.model import Rules
-    from digest_plugin.hosts.extension import _site_rules
+    from digest_plugin.hosts.extension import HOSTLESS
 
     config = tmp_path / "mkdocs.yml"
     config.write_text("plugins:\n  - digest:\n      rules: {archive_after_days: 0}\n", encoding="utf-8")
-    assert _site_rules(config) == Rules()
+    assert HOSTLESS.site_rules(config) == Rules()
     assert f"{config}: the digest plugin's rules are not valid, the defaults apply" in caplog.text
     config.write_text("plugins:\n  - digest:\n      rules: {archive_after_days: 7}\n", encoding="utf-8")
     os.utime(config, ns=(1, 1))  # a new time, whatever the clock's resolution: read again
-    assert _site_rules(config).archive_after_days == 7
+    assert HOSTLESS.site_rules(config).archive_after_days == 7

@@ -39,7 +39,6 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.util import AtomicString
-from pydantic import ValidationError
 from ruamel.yaml import YAMLError
 
 from ..core import siteconfig
@@ -242,12 +241,12 @@ class DigestExtension(Extension):
             config = getattr(rendering, "config", {}) or {}
             page = rendering.page.path
             data_dir = Path(self.getConfig("data_dir"))
-            held = _HANDED.get(data_dir.resolve()) if _HANDED else None
+            held = HOSTLESS.handed.get(data_dir.resolve()) if HOSTLESS.handed else None
             if held is not None:
                 docs = held.layouts
             else:  # merged here, with the rules the site set under the digest plugin
-                rules = _site_rules(Path(config.get("root_dir") or Path.cwd()) / "mkdocs.yml")
-                docs = _FOLDERS.layouts(data_dir, page, rules)
+                rules = HOSTLESS.site_rules(Path(config.get("root_dir") or Path.cwd()) / "mkdocs.yml")
+                docs = HOSTLESS.folders.layouts(data_dir, page, rules)
             cached = host_context(
                 docs,
                 page,
@@ -298,22 +297,18 @@ class Handover:
                 self.taker(ctx)
 
 
-_HANDED: dict[Path, Handover] = {}
-"""By resolved data folder: a page of a site whose extension reads another folder loads its own."""
-
-
 @contextlib.contextmanager
 def handed_over(data_dir: Path, handover: Handover) -> Iterator[None]:
     """While the block runs, the extension reads ``data_dir``'s merged docs from ``handover``."""
     folder = data_dir.resolve()
-    _HANDED[folder] = handover
+    HOSTLESS.handed[folder] = handover
     try:
         yield
     finally:
-        del _HANDED[folder]
+        del HOSTLESS.handed[folder]
 
 
-class _DataFolders:
+class DataFolders:
     """Merged docs per data folder for hosts without a plugin, loaded again only when a file changed.
 
     One per process: Zensical may build a new Markdown instance (and so a new extension) for any
@@ -373,28 +368,46 @@ def _times(folders: Iterable[str]) -> tuple[tuple[str, int], ...]:
     return tuple(found)
 
 
-_FOLDERS = _DataFolders()
+class Hostless:
+    """All the extension keeps between pages under a host without a plugin (Zensical), in one place.
 
-_RULES: dict[str, tuple[tuple[int, int], Rules]] = {}
-"""The rules read from each site's mkdocs.yml, with the size and time they were read at."""
+    Such a host may build a new Markdown instance, and so a new extension, for any page: what must
+    last from page to page (the merged docs, the site's rules) cannot live on the extension, and no
+    plugin instance exists to hold it (the MkDocs plugin passes each page its context and uses none
+    of this).  So it lives here, one per process, and :meth:`reset` forgets it (for tests, or a
+    host that wants a clean start)."""
 
+    handed: dict[Path, Handover]
+    """By resolved data folder: a page of a site whose extension reads another folder loads its own."""
+    folders: DataFolders
+    rules: dict[str, tuple[tuple[int, int], Rules]]
+    """The rules read from each site's mkdocs.yml, with the size and time they were read at."""
 
-def _site_rules(config: Path) -> Rules:
-    """The digest plugin's ``rules`` in ``config``, read again only when the file changed (reading
-    YAML for every page would cost more than the page)."""
-    try:
-        st = config.stat()
-    except OSError:
-        return Rules()
-    seen = _RULES.get(str(config))
-    if seen is None or seen[0] != (st.st_size, st.st_mtime_ns):
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.handed, self.folders, self.rules = {}, DataFolders(), {}
+
+    def site_rules(self, config: Path) -> Rules:
+        """The digest plugin's ``rules`` in ``config``, read again only when the file changed (reading
+        YAML for every page would cost more than the page)."""
         try:
-            rules = siteconfig.rules(config)
-        except (ValidationError, YAMLError) as exc:  # `digest check` names the line; the pages still build
-            log.warning(f"{config}: the digest plugin's rules are not valid, the defaults apply: {exc}")
-            rules = Rules()
-        seen = _RULES[str(config)] = ((st.st_size, st.st_mtime_ns), rules)
-    return seen[1]
+            st = config.stat()
+        except OSError:
+            return Rules()
+        seen = self.rules.get(str(config))
+        if seen is None or seen[0] != (st.st_size, st.st_mtime_ns):
+            try:
+                rules = siteconfig.rules(config)
+            except (ValueError, YAMLError) as exc:  # `digest check` names the line; the pages still build
+                log.warning(f"{config}: the digest plugin's rules are not valid, the defaults apply: {exc}")
+                rules = Rules()
+            seen = self.rules[str(config)] = ((st.st_size, st.st_mtime_ns), rules)
+        return seen[1]
+
+
+HOSTLESS = Hostless()
 
 
 def makeExtension(**kwargs: Any) -> DigestExtension:

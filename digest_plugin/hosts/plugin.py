@@ -14,11 +14,9 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
-from jinja2 import BytecodeCache, Environment
-from jinja2.bccache import Bucket
+from jinja2 import Environment
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
@@ -29,21 +27,21 @@ from mkdocs.structure.pages import Page
 from pydantic import ValidationError
 
 from ..core import files, labels
-from ..core.doc import LivingDoc
 from ..core.findings import Finding
 from ..core.load import Cache
 from ..core.model import Rules
-from ..core.pipeline import IdleCollection, Result, analyse
+from ..core.pipeline import analyse
 from ..core.workers import give_back_memory
 from ..site import searchindex
-from ..site.layout import Layout, layouts
+from ..site.layout import layouts
 from ..site.leaks import Leak, LeakCheck, Reading
 from ..site.pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages
 from ..site.templating import Templates, override_folders
 from .extension import DigestExtension, PageContext
 from .prerender import Prerender
-from .preview import Plan, Preview, site_key
+from .preview import Preview, site_key
 from .siteswap import SiteSwap
+from .state import Build, Session
 
 log = logging.getLogger("mkdocs.plugins.digest")
 
@@ -70,49 +68,20 @@ class DigestConfig(Config):
 
 
 class DigestPlugin(BasePlugin[DigestConfig]):
-    docs: dict[str, LivingDoc]
+    """The MkDocs events, each handed off; what it holds is in :mod:`state` (a session, a build)."""
 
     def __init__(self) -> None:
-        self.docs = {}
-        self._layouts: dict[str, Layout] = {}
-        self._page: PageContext | None = None
-        self._cache = Cache()
-        self._last: Result | None = None
-        self._leaks: LeakCheck | None = None
-        self._generated: set[str] = set()
-        self._serving = False
-        self._publish: SiteSwap | None = None
-        self._templates = Templates()
-        self._errors: list[Finding] = []
-        """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
-        self._preview: Preview | None = None
-        """Under a dirty ``serve`` (``digest serve``): which pages each rebuild converts again."""
-        self._plan: Plan | None = None
-        self._prerender: Prerender | None = None
-        """In a one-off build: a worker renders the generated pages from the back (:mod:`prerender`)."""
-        self._preview_index: searchindex.PreviewIndex | None = None
-        """Under ``serve``: the preview's search index, made in the background."""
-        self._reading: Reading | None = None
-        """In a one-off build: a worker reads each page for withheld claims once it is written."""
-        self._last_written: str | None = None
-        """The page MkDocs writes after ``on_post_page``: named to the reader at the next page."""
-        self._stubs: dict[str, str] = {}
-        self._outputs: set[str] = set()
-        self._started = 0.0
-        self._banner = False
-        self._idle = IdleCollection()
-        """Under ``serve``: garbage collected between rebuilds, not on the way to the served page."""
-        self._compiled = CompiledTemplates()
-        """Under ``serve``: the theme's templates, compiled once for all rebuilds."""
+        self.session = Session()
+        self.build = Build()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this one instance, and so its cache, across ``serve`` rebuilds.
 
         Also quiets the two chattiest neighbours, so that the build log shows what matters."""
-        self._serving = command == "serve"
-        self._publish = SiteSwap() if command in ("build", "gh-deploy") and not dirty else None
-        if self._serving and dirty:
-            self._preview = Preview()
+        self.session.serving = command == "serve"
+        self.session.publish = SiteSwap() if command in ("build", "gh-deploy") and not dirty else None
+        if self.session.serving and dirty:
+            self.session.preview = Preview()
             logging.getLogger("mkdocs.commands.build").addFilter(_dirty_warning)
         if self.config.quiet:
             _quiet_neighbours()
@@ -123,21 +92,22 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Also watches the data folder in ``serve`` and hands the Markdown extension its page context."""
         if not self.config.enabled:
             return config
+        self.build = Build()  # nothing of the last build is read by this one
         root = Path(config.config_file_path or ".").resolve().parent
         data_dir = (root / self.config.data_dir).resolve()
         if str(data_dir) not in config.watch:
             config.watch.append(str(data_dir))
         files.tidy_data(data_dir)  # what a killed edit left: removed by the next run of anything
-        if self._publish is not None:
-            self._publish.tidy(Path(config.site_dir))
+        if self.session.publish is not None:
+            self.session.publish.tidy(Path(config.site_dir))
         try:
             rules = Rules.model_validate(self.config.rules)
         except ValidationError as exc:
             raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
         cache_dir = (root / self.config.cache_dir).resolve() if self.config.cache_dir else None
-        self._idle.cancel()
+        self.session.idle.cancel()
         try:
-            self._templates = Templates(override_folders(root, self.config.custom_templates))
+            self.build.templates = Templates(override_folders(root, self.config.custom_templates))
         except FileNotFoundError as exc:
             raise PluginError(f"digest: {config.config_file_path}: {exc}") from None
         result = analyse(
@@ -145,27 +115,27 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             rules=rules,
             relative_to=root,
             today=dt.date.today(),
-            cache=self._cache,
-            previous=self._last,
+            cache=self.session.cache,
+            previous=self.session.last,
             cache_dir=cache_dir,
-            collect=not self._serving,
+            collect=not self.session.serving,
         )
         for finding in result.warnings:
             log.warning(str(finding))
-        self._started = time.time()
+        self.build.started = time.time()
         if result.docs is None:
             count = len(result.errors)
             summary = f"digest: {count} error{'s' if count > 1 else ''} in the brief data"
-            if self._serving and self.docs:
+            if self.session.serving and self.session.docs:
                 # A preview keeps serving the last good site, with the errors on every page.
-                self._errors = result.errors
+                self.build.errors = result.errors
                 log.error(summary + " (serving the last good version):\n" + "\n".join(map(str, result.errors)))
             else:
                 raise PluginError(f"{summary} (run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
         else:
-            self._last, self._errors, self.docs = result, [], result.docs
-        self._leaks = LeakCheck(self.docs)  # made now: on_env lets go of the docs
-        _use_extension(config, DigestExtension(context=lambda: self._page))
+            self.session.last, self.build.errors, self.session.docs = result, [], result.docs
+        self.build.leaks = LeakCheck(self.session.docs)  # made now: on_env lets go of the docs
+        _use_extension(config, DigestExtension(context=lambda: self.build.page))
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
         if self.config.search == "pagefind" and _theme_search(config):
@@ -177,8 +147,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         for script in scripts:
             if script not in [str(x) for x in config.extra_javascript]:
                 config.extra_javascript.append(script)
-        if self._publish is not None:
-            config.site_dir = str(self._publish.begin(Path(config.site_dir)))
+        if self.session.publish is not None:
+            config.site_dir = str(self.session.publish.begin(Path(config.site_dir)))
         return config
 
     @event_priority(-100)
@@ -187,14 +157,14 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         and let go of a generated page's HTML once it is written (priority -100: after every other
         plugin).  MkDocs keeps every page's HTML to the end of the build; at 3650 briefs that is
         ~0.4 GB the search index is then serialised on top of."""
-        if page.file.src_uri in self._generated:
+        if page.file.src_uri in self.build.generated:
             page.content = None
-        if self._reading is not None:  # MkDocs writes a page after this event: the last one is done
-            if self._last_written is not None:
-                self._reading.written(self._last_written)
-            self._last_written = page.file.dest_uri
-        if self._errors:
-            output = _with_error_banner(output, self._errors)
+        if self.build.reading is not None:  # MkDocs writes a page after this event: the last one is done
+            if self.build.last_written is not None:
+                self.build.reading.written(self.build.last_written)
+            self.build.last_written = page.file.dest_uri
+        if self.build.errors:
+            output = _with_error_banner(output, self.build.errors)
         return output.replace(
             '<div class="md-search" data-md-component="search" role="dialog">',
             f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{labels.SEARCH_DIALOG}">',
@@ -206,13 +176,19 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         with: drop them, and the search index MkDocs builds next reuses their memory (3650 briefs:
         ~0.4 GB).  ``serve`` keeps them for the next rebuild."""
         self._stop_prerender()
-        if self._serving:
-            env.bytecode_cache = self._compiled
+        if self.session.serving:
+            env.bytecode_cache = self.session.compiled
             return env
-        self.docs, self._layouts, self._last, self._cache, self._page = {}, {}, None, Cache(), None
+        self.session.docs, self.build.layouts, self.session.last, self.session.cache, self.build.page = (
+            {},
+            {},
+            None,
+            Cache(),
+            None,
+        )
         give_back_memory()  # before the reader is forked: it would share (and copy) what is freed
-        if self.config.enabled and self._leaks is not None:
-            self._reading, self._last_written = Reading(self._leaks, Path(config.site_dir)), None
+        if self.config.enabled and self.build.leaks is not None:
+            self.build.reading, self.build.last_written = Reading(self.build.leaks, Path(config.site_dir)), None
         return env
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
@@ -225,28 +201,30 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             if (stale := files.get_file_from_path(path)) is not None:  # the plugin's own, generated afresh
                 files.remove(stale)
         pages = [(file.src_uri, file.content_string) for file in files.documentation_pages()]
-        self._layouts = layouts(self.docs, pages)
-        self._generated = set()
-        self._stubs = {}
+        self.build.layouts = layouts(self.session.docs, pages)
+        self.build.generated = set()
+        self.build.stubs = {}
         added: list[GeneratedFile] = []
-        preview_search = self._serving and self.config.search == "pagefind"
+        preview_search = self.session.serving and self.config.search == "pagefind"
         for path, content in generated_pages(
-            self._layouts, config.site_url, config.use_directory_urls, preview=preview_search
+            self.build.layouts, config.site_url, config.use_directory_urls, preview=preview_search
         ):
             if files.get_file_from_path(path) is None:
                 file = GeneratedFile.generated(config, path, content=content)
                 assert isinstance(file, GeneratedFile)
                 files.append(file)
                 added.append(file)
-                self._generated.add(path)
+                self.build.generated.add(path)
                 if path.endswith(".md"):
-                    self._stubs[path] = content
-        if self._preview is not None:
+                    self.build.stubs[path] = content
+        if self.session.preview is not None:
             self._plan_preview(config, pages, added, files)
-        elif not self._serving:
-            self._prerender = Prerender(
-                self._stubs,
-                lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
+        elif not self.session.serving:
+            self.build.prerender = Prerender(
+                self.build.stubs,
+                lambda path: PageContext(
+                    self.build.layouts, path, config.use_directory_urls, templates=self.build.templates
+                ),
             )
         return files
 
@@ -257,48 +235,50 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         every hand-written page is converted (its macros may show data), and so is every page while
         the data has errors (each one carries the banner), and while Material's search plugin runs
         (it indexes only the pages a build converts: the preview's index would lose the others)."""
-        assert self._preview is not None
-        if self._errors or self._banner or _theme_search(config):
-            self._preview.invalidate()
-        self._banner = bool(self._errors)
-        key = site_key(self._layouts, _config_bytes(config, self.config.custom_templates), pages)
-        self._plan = plan = self._preview.plan(
-            self._layouts,
-            self._stubs,
+        assert self.session.preview is not None
+        if self.build.errors or self.session.banner or _theme_search(config):
+            self.session.preview.invalidate()
+        self.session.banner = bool(self.build.errors)
+        key = site_key(self.build.layouts, _config_bytes(config, self.config.custom_templates), pages)
+        self.build.plan = plan = self.session.preview.plan(
+            self.build.layouts,
+            self.build.stubs,
             key,
-            lambda path: PageContext(self._layouts, path, config.use_directory_urls, templates=self._templates),
+            lambda path: PageContext(
+                self.build.layouts, path, config.use_directory_urls, templates=self.build.templates
+            ),
         )
         for file in added:
             file.convert = plan.convert is None or file.src_uri in plan.convert or not file.is_documentation_page()
         for page in all_files.documentation_pages():
-            if page.src_uri not in self._generated:
+            if page.src_uri not in self.build.generated:
                 setattr(page, "is_modified", _converted)  # noqa: B010  (MkDocs compares mtimes only)
-        converted = len(self._stubs) if plan.convert is None else len(plan.convert)
+        converted = len(self.build.stubs) if plan.convert is None else len(plan.convert)
         log.info(
-            f"digest: preview converts {converted} of {len(self._stubs)} generated pages"
+            f"digest: preview converts {converted} of {len(self.build.stubs)} generated pages"
             + (f" ({plan.reason})" if plan.convert is None else f" ({plan.examined} rendered to compare)")
         )
         outputs = {file.abs_dest_path for file in all_files}
-        for stale in sorted(self._outputs - outputs):
+        for stale in sorted(self.session.outputs - outputs):
             _remove_output(Path(stale), Path(config.site_dir))
-        self._preview.forget(path for path in list(self._preview.records) if path not in self._stubs)
-        self._outputs = outputs
+        self.session.preview.forget(path for path in list(self.session.preview.records) if path not in self.build.stubs)
+        self.session.outputs = outputs
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
         """Tell the extension which page it is about to convert (for relative links and the topic)."""
-        planned = self._plan.contexts.pop(page.file.src_uri, None) if self._plan is not None else None
-        self._page = planned or PageContext(
-            self._layouts, page.file.src_uri, config.use_directory_urls, templates=self._templates
+        planned = self.build.plan.contexts.pop(page.file.src_uri, None) if self.build.plan is not None else None
+        self.build.page = planned or PageContext(
+            self.build.layouts, page.file.src_uri, config.use_directory_urls, templates=self.build.templates
         )
-        if self._prerender is not None:
-            self._prerender.take(self._page)
+        if self.build.prerender is not None:
+            self.build.prerender.take(self.build.page)
         return page
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         """Under a dirty ``serve``: remember what a generated page rendered, for the next rebuild."""
         path = page.file.src_uri
-        if self._preview is not None and self._page is not None and path in self._stubs:
-            self._preview.remember(path, self._stubs[path], self._page.rendered)
+        if self.session.preview is not None and self.build.page is not None and path in self.build.stubs:
+            self.session.preview.remember(path, self.build.stubs[path], self.build.page.rendered)
         return html
 
     @event_priority(-100)
@@ -312,17 +292,17 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         site = Path(config.site_dir)
         # A preview reads only what this rebuild wrote: the rest was read when it was written,
         # against the same withheld claims (a change to them converts every page).
-        since = self._started - 1.0 if self._preview is not None else None
-        if self._reading is not None:
-            if self._last_written is not None:
-                self._reading.written(self._last_written)
-            self._reading.all_written()  # the worker reads its last pages while Pagefind indexes
+        since = self.build.started - 1.0 if self.session.preview is not None else None
+        if self.build.reading is not None:
+            if self.build.last_written is not None:
+                self.build.reading.written(self.build.last_written)
+            self.build.reading.all_written()  # the worker reads its last pages while Pagefind indexes
         pagefind = self.config.enabled and self.config.search == "pagefind"
-        if pagefind and self._serving and self._preview_index is not None:
-            self._preview_index.after_rebuild(site)  # where that fits the preview's budget
-        leaks, read = self._reading.result() if self._reading is not None else ([], frozenset())
-        self._reading = None
-        check = self._leaks if self.config.enabled else None
+        if pagefind and self.session.serving and self.session.preview_index is not None:
+            self.session.preview_index.after_rebuild(site)  # where that fits the preview's budget
+        leaks, read = self.build.reading.result() if self.build.reading is not None else ([], frozenset())
+        self.build.reading = None
+        check = self.build.leaks if self.config.enabled else None
 
         def read_site(skip: Callable[[str], bool] = lambda name: False) -> list[Leak]:
             """What the worker did not read (with ``since``: only what this rebuild wrote)."""
@@ -330,48 +310,48 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                 return []
             return check.site(site, since=since, skip=lambda name: name in read or skip(name))
 
-        if pagefind and not self._serving:
+        if pagefind and not self.session.serving:
             give_back_memory()  # the pages' HTML is written and let go: Pagefind's memory comes on top of ours
         try:
-            leaks += searchindex.build_beside(site, read_site) if pagefind and not self._serving else read_site()
+            leaks += searchindex.build_beside(site, read_site) if pagefind and not self.session.serving else read_site()
         except searchindex.SearchIndexError as exc:
             raise PluginError(f"digest: {exc}") from None
         for leak in sorted(leaks):
             log.warning(str(leak))
-        if self._publish is not None and self._publish.fresh is not None:
-            config.site_dir = str(self._publish.finish(strict=bool(config.strict)))
-        if self._serving:
-            self._idle.schedule()
+        if self.session.publish is not None and self.session.publish.fresh is not None:
+            config.site_dir = str(self.session.publish.finish(strict=bool(config.strict)))
+        if self.session.serving:
+            self.session.idle.schedule()
 
     def on_build_error(self, *, error: Exception) -> None:
         """A build that failed part-way: its fresh folder goes, the published site stays."""
         self._stop_workers()
-        if self._publish is not None:
-            self._publish.abandon()
+        if self.session.publish is not None:
+            self.session.publish.abandon()
 
     def _stop_workers(self) -> None:
         self._stop_prerender()
-        if self._reading is not None:
-            self._reading.close()
-            self._reading = None
+        if self.build.reading is not None:
+            self.build.reading.close()
+            self.build.reading = None
 
     def _stop_prerender(self) -> None:
-        if self._prerender is not None:
-            pages = len(self._prerender.paths)
-            log.debug(f"digest: {self._prerender.taken} of {pages} generated pages rendered by a second process")
-            self._prerender.close()
-            self._prerender = None
+        if self.build.prerender is not None:
+            pages = len(self.build.prerender.paths)
+            log.debug(f"digest: {self.build.prerender.taken} of {pages} generated pages rendered by a second process")
+            self.build.prerender.close()
+            self.build.prerender = None
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Callable[..., Any]) -> Any:
         """The preview is up: Pagefind indexes it in the background (:class:`searchindex.PreviewIndex`),
         so its search box works while the editor works; the leak check reads what it wrote."""
-        if self.config.enabled and self.config.search == "pagefind" and self._preview_index is None:
-            self._preview_index = searchindex.PreviewIndex(self._preview_leaks)
-            self._preview_index.start(Path(config.site_dir))
+        if self.config.enabled and self.config.search == "pagefind" and self.session.preview_index is None:
+            self.session.preview_index = searchindex.PreviewIndex(self._preview_leaks)
+            self.session.preview_index.start(Path(config.site_dir))
         return server
 
     def _preview_leaks(self, site: Path) -> list[str]:
-        check = self._leaks
+        check = self.build.leaks
         if check is None:
             return []
         return [
@@ -380,31 +360,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         ]
 
     def on_shutdown(self) -> None:
-        self._idle.cancel()
-        if self._preview_index is not None:
-            self._preview_index.stop()
-        if self._publish is not None:
-            self._publish.close()
-
-
-class CompiledTemplates(BytecodeCache):
-    """The theme's templates compiled once per preview, not once per rebuild: MkDocs makes a new
-    Jinja environment for every build, and compiling Material's templates again was ~0.4 s of each
-    rebuild.  Kept in memory as code objects (nothing is written, nothing read back from disk);
-    Jinja keys each by the template's name and its source's checksum, so an edited override is
-    compiled afresh."""
-
-    def __init__(self) -> None:
-        self._code: dict[str, tuple[str, CodeType]] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        kept = self._code.get(bucket.key)
-        if kept is not None and kept[0] == bucket.checksum:
-            bucket.code = kept[1]
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        if bucket.code is not None:
-            self._code[bucket.key] = (bucket.checksum, bucket.code)
+        self.session.idle.cancel()
+        if self.session.preview_index is not None:
+            self.session.preview_index.stop()
+        if self.session.publish is not None:
+            self.session.publish.close()
 
 
 class GeneratedFile(File):
