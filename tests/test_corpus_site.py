@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, copy_project, mkdocs_build, search_docs
+from helpers import ROOT, Site, copy_project, mkdocs_build, search_docs
 from html_dom import NO_TEXT, Node, norm, parse
 from ruamel.yaml import YAML
 
@@ -242,36 +242,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 # --------------------------------------------------------------------------- the site (one build)
 
 
-@dataclass
-class Site:
-    root: Path
-    dir: Path
-    build: Any
-    pages: dict[str, Node] = field(default_factory=dict)
-
-    def page(self, path: str) -> Node:
-        """The page at ``path`` (``inference/register``), parsed once; its article only."""
-        if path not in self.pages:
-            html = (self.dir / path / "index.html").read_text(encoding="utf-8")
-            (article,) = [n for n in parse(html).all("article") if "md-content__inner" in n.classes]
-            self.pages[path] = article
-        return self.pages[path]
-
-    def chapters(self) -> list[str]:
-        return sorted(
-            f"{TOPIC}/{p.parent.name}" for p in (self.dir / TOPIC).glob("*/index.html") if p.parent.name.isdigit()
-        )
-
-    def entry(self, entry_id: str) -> Node:
-        """The entry on its chapter page (exactly one place on the current pages)."""
-        found = [n for c in self.chapters() for n in self.page(c).all("section", **{"data-digest-entry": entry_id})]
-        assert len(found) == 1, f"entry-{entry_id} is on {len(found)} chapter pages"
-        return found[0]
-
-    def callout(self, contradiction_id: str) -> Node:
-        return self.page(f"{TOPIC}/register").one("details", data_digest_contradiction=contradiction_id)
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Site:
     """The project with data/ replaced by the imported data, built once with ``mkdocs build --strict``."""
@@ -318,7 +288,14 @@ def test_digest_verify_finds_no_withheld_claim_on_the_site(site):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(
-            ["verify", str(site.dir), "--data", str(site.root / "data"), "--config", str(site.root / "mkdocs.yml")]
+            [
+                "verify",
+                str(site.dir),
+                "--data",
+                str(site.project / "data"),
+                "--config",
+                str(site.project / "mkdocs.yml"),
+            ]
         )
     assert code == 0, err.getvalue()
     assert out.getvalue().startswith("ok: no withheld claim in"), out.getvalue()

@@ -20,11 +20,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote
 
 import pytest
-from helpers import copy_project, mkdocs_build, replace_in, search_docs
-from html_dom import Node, norm, parse
+from helpers import Site, copy_project, mkdocs_build, replace_in, search_docs
+from html_dom import Node, norm
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -131,55 +131,6 @@ def run_build(project: Path, site: Path, host: str = "mkdocs") -> subprocess.Com
     if host == "zensical":  # it writes to the config's site_dir, beside mkdocs.yml
         shutil.move(str(project / "site"), str(site))
     return result
-
-
-class Site:
-    def __init__(self, project: Path, root: Path) -> None:
-        self.project = project
-        self.root = root
-        self._raw: dict[str, str] = {}
-        self._dom: dict[str, Node] = {}
-
-    def file(self, rel: str) -> Path:
-        return self.root / rel
-
-    def raw(self, rel: str) -> str:
-        if rel not in self._raw:
-            path = self.file(rel)
-            assert path.is_file(), f"{rel} is missing from the built site"
-            self._raw[rel] = path.read_text(encoding="utf-8")
-        return self._raw[rel]
-
-    def dom(self, rel: str) -> Node:
-        if rel not in self._dom:
-            self._dom[rel] = parse(self.raw(rel))
-        return self._dom[rel]
-
-    def html_files(self) -> list[str]:
-        return sorted(p.relative_to(self.root).as_posix() for p in self.root.rglob("*.html"))
-
-    def resolve(self, page: str, href: str) -> tuple[str | None, str]:
-        """(site-relative file the link lands on, or None if there is none; fragment)."""
-        url = urljoin("http://site.invalid/" + page, href)
-        parts = urlsplit(url)
-        path = unquote(parts.path).lstrip("/")
-        candidates = [path + "index.html"] if path.endswith("/") or not path else [path, path + "/index.html"]
-        for candidate in candidates:
-            if self.file(candidate).is_file():
-                return candidate, unquote(parts.fragment)
-        return None, unquote(parts.fragment)
-
-    def has_anchor(self, rel: str, anchor: str) -> bool:
-        return bool(
-            self.dom(rel).find_all(
-                lambda n: n.attrs.get("id") == anchor or (n.tag == "a" and n.attrs.get("name") == anchor)
-            )
-        )
-
-    def anchor(self, rel: str, anchor: str) -> Node:
-        found = self.dom(rel).find_all(lambda n: n.attrs.get("id") == anchor)
-        assert found, f"{rel} has no element with id={anchor!r}"
-        return found[0]
 
 
 def section_file(number: str) -> str:
@@ -804,7 +755,7 @@ def test_every_host_publishes_no_withheld_claim(site, tmp_path):
     """`digest verify` reads each host's finished site (Zensical's too, which runs no plugin and
     so no build-time check): no withheld claim in any page, attribute, feed or search index."""
     out = subprocess.run(
-        [sys.executable, "-m", "digest_plugin.cli", "verify", str(site.root), "--data", str(site.project / "data")],
+        [sys.executable, "-m", "digest_plugin.cli", "verify", str(site.dir), "--data", str(site.project / "data")],
         cwd=site.project,
         capture_output=True,
         text=True,

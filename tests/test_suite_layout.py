@@ -34,9 +34,13 @@ def test_conftest_holds_only_fixtures():
 
 
 def test_a_shared_helper_is_written_once():
-    for name in ("copy_project", "open_page", "mkdocs_build", "run_cli"):
-        where = [f for f, text in sources().items() if re.search(rf"^def {name}\(", text, re.M)]
+    """A function or a class the suite shares is written once; ``Site`` (a built site read back, which
+    two files once wrote each their own) in tests/helpers."""
+    for name in ("copy_project", "open_page", "mkdocs_build", "run_cli", "Site"):
+        where = [f for f, text in sources().items() if re.search(rf"^(?:def|class) {name}\b", text, re.M)]
         assert len(where) == 1, f"{name} is written in {where}"
+    (site,) = [f for f, text in sources().items() if re.search(r"^class Site\b", text, re.M)]
+    assert site.startswith("helpers/"), f"Site is written in {site}, not in tests/helpers"
 
 
 def test_slow_checks_leave_the_default_run_and_ci_and_the_readme_run_them():

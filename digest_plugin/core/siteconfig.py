@@ -35,13 +35,28 @@ def _env_tag(loader: Any, node: Any) -> Any:
 
 
 def digest_option(found: dict[str, Any], name: str, default: Any) -> Any:
-    """An option of the digest plugin's entry in mkdocs.yml."""
-    for plugin in found.get("plugins") or []:
-        if isinstance(plugin, dict) and "digest" in plugin:
-            return (plugin["digest"] or {}).get(name, default)
+    """An option of the digest plugin's entry in mkdocs.yml, whichever form ``plugins:`` takes (MkDocs
+    reads a list, ``- digest: {…}``, or a mapping, ``digest: {…}``); a ValueError naming the fix when
+    the entry's options are not a mapping."""
+    plugins = found.get("plugins") or []
+    entries = [plugins] if isinstance(plugins, dict) else [p for p in plugins if isinstance(p, dict)]
+    for entry in entries:
+        if "digest" in entry:
+            options = entry["digest"] or {}
+            if not isinstance(options, dict):
+                raise ValueError(
+                    f"the digest plugin's options must be a mapping (`- digest: {{data_dir: data}}`), not {options!r}"
+                )
+            return options.get(name, default)
     return default
 
 
 def rules(config: Path | None) -> Rules:
     """The ``rules`` of the digest plugin in mkdocs.yml, so check and every host apply the same ones."""
-    return Rules.model_validate(digest_option(settings(config), "rules", None) or {})
+    given = digest_option(settings(config), "rules", None) or {}
+    if not isinstance(given, dict):
+        raise ValueError(
+            f"the digest plugin's `rules` must be a mapping of rule names to values "
+            f"(`rules: {{archive_after_days: 7}}`), not {given!r}"
+        )
+    return Rules.model_validate(given)

@@ -12,6 +12,13 @@ WIDTH, HEIGHT, PAD = 240, 64, 8
 MAX_POINTS = 60
 
 
+def said(value: float) -> str:
+    """A value as the figure table gives it: 4791234, not the 4.79123e+06 that ``{:g}`` makes of it."""
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.10f}".rstrip("0").rstrip(".")
+
+
 def sparkline(label: str, series: list[Figure]) -> str:
     """An inline SVG line of the numeric, dated values of a figure; '' when fewer than two.
 
@@ -26,7 +33,7 @@ def sparkline(label: str, series: list[Figure]) -> str:
         return ""
     points.sort(key=lambda p: p[0])
     if len(points) > MAX_POINTS:  # years of daily values: every n-th one, and always the latest
-        step = -(-len(points) // MAX_POINTS)
+        step = -(-(len(points) - 1) // (MAX_POINTS - 1))  # room for the latest after the every-n-th
         points = points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
     first, last = points[0][0], points[-1][0]
     span = max((last - first).days, 1)
@@ -39,9 +46,9 @@ def sparkline(label: str, series: list[Figure]) -> str:
         return round(x, 1), round(y, 1)
 
     coords = [xy(d, v) for d, v in points]
-    words = labels.COMMA.join(labels.CHART_POINT.format(date=d.isoformat(), value=f"{v:g}") for d, v in points)
+    words = labels.COMMA.join(labels.CHART_POINT.format(date=d.isoformat(), value=said(v)) for d, v in points)
     dots = "".join(
-        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{labels.CHART_POINT.format(date=d.isoformat(), value=f"{v:g}")}</title></circle>'
+        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{labels.CHART_POINT.format(date=d.isoformat(), value=said(v))}</title></circle>'
         for (x, y), (d, v) in zip(coords, points, strict=True)  # one coordinate per point
     )
     line = " ".join(f"{x},{y}" for x, y in coords)

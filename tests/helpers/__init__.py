@@ -1,5 +1,6 @@
 """What the tests share: the project's paths, scratch copies of the shipped project and its builds,
-briefs made in code, the ``digest`` command run in-process, and the search index read back.
+a built site read back (``Site``, in ``site.py``), briefs made in code, the ``digest`` command run
+in-process, and the search index read back.
 
 Tests import these (``from helpers import copy_project``); the fixtures built from them are in
 ``conftest.py``.  One copy of each: a test that needs another kind of project adds a parameter here.
@@ -15,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .site import Site as Site  # a built site read as a reader reads it
 
 if TYPE_CHECKING:  # imported where used, so a module being edited breaks only the tests that need it
     from digest_plugin.core.model import Brief
