@@ -28,8 +28,7 @@ import itertools
 import re
 import unicodedata
 
-from .common import Line
-from .markdown import join_lines
+from .common import Line, join_lines
 
 GRID_RULE = re.compile(r"^\s*\+(?:[:=\-]+\+)+\s*$")
 """A grid table's rule: ``+----+----+``, ``+====+====+`` (under the header), ``+:---+---:+``."""

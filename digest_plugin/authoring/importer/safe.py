@@ -22,7 +22,7 @@ from typing import Any
 from ...core.model import Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, Code, Draft
+from .common import QUOTED, SECTION_REF, At, Code, Draft
 
 
 def settle(brief: dict[str, Any], outline: Outline | None, history: History, draft: Draft) -> None:
@@ -47,7 +47,7 @@ def settle(brief: dict[str, Any], outline: Outline | None, history: History, dra
             del placement["section"]
 
 
-def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft: Draft, at: tuple) -> None:
+def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft: Draft, at: At) -> None:
     """An in-place update that names its entries by title and no § (「两处原地更新。「Kapitsa：版本与模型格式」
     ——…」): its section is the section of the entry it updates (the first, when it updates several),
     and the doubt about the missing § goes, since the entry decides it."""
@@ -59,7 +59,7 @@ def _section_of_entry(placement: dict[str, Any], outline: Outline | None, draft:
 
 
 def _duplicate_of(
-    item: dict[str, Any], placement: dict[str, Any], today: Any, history: History, draft: Draft, at: tuple, line: int
+    item: dict[str, Any], placement: dict[str, Any], today: Any, history: History, draft: Draft, at: At, line: int
 ) -> None:
     text = f"{item.get('relation', '')}\n{placement.get('text', '')}\n{item.get('title', '')}"
     refs = find_references(text, today, history, part="items") if isinstance(today, dt.date) else []
@@ -87,7 +87,7 @@ def _duplicate_of(
 
 
 def _lead_instead(
-    item: dict[str, Any], placement: dict[str, Any], outline: Outline | None, draft: Draft, at: tuple, line: int
+    item: dict[str, Any], placement: dict[str, Any], outline: Outline | None, draft: Draft, at: At, line: int
 ) -> None:
     section = placement.get("section") or ""
     placement["action"] = PlacementAction.mount_lead
@@ -115,7 +115,7 @@ def _lead_instead(
     )
 
 
-def _kept_out_until_placed(item: dict[str, Any], placement: dict[str, Any], draft: Draft, at: tuple, line: int) -> None:
+def _kept_out_until_placed(item: dict[str, Any], placement: dict[str, Any], draft: Draft, at: At, line: int) -> None:
     text = f"{placement.get('text', '')} {item.get('relation', '')}"
     mentioned = list(dict.fromkeys(m["section"] for m in SECTION_REF.finditer(text)))
     placement["action"] = PlacementAction.not_placed
