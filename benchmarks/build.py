@@ -445,15 +445,20 @@ PLAIN_SERVE = ("-m", "mkdocs", "serve")
 
 
 def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int, command: tuple[str, ...]) -> float:
-    """Median seconds from saving an edit to the served page showing it."""
+    """Median seconds from saving an edit to the served page showing it.
+
+    The server's log is kept in ``serve.log`` beside the site, and its end is printed if the served
+    page never shows an edit: a rebuild that raised is then named, not lost (issue 30)."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, *command, "-a", f"127.0.0.1:{port}"],
-        cwd=site,
-        env=ENV,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    log = site / "serve.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [sys.executable, *command, "-a", f"127.0.0.1:{port}"],
+            cwd=site,
+            env=ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
     url = f"http://127.0.0.1:{port}/{page}"
     try:
         _wait_for(url, lambda body: True, timeout=1800)
@@ -466,6 +471,9 @@ def serve_loop(site: Path, edit_file: Path, old: str, page: str, runs: int, comm
             _wait_for(url, _containing(marker), timeout=1800)
             times.append(time.perf_counter() - start)
         return statistics.median(times)
+    except SystemExit as stuck:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise SystemExit(f"{stuck}\nthe server's log ({log}) ends:\n{tail}") from None
     finally:
         proc.terminate()
         try:
