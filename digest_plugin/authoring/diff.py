@@ -8,9 +8,9 @@ escaped for Markdown so a title cannot turn into a link, a heading or an @-menti
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 
-from ..core.doc import ContradictionView, EntryView, FollowUpView, LivingDoc
+from ..core.doc import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc, SectionView
 from ..core.model import FollowUpStatus, Status
 from ..core.vocabulary import Vocabulary
 
@@ -19,11 +19,6 @@ def md(text: str) -> str:
     """Markdown-inert text: one line, every Markdown/HTML metacharacter escaped."""
     text = " ".join(text.split())
     return re.sub(r"([\\`*_{}\[\]#|<>~@&])", r"\\\1", text)
-
-
-def _entry_state(doc: LivingDoc) -> dict[str, tuple[object, ...]]:
-    """What a reader sees change: section, last brief, history length, the item itself."""
-    return {e.id: (e.section, e.brief.id if e.brief else None, len(e.history), e.item) for e in doc.entries.values()}
 
 
 def diff_docs(before: Mapping[str, LivingDoc], after: Mapping[str, LivingDoc]) -> str:
@@ -123,194 +118,225 @@ def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
     return lines
 
 
-def _topic_changes(old: LivingDoc | None, new: LivingDoc | None) -> list[tuple[str, list[str]]]:
-    """(heading, rows) of every kind of change with rows; a row is one Markdown list line."""
+_Change = tuple[str, list[str]]
+"""(heading, rows): one kind of change and its rows, each row one Markdown list line."""
+
+
+def _topic_changes(old: LivingDoc | None, new: LivingDoc | None) -> list[_Change]:
+    """(heading, rows) of every kind of change with rows; a row is one Markdown list line.
+
+    The kinds come in a fixed order, part of the doc at a time (sections, entries, contradictions,
+    withheld claims, citations, follow-ups), so a reviewer finds each in the same place every night;
+    a kind with no rows is left out."""
     if new is None:
         return [("Topic removed", ["- topic removed"])]
-    sections: list[tuple[str, list[str]]] = []
-    was_sections = old.sections if old else {}
-    sections.append(
+    changes = [
+        *_section_changes(old, new),
+        *_entry_changes(old, new),
+        *_contradiction_changes(old, new),
+        *_claim_changes(old, new),
+        *_citation_changes(old, new),
+        *_follow_up_changes(old, new),
+    ]
+    return [(label, rows) for label, rows in changes if rows]
+
+
+def _by(view: SectionView) -> str:
+    """「 (brief `…`)」 after a section a brief opened; nothing after one of the outline's own."""
+    return f" (brief `{view.opened_by.id}`)" if view.opened_by else ""
+
+
+def _section_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
+    """Sections opened, removed and retitled: a section a brief opened disappears with that brief,
+    which a reviewer must see."""
+    was = old.sections if old else {}
+    return [
         (
             "Sections opened",
             [
-                f"- §{v.number} {md(v.section.title or '')} (brief `{v.opened_by.id}`)"
+                f"- §{v.number} {md(v.section.title or '')}{_by(v)}"
                 for v in new.sections.values()
-                if v.opened_by is not None and v.number not in was_sections
+                if v.opened_by is not None and v.number not in was
             ],
-        )
-    )
-    sections.append(
+        ),
         (
             "⚠ Sections removed (the brief that opened them was deleted or changed)",
             [
-                f"- §{v.number} {md(v.section.title or '')}" + (f" (brief `{v.opened_by.id}`)" if v.opened_by else "")
-                for v in was_sections.values()
+                f"- §{v.number} {md(v.section.title or '')}{_by(v)}"
+                for v in was.values()
                 if v.number not in new.sections
             ],
-        )
-    )
-    sections.append(
+        ),
         (
             "Sections retitled",
             [
-                f"- §{v.number} {md(was_sections[v.number].section.title or '')} → {md(v.section.title or '')}"
-                + (f" (brief `{v.opened_by.id}`)" if v.opened_by else "")
+                f"- §{v.number} {md(was[v.number].section.title or '')} → {md(v.section.title or '')}{_by(v)}"
                 for v in new.sections.values()
-                if v.number in was_sections and was_sections[v.number].section.title != v.section.title
+                if v.number in was and was[v.number].section.title != v.section.title
             ],
-        )
-    )
-    old_entries = _entry_state(old) if old else {}
-    new_entries = _entry_state(new)
+        ),
+    ]
+
+
+def _reader_state(entry: EntryView) -> tuple[object, ...]:
+    """What a reader sees change: section, last brief, history length, the item itself."""
+    return entry.section, entry.brief.id if entry.brief else None, len(entry.history), entry.item
+
+
+_EntryChange = Callable[[EntryView, EntryView | None, Vocabulary], Iterator[str]]
+"""One kind of change to an entry: given the entry now, as it was (None: new) and the topic's words,
+the text after the entry's line, once per row (none when the entry did not change that way)."""
+
+
+def _added(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """An entry the doc did not have: its line alone says it."""
+    if was is None:
+        yield ""
+
+
+def _updated(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """An entry a reader sees change (see :func:`_reader_state`), and what changed in it."""
+    if was is not None and _reader_state(e) != _reader_state(was):
+        yield _what_changed(was, e, words)
+
+
+def _retracted(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """An entry retracted by this change (a retracted one stays in the doc, marked): with the reason."""
+    if e.retraction is not None and (was is None or not was.retracted):
+        yield f" — {md(e.retraction.reason)}"
+
+
+def _moved(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """An entry now in another section (it keeps its id): the line gives the new §, the row the old."""
+    if was is not None and was.section != e.section:
+        yield f" — from §{was.section}"
+
+
+def _split(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """An entry split by this change: the ids of its parts, which carry on what it said."""
+    if e.split_into and (was is None or not was.split_into):
+        yield " → " + ", ".join(f"`{p}`" for p in e.split_into)
+
+
+def _errata(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """One row per erratum the change applies: an entry can be corrected by several briefs."""
+    for x, b in e.errata:
+        if was is None or (x, b) not in was.errata:
+            yield f" — “{md(x.old)}” → “{md(x.new)}” (brief `{b.id}`)"
+
+
+def _evidence_changed(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+    """An entry whose evidence level moved, in the vocabulary's words (a reader weighs the entry by it)."""
+    before = was.evidence if was is not None else None
+    if before is not None and e.evidence is not None and before.level != e.evidence.level:
+        was_level, now_level = (words.label("evidence_levels", x) for x in (before.level, e.evidence.level))
+        yield f": {md(was_level)} → {md(now_level)}"
+
+
+def _entry_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
+    """What happened to entries, in section order: every kind but removal is read off the entries the
+    change leaves; a removed entry exists only before it, and is listed from there."""
     was = old.entries if old else {}
     entries = sorted(new.entries.values(), key=_section_order)
-    sections.append(("Entries added", [_entry_line(e) for e in entries if e.id not in was]))
     gone = sorted((e for e in was.values() if e.id not in new.entries), key=_section_order)
-    sections.append(
-        ("⚠ Entries removed (a brief that placed them was deleted or changed)", [_entry_line(e) for e in gone])
-    )
-    sections.append(
-        (
-            "Entries updated",
-            [
-                _entry_line(e, _what_changed(was[e.id], e, new.vocabulary))
-                for e in entries
-                if e.id in was and new_entries[e.id] != old_entries[e.id]
-            ],
-        )
-    )
-    sections.append(
-        (
-            "Entries retracted",
-            [
-                _entry_line(e, f" — {md(e.retraction.reason)}")
-                for e in entries
-                if e.retraction is not None and (e.id not in was or not was[e.id].retracted)
-            ],
-        )
-    )
-    sections.append(
-        (
-            "Entries moved",
-            [
-                _entry_line(e, f" — from §{was[e.id].section}")
-                for e in entries
-                if e.id in was and was[e.id].section != e.section
-            ],
-        )
-    )
-    sections.append(
-        (
-            "Entries split",
-            [
-                _entry_line(e, " → " + ", ".join(f"`{p}`" for p in e.split_into))
-                for e in entries
-                if e.split_into and (e.id not in was or not was[e.id].split_into)
-            ],
-        )
-    )
-    sections.append(
-        (
-            "Errata applied (勘误)",
-            [
-                _entry_line(e, f" — “{md(x.old)}” → “{md(x.new)}” (brief `{b.id}`)")
-                for e in entries
-                for x, b in e.errata
-                if e.id not in was or (x, b) not in was[e.id].errata
-            ],
-        )
-    )
-    levels = []
-    for e in entries:
-        before = was[e.id].evidence if e.id in was else None
-        if before is not None and e.evidence is not None and before.level != e.evidence.level:
-            was_level, now_level = (
-                new.vocabulary.label("evidence_levels", x) for x in (before.level, e.evidence.level)
-            )
-            levels.append(_entry_line(e, f": {md(was_level)} → {md(now_level)}"))
-    sections.append(("Evidence changed", levels))
 
+    def rows(kind: _EntryChange) -> list[str]:
+        return [_entry_line(e, text) for e in entries for text in kind(e, was.get(e.id), new.vocabulary)]
+
+    return [
+        ("Entries added", rows(_added)),
+        ("⚠ Entries removed (a brief that placed them was deleted or changed)", [_entry_line(e) for e in gone]),
+        ("Entries updated", rows(_updated)),
+        ("Entries retracted", rows(_retracted)),
+        ("Entries moved", rows(_moved)),
+        ("Entries split", rows(_split)),
+        ("Errata applied (勘误)", rows(_errata)),
+        ("Evidence changed", rows(_evidence_changed)),
+    ]
+
+
+def _contradiction_fate(before: ContradictionView | None, c: ContradictionView) -> str | None:
+    """Where a contradiction's status puts it: "opened" (new and open), "re-opened", "resolved" or
+    "superseded" (new already settled counts as settled), None when its status did not change."""
+    if before is not None and before.status is c.status:
+        return None
+    if c.is_open:
+        return "opened" if before is None else "re-opened"
+    return "resolved" if c.status is Status.resolved else "superseded"
+
+
+def _contradiction_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
+    """Contradictions opened, removed, settled or re-opened, and re-judged (a new disposition, which
+    can come with a status change or alone); each row but an opened or removed one ends with the
+    latest event of its history: what a brief said, and which brief."""
+    words = new.vocabulary
     old_c = {c.id: c for c in old.contradictions} if old else {}
-    opened: list[ContradictionView] = []
-    resolved: list[ContradictionView] = []
-    reopened: list[ContradictionView] = []
-    superseded: list[ContradictionView] = []
-    redisposed: list[ContradictionView] = []
+    fates: dict[str, list[ContradictionView]] = {"opened": [], "re-opened": [], "resolved": [], "superseded": []}
     for c in new.contradictions:
-        before_c = old_c.get(c.id)
-        if before_c is not None and before_c.disposition != c.disposition:
-            redisposed.append(c)
-        if before_c is None:
-            (opened if c.is_open else resolved if c.status is Status.resolved else superseded).append(c)
-        elif before_c.status is not c.status:
-            if c.is_open:
-                reopened.append(c)
-            elif c.status is Status.resolved:
-                resolved.append(c)
-            else:
-                superseded.append(c)
-    sections.append(("Contradictions opened", [_contradiction_line(new.vocabulary, c) for c in opened]))
+        fate = _contradiction_fate(old_c.get(c.id), c)
+        if fate is not None:
+            fates[fate].append(c)
+    redisposed = [c for c in new.contradictions if c.id in old_c and old_c[c.id].disposition != c.disposition]
     now = {c.id for c in new.contradictions}
-    removed_c = [c for c in old_c.values() if c.id not in now]
-    sections.append(("⚠ Contradictions removed", [_contradiction_line(new.vocabulary, c) for c in removed_c]))
-    sections.append(
-        ("Contradictions resolved", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in resolved])
-    )
-    sections.append(
-        ("Contradictions re-opened", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in reopened])
-    )
-    sections.append(
-        ("Contradictions superseded", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in superseded])
-    )
-    sections.append(
-        ("Contradictions re-judged", [_contradiction_line(new.vocabulary, c, _settled_by(c)) for c in redisposed])
-    )
+    removed = [c for c in old_c.values() if c.id not in now]
 
+    def settled(views: list[ContradictionView]) -> list[str]:
+        return [_contradiction_line(words, c, _settled_by(c)) for c in views]
+
+    return [
+        ("Contradictions opened", [_contradiction_line(words, c) for c in fates["opened"]]),
+        ("⚠ Contradictions removed", [_contradiction_line(words, c) for c in removed]),
+        ("Contradictions resolved", settled(fates["resolved"])),
+        ("Contradictions re-opened", settled(fates["re-opened"])),
+        ("Contradictions superseded", settled(fates["superseded"])),
+        ("Contradictions re-judged", settled(redisposed)),
+    ]
+
+
+def _claim_line(pattern: str, c: ContradictionView) -> str:
+    """A withheld spelling and the contradiction that withholds it."""
+    return f"- “{md(pattern)}” — 矛盾 {c.contradiction.number} ({c.brief.date.isoformat()})"
+
+
+def _claim_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
+    """Claims that start or stop being withheld (a contradiction opened, settled or removed): what
+    the published pages may print changes with them."""
     old_w = old.withheld if old else {}
-    sections.append(
+    return [
         (
             "Claims withheld (shown only in their callout and the register)",
-            [
-                f"- “{md(p)}” — 矛盾 {c.contradiction.number} ({c.brief.date.isoformat()})"
-                for p, c in new.withheld.items()
-                if p not in old_w
-            ],
-        )
-    )
-    sections.append(
+            [_claim_line(p, c) for p, c in new.withheld.items() if p not in old_w],
+        ),
         (
             "Claims released (no longer withheld: their contradiction is no longer open)",
-            [
-                f"- “{md(p)}” — 矛盾 {c.contradiction.number} ({c.brief.date.isoformat()})"
-                for p, c in old_w.items()
-                if p not in new.withheld
-            ],
-        )
-    )
+            [_claim_line(p, c) for p, c in old_w.items() if p not in new.withheld],
+        ),
+    ]
 
+
+def _citation_line(v: CitationView) -> str:
+    """「- [528] arXiv:1605.08803 title」: the number first, as the doc cites it."""
+    return f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}"
+
+
+def _citation_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
+    """Citations added, withdrawn, removed and renumbered.  A citation's number is for ever: a removed
+    one would be given to the next paper, a renumbered one breaks every [n] already read, so both
+    are flagged as data to fix."""
     old_refs = old.citations if old else {}
     added = sorted((v for k, v in new.citations.items() if k not in old_refs), key=lambda v: v.number)
-    sections.append(
-        ("Citations added", [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in added])
-    )
-    sections.append(
+    dropped = sorted((v for k, v in old_refs.items() if k not in new.citations), key=lambda v: v.number)
+    return [
+        ("Citations added", [_citation_line(v) for v in added]),
         (
             "Papers withdrawn by their authors (已撤稿; numbers kept)",
             [
-                f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)} (brief `{v.withdrawn_in.id}`)"
+                f"{_citation_line(v)} (brief `{v.withdrawn_in.id}`)"
                 for k, v in sorted(new.citations.items())
                 if v.withdrawn_in is not None and (k not in old_refs or old_refs[k].withdrawn_in is None)
             ],
-        )
-    )
-    dropped = sorted((v for k, v in old_refs.items() if k not in new.citations), key=lambda v: v.number)
-    sections.append(
-        (
-            "⚠ Citations removed (their numbers would be given again)",
-            [f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}" for v in dropped],
-        )
-    )
-    sections.append(
+        ),
+        ("⚠ Citations removed (their numbers would be given again)", [_citation_line(v) for v in dropped]),
         (
             "⚠ Citations renumbered (numbers must never change: fix the data)",
             [
@@ -318,34 +344,41 @@ def _topic_changes(old: LivingDoc | None, new: LivingDoc | None) -> list[tuple[s
                 for k, v in sorted(new.citations.items())
                 if k in old_refs and old_refs[k].number != v.number
             ],
-        )
-    )
+        ),
+    ]
 
+
+def _follow_up_fate(before: FollowUpView | None, f: FollowUpView) -> str | None:
+    """Where a follow-up's status puts it: "opened" (new and pending), "carried" (over to a later
+    round: still pending, so not closed), "closed", or None (its status did not change, or it went
+    back to open)."""
+    if before is None and f.pending:
+        return "opened"
+    if before is not None and before.status is f.status:
+        return None
+    if f.status is FollowUpStatus.carried_over:
+        return "carried"
+    return "closed" if not f.pending else None
+
+
+def _follow_up_line(f: FollowUpView) -> str:
+    """「- E2 text (status: the last update's note)」: the note says why it closed or moved on."""
+    note = f.history[-1].update.note if f.history else None
+    return f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.status.label}" + (f": {md(note)})" if note else ")")
+
+
+def _follow_up_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
+    """Follow-ups opened, removed, closed and carried over."""
     old_f = {f.follow_up.id: f for f in old.follow_ups} if old else {}
-    opened_f, closed_f, carried_f = [], [], []
+    fates: dict[str, list[FollowUpView]] = {"opened": [], "closed": [], "carried": []}
     for f in new.follow_ups:
-        before_f = old_f.get(f.follow_up.id)
-        if before_f is None and f.pending:
-            opened_f.append(f)
-        elif before_f is not None and before_f.status is f.status:
-            continue
-        elif f.status is FollowUpStatus.carried_over:
-            carried_f.append(f)
-        elif not f.pending:
-            closed_f.append(f)
-
-    def follow_up_line(f: FollowUpView) -> str:
-        note = f.history[-1].update.note if f.history else None
-        return f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.status.label}" + (
-            f": {md(note)})" if note else ")"
-        )
-
-    sections.append(("Follow-ups opened", [follow_up_line(f) for f in opened_f]))
+        fate = _follow_up_fate(old_f.get(f.follow_up.id), f)
+        if fate is not None:
+            fates[fate].append(f)
     still = {f.follow_up.id for f in new.follow_ups}
-    sections.append(
-        ("⚠ Follow-ups removed", [follow_up_line(f) for f in old_f.values() if f.follow_up.id not in still])
-    )
-    sections.append(("Follow-ups closed", [follow_up_line(f) for f in closed_f]))
-    sections.append(("Follow-ups carried over", [follow_up_line(f) for f in carried_f]))
-
-    return [(label, rows) for label, rows in sections if rows]
+    return [
+        ("Follow-ups opened", [_follow_up_line(f) for f in fates["opened"]]),
+        ("⚠ Follow-ups removed", [_follow_up_line(f) for f in old_f.values() if f.follow_up.id not in still]),
+        ("Follow-ups closed", [_follow_up_line(f) for f in fates["closed"]]),
+        ("Follow-ups carried over", [_follow_up_line(f) for f in fates["carried"]]),
+    ]

@@ -19,7 +19,7 @@ from . import spelling
 from .arxiv import key as arxiv_key
 from .findings import Finding, locate
 from .load import Dataset
-from .model import VOCABULARIES, Brief, Evidence, Item, Outline, PlacementAction
+from .model import VOCABULARIES, Brief, Correction, Evidence, EvidenceUpdate, Item, Outline, PlacementAction, Section
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, fold
 
@@ -230,59 +230,71 @@ def _openings(dataset: Dataset) -> tuple[dict[str, dict[str, _Opening]], list[Fi
             if p.action is not PlacementAction.new_section or p.section is None:
                 continue
             number, title = p.section, p.section_title or ""
-            chapter = number.split(".")[0]
-            if "." not in number:
-                found.append(
-                    _at(
-                        dataset,
-                        brief.id,
-                        at + ("section",),
-                        f"new_section §{number} would open a chapter; a brief opens only a sub-section (§{number}.1 …)",
-                        hint=f"a new chapter goes into the outline ({_outline_file(dataset, brief.topic)}), with its own page",
-                    )
-                )
-            elif number in numbers:
-                known = numbers[number].title
-                free = _free_number(chapter, [*numbers, *here])
-                found.append(
-                    _at(
-                        dataset,
-                        brief.id,
-                        at + ("section",),
-                        f"new_section §{number}: the outline already has §{number}" + (f"「{known}」" if known else ""),
-                        hint=f"use action: new_sub_entry to place the item in §{number}, or open a free number (§{free})",
-                    )
-                )
-            elif chapter not in numbers:
-                chapters = [n for n in numbers if "." not in n]
-                found.append(
-                    _at(
-                        dataset,
-                        brief.id,
-                        at + ("section",),
-                        f"new_section §{number}: the outline has no chapter §{chapter}",
-                        hint="open it under a chapter of the outline ("
-                        + ", ".join(f"§{c}" for c in chapters)
-                        + f") or add §{chapter} to {_outline_file(dataset, brief.topic)}",
-                    )
-                )
+            refused = _opening_refused(dataset, brief, at + ("section",), number, numbers, here)
+            if refused is not None:
+                found.append(refused)
             elif number in here:
-                first = here[number]
-                if first.title != title:
-                    found.append(
-                        _at(
-                            dataset,
-                            brief.id,
-                            at + ("section_title",),
-                            f"§{number} was opened by {first.name()} as「{first.title}」; this item titles it「{title}」",
-                            hint=f"the section keeps its first title: write「{first.title}」here, "
-                            f"or place the item with action: new_sub_entry",
-                            severity="warning",
-                        )
-                    )
+                found += _second_title(dataset, brief, at + ("section_title",), here[number], title)
             else:
                 here[number] = _Opening(number, title, brief, item.number)
     return opened, found
+
+
+def _opening_refused(
+    dataset: Dataset, brief: Brief, loc: _Loc, number: str, numbers: dict[str, Section], here: dict[str, _Opening]
+) -> Finding | None:
+    """Why a brief cannot open §``number`` against its outline (``numbers``), if it cannot: a chapter
+    is the outline's (it has a page of its own), a number the outline has is taken, and a
+    sub-section needs its chapter.  ``here``: the sections opened so far, for a free number."""
+    chapter = number.split(".")[0]
+    if "." not in number:
+        return _at(
+            dataset,
+            brief.id,
+            loc,
+            f"new_section §{number} would open a chapter; a brief opens only a sub-section (§{number}.1 …)",
+            hint=f"a new chapter goes into the outline ({_outline_file(dataset, brief.topic)}), with its own page",
+        )
+    if number in numbers:
+        known = numbers[number].title
+        free = _free_number(chapter, [*numbers, *here])
+        return _at(
+            dataset,
+            brief.id,
+            loc,
+            f"new_section §{number}: the outline already has §{number}" + (f"「{known}」" if known else ""),
+            hint=f"use action: new_sub_entry to place the item in §{number}, or open a free number (§{free})",
+        )
+    if chapter not in numbers:
+        chapters = [n for n in numbers if "." not in n]
+        return _at(
+            dataset,
+            brief.id,
+            loc,
+            f"new_section §{number}: the outline has no chapter §{chapter}",
+            hint="open it under a chapter of the outline ("
+            + ", ".join(f"§{c}" for c in chapters)
+            + f") or add §{chapter} to {_outline_file(dataset, brief.topic)}",
+        )
+    return None
+
+
+def _second_title(dataset: Dataset, brief: Brief, loc: _Loc, first: _Opening, title: str) -> list[Finding]:
+    """A section opened again keeps the title of its first opening: another title is a warning
+    (the item still goes in the section)."""
+    if first.title == title:
+        return []
+    return [
+        _at(
+            dataset,
+            brief.id,
+            loc,
+            f"§{first.number} was opened by {first.name()} as「{first.title}」; this item titles it「{title}」",
+            hint=f"the section keeps its first title: write「{first.title}」here, "
+            f"or place the item with action: new_sub_entry",
+            severity="warning",
+        )
+    ]
 
 
 def _outline_file(dataset: Dataset, topic: str) -> str:
@@ -309,6 +321,28 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
         c.id: {w.figure for w in c.withheld if w.figure} for b in dataset.briefs for c in b.contradictions
     }
     """A figure a contradiction withheld: its wrong value was never recorded as a value."""
+    values = _figure_values(dataset)
+    for brief in dataset.briefs:
+        known = figures.get(brief.topic, set())
+        for i, update in enumerate(brief.contradiction_updates):
+            for j, correction in enumerate(update.corrections):
+                at = ("contradiction_updates", i, "corrections", j)
+                if correction.claim is not None:
+                    withheld = claims.get(update.contradiction, set())
+                    if withheld and correction.claim not in withheld:  # (one that withheld nothing: any wording)
+                        found.append(
+                            _claim_not_withheld(dataset, brief, at, update.contradiction, correction.claim, withheld)
+                        )
+                    continue
+                had = values.get((brief.topic, correction.key or ""), set())
+                withheld_figure = correction.key in figures_withheld.get(update.contradiction, set())
+                found += _figure_correction(dataset, brief, at, correction, known, had, withheld_figure)
+    return found
+
+
+def _figure_values(dataset: Dataset) -> dict[tuple[str, str], set[str]]:
+    """Every value each figure was given, by (topic, key), folded as a correction's old value is
+    compared: by the outline's entries and by the items of every brief."""
     values: dict[tuple[str, str], set[str]] = {}
     for topic, outline in dataset.outlines.items():
         for e in outline.entries:
@@ -318,50 +352,60 @@ def _check_corrections(dataset: Dataset) -> list[Finding]:
         for item in b.items:
             for f in item.figures:
                 values.setdefault((b.topic, f.key), set()).add(fold(str(f.value)))
-    for brief in dataset.briefs:
-        known = figures.get(brief.topic, set())
-        for i, update in enumerate(brief.contradiction_updates):
-            for j, correction in enumerate(update.corrections):
-                if correction.claim is not None:
-                    withheld = claims.get(update.contradiction, set())
-                    if withheld and correction.claim not in withheld:  # (one that withheld nothing: any wording)
-                        found.append(
-                            _at(
-                                dataset,
-                                brief.id,
-                                ("contradiction_updates", i, "corrections", j, "claim"),
-                                f"correction of the claim '{correction.claim}', which contradiction "
-                                f"'{update.contradiction}' does not withhold",
-                                hint=f"write one of its withheld claims: {', '.join(sorted(withheld))}"
-                                if withheld
-                                else "name the figure it corrects instead (key: …)",
-                            )
-                        )
-                    continue
-                had = values.get((brief.topic, correction.key or ""), set())
-                withheld_figure = correction.key in figures_withheld.get(update.contradiction, set())
-                if correction.key in known and had and not withheld_figure and fold(str(correction.old)) not in had:
-                    found.append(
-                        _at(
-                            dataset,
-                            brief.id,
-                            ("contradiction_updates", i, "corrections", j, "old"),
-                            f"figure '{correction.key}' never had the value {correction.old!r} that this corrects",
-                            hint=f"its values were: {', '.join(sorted(had))}; write the wrong value as given",
-                            severity="warning",
-                        )
-                    )
-                if correction.key not in known:
-                    found.append(
-                        _at(
-                            dataset,
-                            brief.id,
-                            ("contradiction_updates", i, "corrections", j, "key"),
-                            f"correction of figure '{correction.key}', which no entry or item has",
-                            hint=_suggest(correction.key or "", sorted(known))
-                            or "name the figure key the wrong value was given under",
-                        )
-                    )
+    return values
+
+
+def _claim_not_withheld(
+    dataset: Dataset, brief: Brief, at: _Loc, contradiction: str, claim: str, withheld: set[str]
+) -> Finding:
+    """A correction of a claim names one its contradiction withholds (any wording, when it withholds
+    none): a claim it does not withhold is corrected nowhere, silently."""
+    return _at(
+        dataset,
+        brief.id,
+        at + ("claim",),
+        f"correction of the claim '{claim}', which contradiction '{contradiction}' does not withhold",
+        hint=f"write one of its withheld claims: {', '.join(sorted(withheld))}"
+        if withheld
+        else "name the figure it corrects instead (key: …)",
+    )
+
+
+def _figure_correction(
+    dataset: Dataset,
+    brief: Brief,
+    at: _Loc,
+    correction: Correction,
+    known: set[str],
+    had: set[str],
+    withheld_figure: bool,
+) -> list[Finding]:
+    """A correction of a figure names a key the doc holds (``known``), and as the wrong value one the
+    figure was given (``had``); a figure its contradiction withheld was never given its wrong value,
+    so any old value goes."""
+    found: list[Finding] = []
+    if correction.key in known and had and not withheld_figure and fold(str(correction.old)) not in had:
+        found.append(
+            _at(
+                dataset,
+                brief.id,
+                at + ("old",),
+                f"figure '{correction.key}' never had the value {correction.old!r} that this corrects",
+                hint=f"its values were: {', '.join(sorted(had))}; write the wrong value as given",
+                severity="warning",
+            )
+        )
+    if correction.key not in known:
+        found.append(
+            _at(
+                dataset,
+                brief.id,
+                at + ("key",),
+                f"correction of figure '{correction.key}', which no entry or item has",
+                hint=_suggest(correction.key or "", sorted(known))
+                or "name the figure key the wrong value was given under",
+            )
+        )
     return found
 
 
@@ -418,30 +462,12 @@ def _check_updates(dataset: Dataset, brief: Brief, known: dict[str, set[str]]) -
             "a follow-up must be opened (follow_ups:) before it is closed",
         )
     words = dataset.vocabulary(brief.topic)
-    in_place = {
-        entry: item
-        for item in brief.items
-        if item.placement.action is PlacementAction.update_in_place
-        for entry in (item.placement.entry, *item.placement.entries)
-        if entry
-    }
+    in_place = _updated_in_place(brief)
     for i, eu in enumerate(brief.evidence_updates):
         need(("evidence_updates", i, "item"), eu.item, "items", "item", "name an item of this or an earlier brief")
         updating = in_place.get(eu.item)
         if updating is not None and words.rank(eu.evidence.level) > words.rank(updating.evidence.level):
-            found.append(
-                _at(
-                    dataset,
-                    brief.id,
-                    ("evidence_updates", i, "item"),
-                    f"'{eu.item}' is updated in place by 条目 {updating.number} of this brief, whose evidence is "
-                    f"{words.label('evidence_levels', updating.evidence.level)}; this evidence update comes after it "
-                    f"and lowers the entry to {words.label('evidence_levels', eu.evidence.level)}",
-                    hint=f"remove this evidence update, and set the evidence on 条目 {updating.number} "
-                    f"(`digest set-evidence BRIEF {eu.item} …` does)",
-                    severity="warning",
-                )
-            )
+            found.append(_lowered_in_place(dataset, brief, i, eu, updating, words))
         need(
             ("evidence_updates", i, "follow_up"),
             eu.follow_up,
@@ -453,6 +479,36 @@ def _check_updates(dataset: Dataset, brief: Brief, known: dict[str, set[str]]) -
         need(("retractions", i, "item"), r.item, "items", "item", "name an item of this or an earlier brief")
         need(("retractions", i, "superseded_by"), r.superseded_by, "items", "item", "name the item that replaces it")
     return found
+
+
+def _updated_in_place(brief: Brief) -> dict[str, Item]:
+    """The entries this brief's items update in place, each with the item that updates it."""
+    return {
+        entry: item
+        for item in brief.items
+        if item.placement.action is PlacementAction.update_in_place
+        for entry in (item.placement.entry, *item.placement.entries)
+        if entry
+    }
+
+
+def _lowered_in_place(
+    dataset: Dataset, brief: Brief, i: int, eu: EvidenceUpdate, updating: Item, words: Vocabulary
+) -> Finding:
+    """An evidence update applies after the items of its brief, so one naming an entry that an item
+    of the same brief updates in place overrides the item's level, here with a lower one: most
+    likely a slip, so a warning that says to set the level on the item instead."""
+    return _at(
+        dataset,
+        brief.id,
+        ("evidence_updates", i, "item"),
+        f"'{eu.item}' is updated in place by 条目 {updating.number} of this brief, whose evidence is "
+        f"{words.label('evidence_levels', updating.evidence.level)}; this evidence update comes after it "
+        f"and lowers the entry to {words.label('evidence_levels', eu.evidence.level)}",
+        hint=f"remove this evidence update, and set the evidence on 条目 {updating.number} "
+        f"(`digest set-evidence BRIEF {eu.item} …` does)",
+        severity="warning",
+    )
 
 
 def _ids(
@@ -575,15 +631,40 @@ class _Known:
 
 
 def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]:
-    found: list[Finding] = []
-    entries, items = known.entries, known.items
-    citations, contradictions = known.citations, known.contradictions
-    sections = known.sections(brief)
+    """Every reference one brief makes to the living doc, part by part: placements; renames, moves
+    and splits; errata; what contradictions touch; down-weighted citations; follow-ups' items.  The
+    two checks every part makes (a section exists by this brief, an id exists) are
+    :class:`_BriefReferences`' own, so each part reads as the list of what it names."""
+    refs = _BriefReferences(dataset, brief, known)
+    refs.placements()
+    refs.reshaping()
+    refs.errata()
+    refs.touches()
+    refs.down_weighting()
+    refs.follow_ups()
+    return refs.found
 
-    def section(loc: _Loc, value: str) -> None:
-        if value in sections:
+
+class _BriefReferences:
+    """The references of one brief, checked against what may be named by then (:class:`_Known`); each
+    one that lands on nothing is a finding at its line, with the nearest name that exists."""
+
+    def __init__(self, dataset: Dataset, brief: Brief, known: _Known) -> None:
+        self.dataset, self.brief, self.known = dataset, brief, known
+        self.sections = known.sections(brief)
+        """The sections this brief may name: the outline's and those opened by then (not later)."""
+        self.found: list[Finding] = []
+
+    def error(self, loc: _Loc, message: str, hint: str | None) -> None:
+        """One finding at ``loc`` in this brief."""
+        self.found.append(_at(self.dataset, self.brief.id, loc, message, hint=hint))
+
+    def section(self, loc: _Loc, value: str) -> None:
+        """A section that exists by this brief.  One a later brief opens is named as such (place the
+        item from that brief on); otherwise the nearest section, and how to open a new one."""
+        if value in self.sections:
             return
-        later = known.opened.get(value)
+        later = self.known.opened.get(value)
         hint = (
             f"§{value} is opened only later, by {later.name()}; place items in it from that brief on"
             if later is not None
@@ -591,95 +672,108 @@ def _check_brief(dataset: Dataset, brief: Brief, known: _Known) -> list[Finding]
                 filter(
                     None,
                     (
-                        _nearest_section(value, sections),
+                        _nearest_section(value, self.sections),
                         f"If §{value} is a new section, open it: give the item that starts it "
                         "`action: new_section` and `section_title: <标题>`; later items can then go in it.",
                     ),
                 )
             )
         )
-        found.append(_at(dataset, brief.id, loc, f"unknown section §{value}", hint=hint))
+        self.error(loc, f"unknown section §{value}", hint=hint)
 
-    def ref(loc: _Loc, value: str | None, known: set[str], kind: str, *, but: str | None = None) -> None:
+    def ref(self, loc: _Loc, value: str | None, known: set[str], kind: str, *, but: str | None = None) -> None:
         """``but``: the one id that does not count (an item is no duplicate of itself); not taken out
         of ``known`` (a copy of every item, per item, made the check quadratic: 11 s at ten years)."""
         if value is not None and (value not in known or value == but):
             others = sorted(known - {but}) if but is not None else sorted(known)
-            found.append(_at(dataset, brief.id, loc, f"unknown {kind} '{value}'", hint=_suggest(value, others)))
+            self.error(loc, f"unknown {kind} '{value}'", hint=_suggest(value, others))
 
-    for i, item in enumerate(brief.items):
-        p, at = item.placement, ("items", i, "placement")
-        if p.action is not PlacementAction.new_section and p.section is not None:  # _openings checks an opening
-            section(at + ("section",), p.section)
-        ref(at + ("duplicate_of",), p.duplicate_of, items, "item", but=item.id)
-        if p.action is PlacementAction.update_in_place:
-            ref(at + ("entry",), p.entry, entries, "entry to update in place")
-        for j, also in enumerate(p.entries):
-            ref(at + ("entries", j), also, entries, "entry to update in place")
-        ref(at + ("after",), p.after, entries, "entry")
-        for j, alt in enumerate(p.alternatives):
-            section(at + ("alternatives", j, "section"), alt.section)
-        for j, xref in enumerate(p.cross_refs):
-            section(at + ("cross_refs", j, "section"), xref.section)
-            ref(at + ("cross_refs", j, "item"), xref.item, items, "item")
-            ref(at + ("cross_refs", j, "entry"), xref.entry, entries, "entry")
-    own_items = {i.id for i in brief.items}
-    for i, rename in enumerate(brief.section_renames):
-        section(("section_renames", i, "section"), rename.section)
-    for i, move in enumerate(brief.moves):
-        ref(("moves", i, "entry"), move.entry, entries, "entry to move")
-        section(("moves", i, "to"), move.to)
-    for i, split in enumerate(brief.splits):
-        ref(("splits", i, "entry"), split.entry, entries, "entry to split")
-        for j, part in enumerate(split.into):
-            ref(("splits", i, "into", j), part, own_items, "item of this brief (the parts of a split)")
-    for i, erratum in enumerate(brief.errata):
-        if erratum.brief not in known.briefs or erratum.brief >= brief.id:
-            found.append(
-                _at(
-                    dataset,
-                    brief.id,
+    def placements(self) -> None:
+        """Where each item goes: its section, the entries it updates or follows, the item it repeats,
+        the alternatives and cross-references it names."""
+        entries, items = self.known.entries, self.known.items
+        for i, item in enumerate(self.brief.items):
+            p, at = item.placement, ("items", i, "placement")
+            if p.action is not PlacementAction.new_section and p.section is not None:  # _openings checks an opening
+                self.section(at + ("section",), p.section)
+            self.ref(at + ("duplicate_of",), p.duplicate_of, items, "item", but=item.id)
+            if p.action is PlacementAction.update_in_place:
+                self.ref(at + ("entry",), p.entry, entries, "entry to update in place")
+            for j, also in enumerate(p.entries):
+                self.ref(at + ("entries", j), also, entries, "entry to update in place")
+            self.ref(at + ("after",), p.after, entries, "entry")
+            for j, alt in enumerate(p.alternatives):
+                self.section(at + ("alternatives", j, "section"), alt.section)
+            for j, xref in enumerate(p.cross_refs):
+                self.section(at + ("cross_refs", j, "section"), xref.section)
+                self.ref(at + ("cross_refs", j, "item"), xref.item, items, "item")
+                self.ref(at + ("cross_refs", j, "entry"), xref.entry, entries, "entry")
+
+    def reshaping(self) -> None:
+        """What a brief does to the doc's shape: a renamed section, a moved entry, a split one (whose
+        parts are items of this same brief)."""
+        entries, brief = self.known.entries, self.brief
+        own_items = {i.id for i in brief.items}
+        for i, rename in enumerate(brief.section_renames):
+            self.section(("section_renames", i, "section"), rename.section)
+        for i, move in enumerate(brief.moves):
+            self.ref(("moves", i, "entry"), move.entry, entries, "entry to move")
+            self.section(("moves", i, "to"), move.to)
+        for i, split in enumerate(brief.splits):
+            self.ref(("splits", i, "entry"), split.entry, entries, "entry to split")
+            for j, part in enumerate(split.into):
+                self.ref(("splits", i, "into", j), part, own_items, "item of this brief (the parts of a split)")
+
+    def errata(self) -> None:
+        """An erratum corrects an earlier brief (never this one or a later one), and, when it names an
+        item, an item of that brief."""
+        known, brief = self.known, self.brief
+        for i, erratum in enumerate(brief.errata):
+            if erratum.brief not in known.briefs or erratum.brief >= brief.id:
+                self.error(
                     ("errata", i, "brief"),
                     f"an erratum of '{erratum.brief}', which is no earlier brief",
                     hint=_suggest(erratum.brief, sorted(b for b in known.briefs if b < brief.id)),
                 )
-            )
-        elif erratum.item is not None:
-            ref(("errata", i, "item"), erratum.item, known.items_of[erratum.brief], f"item of {erratum.brief}")
-    for i, c in enumerate(brief.contradictions):
-        at = ("contradictions", i, "touches")
-        for j, s in enumerate(c.touches.sections):
-            section(at + ("sections", j), s)
-        for j, x in enumerate(c.touches.items):
-            ref(at + ("items", j), x, items, "item")
-        for j, x in enumerate(c.touches.entries):
-            ref(at + ("entries", j), x, entries, "entry")
-        for j, x in enumerate(c.touches.citations):
-            if arxiv_key(x) not in citations:
-                found.append(
-                    _at(
-                        dataset,
-                        brief.id,
+            elif erratum.item is not None:
+                self.ref(("errata", i, "item"), erratum.item, known.items_of[erratum.brief], f"item of {erratum.brief}")
+
+    def touches(self) -> None:
+        """What each contradiction touches: sections, items and entries that exist, and papers some
+        brief cites."""
+        entries, items = self.known.entries, self.known.items
+        for i, c in enumerate(self.brief.contradictions):
+            at = ("contradictions", i, "touches")
+            for j, s in enumerate(c.touches.sections):
+                self.section(at + ("sections", j), s)
+            for j, x in enumerate(c.touches.items):
+                self.ref(at + ("items", j), x, items, "item")
+            for j, x in enumerate(c.touches.entries):
+                self.ref(at + ("entries", j), x, entries, "entry")
+            for j, x in enumerate(c.touches.citations):
+                if arxiv_key(x) not in self.known.citations:
+                    self.error(
                         at + ("citations", j),
                         f"arXiv:{x} is not in any brief's citations",
                         hint="add it under citations: or fix the id",
                     )
-                )
-    for i, cit in enumerate(brief.citations):
-        if cit.down_weighted_by and cit.down_weighted_by not in contradictions:
-            found.append(
-                _at(
-                    dataset,
-                    brief.id,
+
+    def down_weighting(self) -> None:
+        """A citation down-weighted by a contradiction names one that some brief opens."""
+        contradictions = self.known.contradictions
+        for i, cit in enumerate(self.brief.citations):
+            if cit.down_weighted_by and cit.down_weighted_by not in contradictions:
+                self.error(
                     ("citations", i, "down_weighted_by"),
                     f"unknown contradiction '{cit.down_weighted_by}'",
                     hint=_suggest(cit.down_weighted_by, sorted(contradictions)),
                 )
-            )
-    for i, f in enumerate(brief.follow_ups):
-        for j, x in enumerate(f.items):
-            ref(("follow_ups", i, "items", j), x, items, "item")
-    return found
+
+    def follow_ups(self) -> None:
+        """The items a follow-up is about exist."""
+        for i, f in enumerate(self.brief.follow_ups):
+            for j, x in enumerate(f.items):
+                self.ref(("follow_ups", i, "items", j), x, self.known.items, "item")
 
 
 def _item_texts(item: Item) -> Iterator[tuple[_Loc, str]]:

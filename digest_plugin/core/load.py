@@ -23,7 +23,7 @@ import os
 import re
 import secrets
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -651,6 +651,13 @@ def site_vocabulary(data_dir: Path) -> Vocabulary:
     return Vocabulary(*files)
 
 
+_Model = type[Outline] | type[Brief] | type[VocabularyFile]
+_Loaded = tuple[Any, list[Finding], Any]
+"""What reading one file gave: (instance or None, findings, located tree or None)."""
+_Todo = tuple[Path, _Model, bytes, tuple[int, int], str]
+"""A file to parse: (path, model, bytes, (size, mtime), SHA-256 of the bytes)."""
+
+
 def load_data(
     data_dir: Path,
     *,
@@ -687,13 +694,51 @@ def load_data(
                 )
             ]
         )
-    files: list[tuple[Path, type[Outline] | type[Brief] | type[VocabularyFile]]]
+    files = _data_files(data_dir)
+    results = _read_files(files, cache, DiskCache(cache_dir), workers, show)
+    dataset, findings = _assemble(files, results, cache.memo, show)
+    if not dataset.outlines and not findings:
+        findings.append(Finding(show(data_dir / "outlines"), 1, 1, "no outline found", hint="add outlines/<topic>.yml"))
+    if findings:
+        raise DataError(findings)
+    dataset.briefs.sort(key=lambda b: (b.date, b.id))
+    return dataset
+
+
+def _data_files(data_dir: Path) -> list[tuple[Path, _Model]]:
+    """Every file of a data folder with the model it holds, in the order they are added to the data
+    set: the vocabulary (when the site has its own), the outlines, the briefs, each by name.  A
+    finding about an id used twice names the file that came first in this order."""
+    files: list[tuple[Path, _Model]]
     files = [(data_dir / VOCABULARY_FILE, VocabularyFile)] if (data_dir / VOCABULARY_FILE).is_file() else []
     files += [(p, Outline) for p in sorted((data_dir / "outlines").glob("*.yml"))]
     files += [(p, Brief) for p in sorted((data_dir / "briefs").glob("*.yml"))]
-    disk = DiskCache(cache_dir)
-    results: dict[Path, tuple[Any, list[Finding], Any]] = {}
-    todo = []
+    return files
+
+
+def _read_files(
+    files: list[tuple[Path, _Model]], cache: Cache, disk: DiskCache, workers: int, show: Callable[[Path], str]
+) -> dict[Path, _Loaded]:
+    """What each file holds, read only when the cache cannot say.  ``cache.reads`` counts the files
+    parsed and the files gone since the last call: zero means no data work, and a deleted brief is a
+    change too (the merge must run again)."""
+    results, todo = _cached_or_todo(files, cache)
+    cache.reads = len(todo)
+    results.update(_parse_changed(todo, cache, disk, workers, show))
+    gone = set(cache.entries) - {p for p, _ in files}
+    for path in gone:
+        del cache.entries[path]
+    cache.reads += len(gone)  # a deleted brief is a change too: the merge must run again
+    return results
+
+
+def _cached_or_todo(files: list[tuple[Path, _Model]], cache: Cache) -> tuple[dict[Path, _Loaded], list[_Todo]]:
+    """The files the cache still holds, and the rest, with their bytes.
+
+    A file whose size and mtime are unchanged is not even read; one read again whose bytes are
+    unchanged (a checkout, an editor saving without change) is not parsed again."""
+    results: dict[Path, _Loaded] = {}
+    todo: list[_Todo] = []
     for path, model in files:
         stat = path.stat()
         stamp = (stat.st_size, stat.st_mtime_ns)
@@ -708,7 +753,16 @@ def load_data(
             results[path] = (known[2], [], None)
             continue
         todo.append((path, model, raw, stamp, digest))
-    cache.reads = len(todo)
+    return results, todo
+
+
+def _parse_changed(
+    todo: list[_Todo], cache: Cache, disk: DiskCache, workers: int, show: Callable[[Path], str]
+) -> dict[Path, _Loaded]:
+    """Parse and validate the files to do: from the disk cache when it holds their bytes, else by the
+    fast reader (on several cores when there are many), else by the slow one that locates what is
+    wrong.  Only a file that loaded clean is kept in the cache: one with findings is read again."""
+    results: dict[Path, _Loaded] = {}
     stored = [disk.get(digest) for *_, digest in todo]
     # (stored has one entry per file to do, so both zips pair equal lengths)
     parsed = _parse_many([raw for (_, _, raw, _, _), data in zip(todo, stored, strict=True) if data is None], workers)
@@ -724,77 +778,98 @@ def load_data(
             cache.entries[path] = (stamp, digest, result[0])
         else:
             cache.entries.pop(path, None)
-    gone = set(cache.entries) - {p for p, _ in files}
-    for path in gone:
-        del cache.entries[path]
-    cache.reads += len(gone)  # a deleted brief is a change too: the merge must run again
+    return results
 
-    dataset, findings = Dataset(memo=cache.memo), []
+
+def _assemble(
+    files: list[tuple[Path, _Model]], results: dict[Path, _Loaded], memo: BriefMemo, show: Callable[[Path], str]
+) -> tuple[Dataset, list[Finding]]:
+    """The data set of the files that loaded, in the order of ``files``, and every finding, file by
+    file: its own, then how it fits with the others (an id used twice, a name that disagrees), so
+    one run reports them all."""
+    dataset, findings = Dataset(memo=memo), []
     for path, model in files:
         instance, found, tree = results[path]
         findings += found
-        if instance is None:
-            continue
-        if model is VocabularyFile:
-            dataset.words, dataset.sources["vocabulary"], dataset.paths["vocabulary"] = instance, show(path), path
-            if tree is not None:
-                dataset.trees["vocabulary"] = tree
-            continue
-        key = f"outline:{instance.topic}" if model is Outline else instance.id
-        if key in dataset.paths:
-            findings.append(
-                Finding(
-                    show(path),
-                    1,
-                    1,
-                    f"{key.replace('outline:', 'outline topic ')!r} is used by {dataset.sources[key]} too",
-                    hint="each id belongs to one file",
-                )
-            )
-            continue
-        dataset.sources[key], dataset.paths[key] = show(path), path
+        if instance is not None:
+            findings += _add_file(dataset, path, model, instance, tree, show)
+    return dataset, findings
+
+
+def _add_file(
+    dataset: Dataset, path: Path, model: _Model, instance: Any, tree: Any, show: Callable[[Path], str]
+) -> list[Finding]:
+    """Put one loaded file in the data set under its key (``vocabulary``, ``outline:<topic>``, the
+    brief's id); what is wrong with where it sits.  A second file with a key already taken is left
+    out: the first one stays, and the finding names both."""
+    if model is VocabularyFile:
+        dataset.words, dataset.sources["vocabulary"], dataset.paths["vocabulary"] = instance, show(path), path
         if tree is not None:
-            dataset.trees[key] = tree
-        if model is Outline:
-            if instance.topic != path.stem:
-                findings.append(
-                    Finding(
-                        show(path),
-                        1,
-                        1,
-                        f"outline topic '{instance.topic}' does not match file name",
-                        hint=f"name the file outlines/{instance.topic}.yml",
-                    )
-                )
-            dataset.outlines[instance.topic] = instance
-            continue
-        brief = instance
-        expected = f"{brief.date.isoformat()}-{brief.topic}-{brief.round}"
-        if brief.id != expected:
-            line, col = locate(dataset.tree(key), ("id",))
-            findings.append(
-                Finding(
-                    show(path),
-                    line,
-                    col,
-                    f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
-                    hint="the id is <date>-<topic>-<round>; fix whichever is wrong",
-                )
+            dataset.trees["vocabulary"] = tree
+        return []
+    key = f"outline:{instance.topic}" if model is Outline else instance.id
+    if key in dataset.paths:
+        return [
+            Finding(
+                show(path),
+                1,
+                1,
+                f"{key.replace('outline:', 'outline topic ')!r} is used by {dataset.sources[key]} too",
+                hint="each id belongs to one file",
             )
-        elif brief.id != path.stem:
-            findings.append(
-                Finding(
-                    show(path),
-                    1,
-                    1,
-                    f"brief id '{brief.id}' does not match file name '{path.name}'",
-                    hint=f"name the file {brief.id}.yml or change the id",
-                )
+        ]
+    dataset.sources[key], dataset.paths[key] = show(path), path
+    if tree is not None:
+        dataset.trees[key] = tree
+    if model is Outline:
+        found = _outline_misnamed(path, instance, show)
+        dataset.outlines[instance.topic] = instance
+        return found
+    found = _brief_misnamed(dataset, key, path, instance, show)
+    dataset.briefs.append(instance)
+    return found
+
+
+def _outline_misnamed(path: Path, outline: Outline, show: Callable[[Path], str]) -> list[Finding]:
+    """An outline's file is named by its topic (``outlines/<topic>.yml``): an editor looking for a
+    topic's outline looks there."""
+    if outline.topic == path.stem:
+        return []
+    return [
+        Finding(
+            show(path),
+            1,
+            1,
+            f"outline topic '{outline.topic}' does not match file name",
+            hint=f"name the file outlines/{outline.topic}.yml",
+        )
+    ]
+
+
+def _brief_misnamed(dataset: Dataset, key: str, path: Path, brief: Brief, show: Callable[[Path], str]) -> list[Finding]:
+    """A brief's id is ``<date>-<topic>-<round>`` and its file is named by it: pages, links and later
+    briefs name it by id, so an id that disagrees with its own fields (pointed at, in the file) or
+    with the file's name is refused, the first before the second."""
+    expected = f"{brief.date.isoformat()}-{brief.topic}-{brief.round}"
+    if brief.id != expected:
+        line, col = locate(dataset.tree(key), ("id",))
+        return [
+            Finding(
+                show(path),
+                line,
+                col,
+                f"brief id '{brief.id}' disagrees with its date, topic and round ('{expected}')",
+                hint="the id is <date>-<topic>-<round>; fix whichever is wrong",
             )
-        dataset.briefs.append(brief)
-    if not dataset.outlines and not findings:
-        findings.append(Finding(show(data_dir / "outlines"), 1, 1, "no outline found", hint="add outlines/<topic>.yml"))
-    if findings:
-        raise DataError(findings)
-    dataset.briefs.sort(key=lambda b: (b.date, b.id))
-    return dataset
+        ]
+    if brief.id != path.stem:
+        return [
+            Finding(
+                show(path),
+                1,
+                1,
+                f"brief id '{brief.id}' does not match file name '{path.name}'",
+                hint=f"name the file {brief.id}.yml or change the id",
+            )
+        ]
+    return []
