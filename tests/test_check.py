@@ -29,6 +29,21 @@ def test_unknown_section_points_at_the_line_and_suggests(data_copy):
     assert "`action: new_section`" in f.hint and "section_title" in f.hint  # or: open it (issue 34)
 
 
+def test_an_outline_entry_under_a_section_the_outline_lacks_is_an_error_not_a_crash(data_copy, capsys, monkeypatch):
+    """Found by a helper's mutations: the merge had nowhere to file it and `digest check` raised a
+    KeyError.  Now the finding points at the entry's section and says what numbers there are."""
+    from helpers import run_cli
+
+    outline = data_copy / "outlines" / "inference.yml"
+    replace_in(outline, 'id: kapitsa\n    section: "1.1"', 'id: kapitsa\n    section: "1.9"')
+    (f,) = check(data_copy)
+    assert (f.path, f.line) == ("data/outlines/inference.yml", line_of(outline, '"1.9"'))
+    assert "kapitsa" in f.message and "'1.9'" in f.message and f.severity == "error"
+    assert "1.1" in f.hint
+    code, _, err = run_cli("check", str(data_copy), cwd=data_copy.parent, capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 1 and "outlines/inference.yml" in err and "Traceback" not in err
+
+
 def test_update_in_place_of_unknown_entry(data_copy):
     brief = data_copy / BRIEF
     replace_in(brief, "entry: kapitsa", "entry: kapitza")

@@ -71,6 +71,7 @@ def check_references(dataset: Dataset) -> list[Finding]:
     for brief in dataset.briefs:  # an item can only be referred to within its own topic's living doc
         topic_items.setdefault(brief.topic, {}).update({i.id: brief.id for i in brief.items})
         unplaced.setdefault(brief.topic, set()).update(i.id for i in brief.items if not i.placement.action.places)
+    findings += _outline_entries(dataset)
     opened, opening_findings = _openings(dataset)
     findings += opening_findings
     known = {
@@ -211,6 +212,29 @@ class _Opening(NamedTuple):
 
     def name(self) -> str:
         return f"{self.brief.id} item {self.item}"
+
+
+def _outline_entries(dataset: Dataset) -> list[Finding]:
+    """An outline entry filed under a section the outline does not have: the merge would have nowhere
+    to put it (it raised a KeyError), so it is an error at the entry's ``section``, naming the numbers
+    there are."""
+    found = []
+    for topic, outline in sorted(dataset.outlines.items()):
+        numbers = [s.number for s in outline.sections]
+        for i, entry in enumerate(outline.entries):
+            if entry.section not in numbers:
+                found.append(
+                    _at(
+                        dataset,
+                        f"outline:{topic}",
+                        ("entries", i, "section"),
+                        f"entry '{entry.id}' is filed under section {entry.section!r}, which the outline does not have",
+                        hint=" ".join(
+                            filter(None, [_suggest(entry.section, numbers), f"the outline has {', '.join(numbers)}"])
+                        ),
+                    )
+                )
+    return found
 
 
 def _openings(dataset: Dataset) -> tuple[dict[str, dict[str, _Opening]], list[Finding]]:
