@@ -254,7 +254,7 @@ def test_the_tenth_corpus_stays_where_it_is(scores):
     # round, 0, 11, 6 after the second, 0, 14, 3 after the third
 
 
-TENTH_CORRECT, TENTH_READ = 31, 65  # 19, 32, 19 after the first round; 24, 34, 12 after the second (12-15 12/5/1,
+TENTH_CORRECT, TENTH_READ = 31, 64  # 19, 32, 19 after the first round; 24, 34, 12 after the second (12-15 12/5/1,
 # 12-16 8/7/1, 12-17 4/11/4, 12-18 0/11/6): tags before a colon proposed as words, contradictions named by their
 # writer's tag (「Leo 那封 C-1」), a status list's 「∙」 lines read one by one; 31, 33, 6 after the third (12-17 11/7/1,
 # 12-18 0/14/3): lists numbered Ⓐ Ⓑ Ⓒ under a 【…】 line, follow-ups quoted and answered under each quote, citation

@@ -453,7 +453,7 @@ def test_earlier_follow_ups_quoted_and_answered_below_each_quote_get_the_answers
         "> 2. 问维护者 chunk 默认值\n\n维护者说下个版本再定，免办。\n\n"
         "> 3. 跑一遍 H100 上的 p99 对照\n\n机器明天才空出来，留待周五（Ⓐ）。\n\n"
         "> 4. 核对 TCO 表的三年价\n\n还在看。\n\n"
-        "【烦请周五接手】\n\nⒶ 跑一遍 H100 上的 p99 对照\nⒷ 问 Google 要价格栏"
+        "【烦请周五接手】\n\nⒶ 跑一遍 H100 上的 p99 对照\nⒷ 问 Google 要价格栏\nⒸ 新增：H100 上的 p99 对照跑完后再看 p50"
     )
     markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", answers).replace("2026-10-22", "2026-10-23")
     done = import_full(markdown, known_briefs=[earlier])
@@ -461,7 +461,10 @@ def test_earlier_follow_ups_quoted_and_answered_below_each_quote_get_the_answers
     updates = {u["follow_up"]: (u["status"], u.get("number")) for u in brief["follow_up_updates"]}
     ids = [f.id for f in earlier.follow_ups]
     assert updates == {ids[0]: ("done", None), ids[1]: ("dropped", None), ids[2]: ("carried_over", 1)}
-    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(2, "问 Google 要价格栏")]
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [
+        (2, "问 Google 要价格栏"),
+        (3, "H100 上的 p99 对照跑完后再看 p50"),  # 新增: new, whatever carried follow-up it shares words with
+    ]
     assert any(ids[3] in n.message and "no status of it was read" in n.message for n in done.notes)
 
 

@@ -172,7 +172,7 @@ def _numbered_list(
             continue
         if numbered.earlier or entry.number in taken:
             continue
-        if (old := _carried_on(entry.text, draft)) in _carried_tonight(out):
+        if not new and (old := _carried_on(entry.text, draft)) in _carried_tonight(out):
             # 「> 接-1 …」 answered 「留待周五（Ⓐ）」 above, then restated as Ⓐ: the same follow-up, its number here
             _add_update(out, {"follow_up": old, "status": FollowUpStatus.carried_over, "number": entry.number})
             continue
