@@ -37,7 +37,7 @@ from ..site.layout import layouts
 from ..site.leaks import Leak, LeakCheck, Reading
 from ..site.pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages
 from ..site.templating import Templates, override_folders
-from .extension import DigestExtension, PageContext
+from .extension import DigestExtension
 from .prerender import Prerender
 from .preview import Preview, site_key
 from .siteswap import SiteSwap
@@ -92,7 +92,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         Also watches the data folder in ``serve`` and hands the Markdown extension its page context."""
         if not self.config.enabled:
             return config
-        self.build = Build()  # nothing of the last build is read by this one
+        self.build = Build(directory_urls=config.use_directory_urls)  # nothing of the last build is read by this one
         root = Path(config.config_file_path or ".").resolve().parent
         data_dir = (root / self.config.data_dir).resolve()
         if str(data_dir) not in config.watch:
@@ -222,9 +222,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         elif not self.session.serving:
             self.build.prerender = Prerender(
                 self.build.stubs,
-                lambda path: PageContext(
-                    self.build.layouts, path, config.use_directory_urls, templates=self.build.templates
-                ),
+                self.build.context,
             )
         return files
 
@@ -244,9 +242,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             self.build.layouts,
             self.build.stubs,
             key,
-            lambda path: PageContext(
-                self.build.layouts, path, config.use_directory_urls, templates=self.build.templates
-            ),
+            self.build.context,
         )
         for file in added:
             file.convert = plan.convert is None or file.src_uri in plan.convert or not file.is_documentation_page()
@@ -267,9 +263,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
         """Tell the extension which page it is about to convert (for relative links and the topic)."""
         planned = self.build.plan.contexts.pop(page.file.src_uri, None) if self.build.plan is not None else None
-        self.build.page = planned or PageContext(
-            self.build.layouts, page.file.src_uri, config.use_directory_urls, templates=self.build.templates
-        )
+        self.build.page = planned or self.build.context(page.file.src_uri)
         if self.build.prerender is not None:
             self.build.prerender.take(self.build.page)
         return page

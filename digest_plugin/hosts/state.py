@@ -81,6 +81,8 @@ class Session:
 class Build:
     """What one build knows: made by ``on_config``, read by the page events, let go at its end."""
 
+    directory_urls: bool = True
+    """The site's ``use_directory_urls``: how every link of this build is written."""
     templates: Templates = field(default_factory=Templates)
     errors: list[Finding] = field(default_factory=list)
     """Under ``serve``: what is wrong with the data now, while the last good docs are served."""
@@ -102,3 +104,7 @@ class Build:
     """In a one-off build: a worker reads each page for withheld claims once it is written."""
     last_written: str | None = None
     """The page MkDocs writes after ``on_post_page``: named to the reader at the next page."""
+
+    def context(self, page: str) -> PageContext:
+        """The context the Markdown extension renders ``page`` in (this build's layouts, templates and links)."""
+        return PageContext(self.layouts, page, self.directory_urls, templates=self.templates)

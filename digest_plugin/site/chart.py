@@ -46,10 +46,11 @@ def sparkline(label: str, series: list[Figure]) -> str:
         return round(x, 1), round(y, 1)
 
     coords = [xy(d, v) for d, v in points]
-    words = labels.COMMA.join(labels.CHART_POINT.format(date=d.isoformat(), value=said(v)) for d, v in points)
+    spoken = [labels.CHART_POINT.format(date=d.isoformat(), value=said(v)) for d, v in points]
+    words = labels.COMMA.join(spoken)
     dots = "".join(
-        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{labels.CHART_POINT.format(date=d.isoformat(), value=said(v))}</title></circle>'
-        for (x, y), (d, v) in zip(coords, points, strict=True)  # one coordinate per point
+        f'<circle cx="{x}" cy="{y}" r="2.5" fill="currentColor"><title>{point}</title></circle>'
+        for (x, y), point in zip(coords, spoken, strict=True)  # one coordinate per point
     )
     line = " ".join(f"{x},{y}" for x, y in coords)
     return (

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...core.model import Brief, Outline, PlacementAction
-from .numbers import CIRCLED_LETTERS, ENCLOSED, small_number
+from .numbers import ENCLOSED, MORE_ENCLOSED, small_number
 
 __all__ = ["History", "Reference", "find_references"]
 
@@ -202,7 +202,7 @@ class History:
             tagged = _TAG_OF.match(contradiction.mark or "")
             if tagged and int(tagged["n"]) == contradiction.number and tagged["mark"].strip() not in _NOT_MARKS:
                 self.contradiction_marks.add(tagged["mark"].strip())  # 「C-1」, 「疑 1」: 「Leo 那封 C-1」
-            if contradiction.mark and _CIRCLED.get(contradiction.mark) == contradiction.number:
+            if contradiction.mark and ENCLOSED.get(contradiction.mark) == contradiction.number:
                 self.contradiction_marks.add(DARK)  # 「❶」: the night numbered its contradictions so
             index.texts["contradiction", contradiction.id] = f"{contradiction.title} {contradiction.text}"
         for c_update in brief.contradiction_updates:  # a restated line keeps the old id (FORMAT-NOTES 4)
@@ -254,14 +254,12 @@ _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "01234567
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 _EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-_CIRCLED = ENCLOSED
-"""①–⑳, ⑴–⑽ (a digit in parentheses, one character), ❶–❿ and the circled letters Ⓐ Ⓑ Ⓒ."""
 DARK = "❶"
 """Stands in :attr:`History.contradiction_marks` for a night that numbered its contradictions ❶ ❷ ❸:
 a later night names one by the numeral alone, after the night (「Sat ❶」, 「昨晚宁的 ❶」)."""
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
-_N = rf"(?:\d{{1,2}}(?![\d\-月./]|\s*[日号])|[①-⑳{CIRCLED_LETTERS}]|\(\d{{1,2}}\))"
+_N = rf"(?:\d{{1,2}}(?![\d\-月./]|\s*[日号])|[①-⑳{MORE_ENCLOSED}]|\(\d{{1,2}}\))"
 _NL = rf"{_N}(?:\s*(?:、|/|和|及|与|–|—|~|至|到)\s*{_N})*"
 RELATIVE: dict[str, tuple[str, ...]] = {
     "yesterday": ("昨日", "昨天", "昨晚", "昨夜"),
@@ -337,7 +335,7 @@ _LIST_SOURCE = (
     r"|(?<![第A-Za-z0-9_])条\s*(?P<itiao>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
-    rf"|(?P<circled>[①-⑳{CIRCLED_LETTERS}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{CIRCLED_LETTERS}])*)"
+    rf"|(?P<circled>[①-⑳{MORE_ENCLOSED}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{MORE_ENCLOSED}])*)"
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
 )
 _LIST = re.compile(_LIST_SOURCE)
@@ -436,7 +434,7 @@ def _numbers(spelled: str) -> list[int] | None:
             out.append(_STEMS.index(stem) + 1)  # 「（丙）」: the third
             continue
         bounds = [
-            _CIRCLED.get(b.strip()) or int(b.strip("() "))
+            ENCLOSED.get(b.strip()) or int(b.strip("() "))
             for b in re.split(r"\s*(?:–|—|~|至|到)\s*", part)
             if b.strip()
         ]

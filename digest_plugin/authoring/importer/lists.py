@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
 from .common import MARKDOWN_MARKS, Line, strip_end, table_cells
-from .numbers import CIRCLED_LETTERS, ENCLOSED
+from .numbers import ENCLOSED, MORE_ENCLOSED
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 """The heavenly stems some writers number a list with: （甲）（乙）（丙）."""
@@ -38,11 +38,11 @@ PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 def _compiled(pattern: str) -> re.Pattern[str]:
     """A pattern of this module: ``{STEMS}``, ``{ORDINALS}``, ``{PAREN}`` and ``{BRANCHES}`` stand for
     their characters in a character class, ``{MORE}`` for the other numberings an entry may carry (其一,
-    ⑴, 子); a class of circled digits 「①-⑩」 takes the circled letters too (「Ⓐ Ⓑ Ⓒ」)."""
+    ⑴, 子), ``{CIRCLED}`` for the enclosed numerals an entry may start with (「①」, 「Ⓐ」, 「➊」)."""
     more = (
         r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
     )
-    pattern = pattern.replace("{MORE}", more).replace("①-⑩", f"①-⑩{CIRCLED_LETTERS}")
+    pattern = pattern.replace("{MORE}", more).replace("{CIRCLED}", f"①-⑩{MORE_ENCLOSED}")
     for name, chars in (("{STEMS}", STEMS), ("{ORDINALS}", ORDINALS), ("{PAREN}", PARENTHESIZED)):
         pattern = pattern.replace(name, chars)
     return re.compile(pattern.replace("{BRANCHES}", BRANCHES))
@@ -50,7 +50,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 ENTRY = _compiled(
     r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓]?)\]\s*)?"
-    r"(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
+    r"(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
     r"{MORE}|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－])(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
     r"\s*(?P<text>\S.*)$"
 )
@@ -58,19 +58,19 @@ ENTRY = _compiled(
 list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
 (a letter and the number), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), each also as a Markdown heading (an Org file's 「*** DONE R1 …」)."""
 HEADING = _compiled(
-    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（(①-⑩]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[①-⑩])"
+    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（({CIRCLED}]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[{CIRCLED}])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
 )
 """A line that heads what follows: a Markdown heading, a line all in bold, a 「【…】」 line, a 「▍…」 bar, or
 a line ending in a colon."""
 INLINE_START = _compiled(
-    r"(?:^[▍▎▌]\s*(?P<bar>[^（(①-⑩：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[①-⑩]))"
-    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[①-⑩{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
+    r"(?:^[▍▎▌]\s*(?P<bar>[^（({CIRCLED}：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[{CIRCLED}]))"
+    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[{CIRCLED}{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
 )
 """Inside a paragraph, the words that head a numbered list: before a colon (「接下来盯：① …」), or a
 「▍」 heading the entries follow directly (「▍接棒事项（交给明天的 Kai）（1）…」)."""
 INLINE_MARK = _compiled(
-    r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[①-⑩])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+\S)"
+    r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+\S)"
     r"|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]{MORE})"
 )
 """An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference);

@@ -26,8 +26,9 @@ ENCLOSED = (
 )
 """One character that numbers a list entry, and its number: writers enumerate with circled digits,
 digits in parentheses, dark or sans-serif circles and circled letters (「Ⓐ Ⓑ Ⓒ」 is 1, 2, 3)."""
-CIRCLED_LETTERS = "Ⓐ-Ⓩⓐ-ⓩ➀-➉➊-➓"
-"""The ranges of :data:`ENCLOSED` beyond ①–⑳, ⑴–⑽ and ❶–❿, for a pattern's character class."""
+MORE_ENCLOSED = "Ⓐ-Ⓩⓐ-ⓩ➀-➉➊-➓"
+"""The ranges of :data:`ENCLOSED` beyond ①–⑳, ⑴–⑽ and ❶–❿ (circled letters, sans-serif circles), for a
+pattern's character class."""
 
 
 CHINESE_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)} | {"两": 2}
