@@ -78,7 +78,8 @@ def test_the_first_holdout_stays_where_it_is(scores):
 def test_the_second_corpus_stays_where_it_is(scores):
     """blind2/ scored 0 correct, 8 asked, 65 wrong of 73 before it was tuned on (2026-12-04)."""
     second = totals(_of(scores, "blind2"))
-    assert second["correct"] >= 54 and second["correct"] + second["asked"] >= 66, table(scores)
+    assert second["correct"] >= 55 and second["correct"] + second["asked"] >= 66, table(scores)  # 54, 66 until a
+    # counted place named by one word was found by the title its relation quotes (11-15, 2026-12-06)
 
 
 def test_the_third_corpus_stays_where_it_is(scores):
@@ -183,8 +184,9 @@ def test_the_sixth_corpus_stays_where_it_is(scores):
     assert sixth["correct"] >= SIXTH_CORRECT and sixth["correct"] + sixth["asked"] >= SIXTH_READ, table(scores)
 
 
-SIXTH_CORRECT, SIXTH_READ = 40, 72  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5;
-# after a night's own numerals (「昨晚宁的 ❶」) and doubt tables in part 二: 40, 32, 4
+SIXTH_CORRECT, SIXTH_READ = 44, 73  # after blind7's round (exports, labels by content, citation lines): 37, 34, 5;
+# after a night's own numerals (「昨晚宁的 ❶」) and doubt tables in part 二: 40, 32, 4; after a retraction's successor
+# named as the clause's subject (「条 4 回滚 1129 岚（五）」, 2026-12-06): 44, 29, 3
 
 
 def test_the_seventh_corpus_stays_where_it_is(scores):
@@ -254,7 +256,8 @@ def test_the_tenth_corpus_stays_where_it_is(scores):
     # round, 0, 11, 6 after the second, 0, 14, 3 after the third
 
 
-TENTH_CORRECT, TENTH_READ = 31, 64  # 19, 32, 19 after the first round; 24, 34, 12 after the second (12-15 12/5/1,
+TENTH_CORRECT, TENTH_READ = 32, 66  # 32, 34, 4 after the fourth (2026-12-06: 12-15 12/6/0, 12-16 9/7/0): places
+# listed but not counted asked about, a retraction's successor 「由 iii 顶掉」 or the clause's subject; 19, 32, 19 after the first round; 24, 34, 12 after the second (12-15 12/5/1,
 # 12-16 8/7/1, 12-17 4/11/4, 12-18 0/11/6): tags before a colon proposed as words, contradictions named by their
 # writer's tag (「Leo 那封 C-1」), a status list's 「∙」 lines read one by one; 31, 33, 6 after the third (12-17 11/7/1,
 # 12-18 0/14/3): lists numbered Ⓐ Ⓑ Ⓒ under a 【…】 line, follow-ups quoted and answered under each quote, citation

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from one_night import one_item_night
 from ruamel.yaml import YAML
 
@@ -153,3 +154,59 @@ def test_a_retraction_named_twice_takes_its_replacement_from_the_second_mention(
     brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
     (retraction,) = brief["retractions"]
     assert (retraction["item"], retraction.get("superseded_by")) == (FIRST.items[0].id, brief["items"][0]["id"])
+
+
+@pytest.mark.parametrize(
+    ("said", "by"),
+    [
+        ("- 撤回：10-21 条目 1（旧说法）——发布说明已改，整行由 i 顶掉。", "roman numeral"),
+        ("- 撤回：10-21 条目 1（旧说法）——发布说明已改，由第 1 项取代。", "number"),
+        ("- 顶掉：10-21 条目 1（旧说法）——发布说明已改，由本条顶掉。", "本条 under no item: nothing"),
+    ],
+)
+def test_a_retractions_successor_is_read_with_any_retract_or_supersede_word(said: str, by: str) -> None:
+    """「由 <tonight's item> <verb>」 with a verb of ``retracted`` or ``superseded`` (「顶掉」, 「取代」) names the
+    successor; in part 四, 「本条」 belongs to no item, so no successor is read rather than a guessed one."""
+    night = NIGHT.replace("- 跟进：昨天 Tom 的跟进 1 完成。", said + "\n- 跟进：昨天 Tom 的跟进 1 完成。")
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    (retraction,) = brief["retractions"]
+    expected = None if "nothing" in by else brief["items"][0]["id"]
+    assert (retraction["item"], retraction.get("superseded_by")) == (FIRST.items[0].id, expected)
+
+
+@pytest.mark.parametrize(("placed", "replaces"), [("§3.1 新增子条目。", True), ("不入活文档，只在简报留档。", False)])
+def test_a_clause_that_opens_with_tonights_item_and_retracts_names_the_successor(placed: str, replaces: bool) -> None:
+    """「条 1 撤回 10-21 条目 1，§3.1 换一行」: the item that retracts replaces, when it puts something in the
+    doc; an item kept out of the doc (a withdrawal notice) replaces nothing."""
+    night = NIGHT.replace("建议归入：§3.1 新增子条目。", f"建议归入：{placed}").replace(
+        "- 跟进：昨天 Tom 的跟进 1 完成。",
+        "- 一条：条 1 撤回 10-21 条目 1，§3.1 换一行。\n- 跟进：昨天 Tom 的跟进 1 完成。",
+    )
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    (retraction,) = brief["retractions"]
+    expected = brief["items"][0]["id"] if replaces else None
+    assert (retraction["item"], retraction.get("superseded_by")) == (FIRST.items[0].id, expected)
+
+
+def test_places_listed_but_not_counted_are_asked_about_and_the_first_stays_the_update() -> None:
+    """「§1.1「Kapitsa」换数；§3.2「Dynamo 1.0 GA」加一行」 with no 「两处」: the item may update both or only
+    name the second (「不动」); the editor is asked, and only the first is written."""
+    night = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：in-place updates：§1.1「Kapitsa」周增换数；§3.2 Dynamo 那条 — 加一行分块说明。",
+    )
+    done = import_full(night, outline=OUTLINE, known_briefs=[FIRST])
+    placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
+    assert (placement["entry"], placement.get("entries")) == ("kapitsa", None)
+    assert any("opens clauses with §1.1 and §3.2" in n.message for n in done.notes)
+
+
+def test_a_counted_place_named_by_one_word_is_found_by_the_title_its_relation_quotes() -> None:
+    night = NIGHT.replace("关系：§3.1 尚无此项。", "关系：§3.2「Dynamo 1.0 GA」那条还没有分块的说明。").replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：两处原地更新：§1.1「Kapitsa」周增换数；§3.2 Dynamo 那条 — 加一行分块说明。",
+    )
+    placement = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)["items"][0][
+        "placement"
+    ]
+    assert [placement["entry"], *placement.get("entries", [])] == ["kapitsa", "dynamo-1-0-ga"]

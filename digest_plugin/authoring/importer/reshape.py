@@ -16,7 +16,7 @@ from ...core.vocabulary import fold
 from .backrefs import History, find_references
 from .common import QUOTED, SECTION_REF, Code, Draft
 from .numbers import small_number
-from .placement import entry_to_update
+from .placement import entry_to_update, section_entries
 
 CLAUSE = re.compile(r"[^。；;\n]+")
 PLACES = re.compile(r"[两二三四五六七八九\d]\s*处")
@@ -70,8 +70,12 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     text = placement.get("text", "")
     lines = [line for line in text.split("\n- ")[1:] if line.strip()]
     places = PLACES.search(text)
+    clauses = re.split(r"[；;。\n]", text)
     if len(lines) < 2 and places:  # 「两处原地更新：§3.1「…」加一行；§3.3「…」改上限」, or each by its title alone
-        lines = [clause for clause in re.split(r"[；;。]", text) if SECTION_REF.search(clause) or QUOTED.search(clause)]
+        lines = [clause for clause in clauses if SECTION_REF.search(clause) or QUOTED.search(clause)]
+    headed = {m["section"] for m in map(_headed, clauses) if m}
+    if len(lines) < 2 and len(headed) >= 2:  # 「two in-place updates：§5.1「…」— …；§5.4 支持矩阵 — …」
+        lines = [clause for clause in clauses if _headed(clause)]
     if len(lines) < 2:
         return
     main = placement.get("section", "")
@@ -82,10 +86,23 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
             entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
             if named or main
             else None
-        ) or (None if named else _titled_anywhere(line, outline))
+        ) or (
+            _titled_in(item.get("relation", ""), named["section"], outline)
+            if named
+            else _titled_anywhere(line, outline)
+        )
         if entry and entry not in found:
             found.append(entry)
     wanted = small_number(places.group(0)[:-1].strip()) if places else None
+    if not places and len(headed) >= 2:  # places listed, not counted: one may be only named (「§3.2 那条不动」)
+        draft.warn(
+            draft.origins.get(("items", index), 1),
+            f"条目 {item['number']}: 建议归入 opens clauses with {' and '.join(f'§{s}' for s in sorted(headed))}; "
+            f"if the item updates more than one entry ({', '.join(found) or 'none found by name'}), "
+            "write the others under placement.entries",
+            ("items", index, "placement", "entry"),
+        )
+        return
     if places and wanted and len(found) < wanted:  # 「两处」 and one entry found: the editor names the other
         draft.warn(
             draft.origins.get(("items", index), 1),
@@ -100,6 +117,23 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     placement["entry"] = Code(first)
     placement["entries"] = [Code(e) for e in found if e != first]
     draft.settled(("items", index, "placement", "entry"))
+
+
+def _headed(clause: str) -> re.Match[str] | None:
+    """The section a clause opens with (after a lead-in that ends in a colon): one place of a placement
+    that lists its places, 「§5.4 支持矩阵 — rc.2 起 …」; a section named inside a sentence is no such head."""
+    m = SECTION_REF.search(clause)
+    if m is None or re.split(r"[：:]", clause[: m.start()])[-1].strip(" \t-—*·•"):
+        return None
+    return m
+
+
+def _titled_in(relation: str, section: str, outline: Outline | None) -> str | None:
+    """The one entry of ``section`` whose title the relation quotes (「§5.4「llm-d on TPU：支持矩阵与预设（preview）」
+    按代列了 …」): a place the placement names only by a word of it (「§5.4 支持矩阵」)."""
+    quoted = {fold(q) for q in QUOTED.findall(relation)}
+    hits = {e.id for e in section_entries(outline, section) if fold(e.title) in quoted}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _titled_anywhere(clause: str, outline: Outline | None) -> str | None:

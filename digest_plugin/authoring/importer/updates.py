@@ -21,10 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.model import Contradiction, ContradictionChange, FollowUpStatus, Outcome
+from ...core.model import UNPLACED, Contradiction, ContradictionChange, FollowUpStatus, Outcome, PlacementAction
 from ...core.vocabulary import Vocabulary, fold
 from .backrefs import UNDATED, History, Reference, find_references
 from .common import Code, Draft, split_outside
+from .numbers import small_number
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
 # phrases are the team's data).  Order matters: the first act that matches in the reference's own
@@ -47,6 +48,14 @@ REPLACED_BY_NUMBER = re.compile(
     r"由(?:今日|今天|本轮)?(?:条目|条|第)\s*(?P<n>\d+)\s*(?:项|条)?\s*(?:替代|取代|替换|替下|接替)"
 )
 """「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」: tonight's item that replaces the retracted one."""
+THIS_ITEM = ("本条", "本条目", "本项", "本件", "此条", "这条")
+"""How an item names itself in its own text (「由本条顶掉」)."""
+ROMAN = {
+    r: n
+    for n, r in enumerate(
+        ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"], 1
+    )
+}
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
 REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
@@ -428,7 +437,45 @@ class _State:
             retraction["superseded_by"] = Code(items[int(numbered["n"])])
         elif self.draft.words.wording("replaced_by_this").search(text) and piece.item:
             retraction["superseded_by"] = Code(piece.item)
+        elif successor := self._successor(text, piece):
+            retraction["superseded_by"] = Code(successor)
         return retraction
+
+    def _successor(self, text: str, piece: _Piece) -> str | None:
+        """Tonight's item that replaces a retracted one, named 「由 <it> <verb>」 with any verb the team
+        uses to retract or supersede (「由本条顶掉」, 「整行由 iii 顶掉」, 「由 No.2 撤换」): 「本条」 is the
+        item the text belongs to; any other name must be one of tonight's items exactly (its mark as
+        written, its number, a roman numeral), or nothing is read."""
+        verbs = [self.draft.words.wording(act) for act in ("retracted", "superseded")]
+        for by in re.finditer(r"由\s*", text):
+            window = text[by.end() : by.end() + 16]
+            found = [m for v in verbs if (m := v.search(window)) and 0 < m.start() <= 10]
+            if not found:
+                continue
+            who = window[: min(m.start() for m in found)].strip(" 　来")
+            if who in THIS_ITEM:
+                return piece.item
+            named = {str(i["id"]) for i in self.brief.get("items", []) if who and _names_item(who, i)}
+            if len(named) == 1:
+                return named.pop()
+        return self._retracting_item(text, verbs)
+
+    def _retracting_item(self, text: str, verbs: list[re.Pattern[str]]) -> str | None:
+        """「条 4 回滚 1129 岚（五），§2.6 本地层换一行」, 「iii §2.6 … 重写，顶掉上周日岚（二）那一行」: a clause
+        that opens with one of tonight's items and retracts says that item replaces what it retracts —
+        when the item puts something in the doc (one kept out replaces nothing)."""
+        found: set[str] = set()
+        for clause in re.split(r"[；;。\n]", text):
+            if not any(v.search(clause) for v in verbs):
+                continue
+            words = re.split(r"[\s，,、]+", re.split(r"[：:]", clause, maxsplit=1)[-1].strip())
+            heads = [" ".join(words[:2]), words[0]] if words else []
+            for item in self.brief.get("items", []):
+                action = item.get("placement", {}).get("action")
+                placed = action is not None and PlacementAction(getattr(action, "value", action)) not in UNPLACED
+                if placed and any(h and _names_item(h, item) for h in heads):
+                    found.add(str(item["id"]))
+        return found.pop() if len(found) == 1 else None
 
     def entry_named(self, target: str, item_id: str, explicit: bool = False) -> None:
         """An in-place update whose entry the placement did not name, but whose text names the one
@@ -565,3 +612,15 @@ def _value(text: str) -> Any:
     bare = re.sub(r"^[旧新]\s*", "", text.strip())
     number = re.fullmatch(r"(?:[\u4e00-\u9fff]{1,6}\s*)?\+?(\d+)", bare.replace(",", ""))
     return int(number[1]) if number else bare
+
+
+def _names_item(who: str, item: dict[str, Any]) -> bool:
+    """Whether ``who`` names this item of tonight: its mark as written (「I-3」, 「No.2」), its number
+    (「条 4」, 「第 4 项」, 「#4」) or a roman numeral (「iii」)."""
+    if item.get("mark") and who.replace(" ", "") == str(item["mark"]).replace(" ", ""):
+        return True
+    bare = re.sub(r"^(?:今日|今天|本轮)?(?:条目|条|第|No\.?|#|I-)\s*|\s*(?:项|条|件|[.、])$", "", who, flags=re.I)
+    number = small_number(bare) if bare else None
+    if number is None:
+        number = ROMAN.get(bare.lower())
+    return number == item.get("number")
