@@ -225,6 +225,8 @@ class Site:
         self.docs = docs
         self.hand_written = pages
         self.site_url = site_url
+        self.dump: Path | None = None
+        """Where to write every rendered page (``--dump``), to diff two checkouts page by page."""
         table = MacroTable()
         pkg.macros.define_env(table)
         self.macros = table.functions
@@ -272,6 +274,10 @@ class Site:
                 digest.update(data)
                 out.html_bytes += len(data)
             out.pages += 1
+            if self.dump is not None:
+                target = self.dump / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text("".join(parts), encoding="utf-8")
             hashing, hashing_cpu = hashing + wall() - t, hashing_cpu + cpu() - c
         out.seconds = wall() - start - hashing
         out.cpu_seconds = cpu() - start_cpu - hashing_cpu
@@ -353,6 +359,7 @@ def main() -> None:
     )
     parser.add_argument("--site-url", default=SITE_URL)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--dump", type=Path, help="also write every rendered page under this folder (to diff two checkouts)")
     args = parser.parse_args()
     if args.once:
         args.runs = 1
@@ -371,6 +378,7 @@ def main() -> None:
     rss_loaded = peak_rss_mb()
 
     site = Site(pkg, docs, hand_written(args.docs.resolve()), args.site_url)
+    site.dump = args.dump
     passes: list[Pass] = []
     for n in range(args.runs):
         if n:
