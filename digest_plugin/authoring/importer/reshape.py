@@ -94,23 +94,27 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
         if entry and entry not in found:
             found.append(entry)
     wanted = small_number(places.group(0)[:-1].strip()) if places else None
-    if not places and len(headed) >= 2:  # places listed, not counted: one may be only named (「§3.2 那条不动」)
+    listed = not places and len(headed) >= 2  # places listed, not counted: one may be only named (「§3.2 不动」)
+    if listed:
+        asked = (
+            f"opens clauses with {' and '.join(f'§{s}' for s in sorted(headed))}; if the item updates more than "
+            f"one entry ({', '.join(found) or 'none found by name'}), "
+        )
+    elif places and wanted and len(found) < wanted:  # 「两处」 and one entry found: the editor names the other
+        asked = (
+            f"says «{places.group(0)}» but names {len(found)} entr{'y' if len(found) == 1 else 'ies'} "
+            f"this importer finds ({', '.join(found) or 'none'}); "
+        )
+    else:
+        asked = ""
+    if asked:
         draft.warn(
             draft.origins.get(("items", index), 1),
-            f"条目 {item['number']}: 建议归入 opens clauses with {' and '.join(f'§{s}' for s in sorted(headed))}; "
-            f"if the item updates more than one entry ({', '.join(found) or 'none found by name'}), "
-            "write the others under placement.entries",
+            f"条目 {item['number']}: 建议归入 {asked}write the others under placement.entries",
             ("items", index, "placement", "entry"),
         )
+    if listed:
         return
-    if places and wanted and len(found) < wanted:  # 「两处」 and one entry found: the editor names the other
-        draft.warn(
-            draft.origins.get(("items", index), 1),
-            f"条目 {item['number']}: 建议归入 says «{places.group(0)}» but names {len(found)} entr"
-            f"{'y' if len(found) == 1 else 'ies'} this importer finds ({', '.join(found) or 'none'}); "
-            "write the others under placement.entries",
-            ("items", index, "placement", "entry"),
-        )
     if len(found) < 2:
         return
     first = placement.get("entry") or found[0]
