@@ -250,3 +250,80 @@ def test_an_entry_override_gets_the_entry_and_its_item(lived, tmp_path):
     kapitsa = re.search(r'data-id="kapitsa"[^>]*>(.*?)</article>', html).group(1)
     level = doc.entries["kapitsa"].item.evidence.level
     assert kapitsa.endswith(" · " + doc.vocabulary.label("evidence_levels", level))
+
+
+def test_a_figures_override_gets_each_figure_as_data_and_cannot_print_a_withheld_value(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "figures.html",
+        '<dl class="team-figures">{% for f in rows %}<dt data-key="{{ f.key }}">{{ f.label }}</dt>'
+        "<dd>{{ f.value }}|{{ f.older|length }}|{{ 'held' if f.withheld_by else '' }}</dd>{% endfor %}</dl>",
+    )
+    html = rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    kapitsa = lived.doc.entries["kapitsa"]
+    block = re.search(r'data-digest-entry="kapitsa".*?<dl class="team-figures">(.*?)</dl>', html, re.S)
+    assert block is not None and "digest-figures" not in html
+    assert re.findall(r'data-key="([^"]+)"', block.group(1)) == [f.key for f in kapitsa.figures]
+    values = dict(
+        zip(
+            re.findall(r'data-key="([^"]+)"', block.group(1)),
+            re.findall(r"<dd>(.*?)</dd>", block.group(1)),
+            strict=True,
+        )
+    )
+    stars = next(f for f in kapitsa.figures if f.key == "stars")
+    assert values["stars"] == f"{stars.current.value} {stars.current.unit}|{len(stars.earlier)}|"
+    gain = next(f for f in kapitsa.figures if f.key == "weekly-gain")
+    assert gain.withheld_by is not None
+    held = values["weekly-gain"]  # no value is given for a withheld figure, none earlier either
+    assert held == "|0|held" and str(gain.current.value) not in block.group(1)
+
+
+def test_an_item_details_override_gets_the_sources_and_contradictions_as_records(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "item_details.html",
+        '<ul class="team-details" data-item="{{ item.id }}">{% for s in sources %}<li data-kind="{{ s.kind }}">'
+        "{{ s.host if s.kind == 'link' else '' }}</li>{% endfor %}"
+        "{% for c in related %}<b>{{ c.id }}</b>{% endfor %}</ul>",
+    )
+    html = rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    doc = lived.doc
+    assert "digest-sources" not in html and "digest-points" not in html
+    kapitsa = doc.entries["kapitsa"].item
+    block = re.search(rf'<ul class="team-details" data-item="{kapitsa.id}">(.*?)</ul>', html, re.S)
+    assert block is not None
+    kinds = re.findall(r'data-kind="(\w+)"', block.group(1))
+    assert kinds.count("material") == len(kapitsa.sources.materials)
+    assert kinds.count("link") + kinds.count("plain") == len(kapitsa.sources.urls)
+    assert re.findall(r"<b>([^<]+)</b>", block.group(1)) == [
+        c.id for c in doc.contradictions_by_item.get(kapitsa.id, [])
+    ]
+
+
+def test_an_item_head_override_gets_the_evidence_and_the_rendered_badge(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "item_head.html",
+        '<p class="team-head" data-item="{{ item.id }}" data-level="{{ evidence.level }}">{{ badge }}'
+        "{{ evidence.boundary }}</p>",
+    )
+    html = rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    kapitsa = lived.doc.entries["kapitsa"]
+    head = re.search(rf'<p class="team-head" data-item="{kapitsa.item.id}" data-level="([^"]+)">(.*?)</p>', html, re.S)
+    assert head is not None and head.group(1) == kapitsa.evidence.level
+    assert 'class="digest-badge"' in head.group(2) and "digest-boundary" not in html
+
+
+def test_an_override_cannot_read_the_value_of_a_withheld_figure_from_the_record(lived, tmp_path):
+    """A figure's value is a number, which no withheld spelling matches: the sandbox refuses it, with
+    the template's name and line, rather than let an override print 55 where the site shows 〔暂扣〕."""
+    folder = override(
+        tmp_path / "templates",
+        "entry.html",
+        "<section>{% for f in entry.figures %}<i>{{ f.key }}={{ f.current.value }}</i>{% endfor %}</section>",
+    )
+    with pytest.raises(TemplateProblem) as problem:
+        rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    assert str(problem.value).startswith(str(folder / "entry.html") + ":1:")
+    assert "figure 'weekly-gain' is withheld by contradiction 'kapitsa-weekly-gain'" in str(problem.value)

@@ -9,7 +9,6 @@ a follow-up; what one brief changed.  Each is written through the text path belo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote as url_quote
 
@@ -27,7 +26,7 @@ from ..core.doc import (
     Stub,
     Update,
 )
-from ..core.model import BLOCKED, DISCARDED, Brief, Evidence, FollowUpStatus, Item, Status
+from ..core.model import BLOCKED, DISCARDED, Brief, Evidence, Item, Status
 from .chart import sparkline
 from .layout import (
     legend_page,
@@ -41,39 +40,81 @@ from .text import (
     esc,
     level_of,
     outbound,
+    word_sheet,
 )
 
 HISTORY_ROWS = 10
 """An entry's history shows its first row and its latest ten; the rest stay on their brief pages."""
 
-HISTORY_WORDS = SimpleNamespace(
-    kinds={code: escape(word) for code, word in labels.HISTORY_KINDS.items()},
-    baseline=Markup(labels.HISTORY_BASELINE),
-    gap=Markup(labels.HISTORY_GAP),
-    correction=Markup(labels.CORRECTION),
-    no_boundary=escape(labels.BOUNDARY_NOT_GIVEN),
+HISTORY_WORDS = word_sheet(
+    kinds=labels.HISTORY_KINDS,
+    baseline=labels.HISTORY_BASELINE,
+    gap=labels.HISTORY_GAP,
+    correction=labels.CORRECTION,
+    no_boundary=labels.BOUNDARY_NOT_GIVEN,
 )
-"""The words ``history.html`` writes its rows with: an object, not a dict, so no key can shadow a
-dict method in a template (``words.items`` would be ``dict.items``).  Each is ``Markup``, escaped
-here once: they are the code's own words, with nothing to withhold, so printing one costs the
-template nothing (a callout prints a dozen); a plain value filled into a ``{placeholder}`` is
-escaped, a fragment the template made through the text path is kept."""
-CALLOUT_WORDS = SimpleNamespace(
-    sep=escape(labels.SEP),
-    list_sep=escape(labels.LIST_SEP),
-    register=escape(labels.CONTRADICTION_REGISTER_LINK),
-    touches=escape(labels.CONTRADICTION_TOUCHES),
-    items=escape(labels.CONTRADICTION_ITEMS),
-    cites=escape(labels.CONTRADICTION_CITES),
-    materials=escape(labels.CONTRADICTION_MATERIALS),
-    source=escape(labels.CONTRADICTION_SOURCE),
-    withheld=escape(labels.WITHHELD_CLAIMS),
-    required=escape(labels.REQUIRED_LABEL),
-    outcome=Markup(labels.OUTCOME),
-    superseded_by=Markup(labels.SUPERSEDED_BY),
-    correction=Markup(labels.CORRECTION),
+"""The words ``history.html`` writes its rows with (:func:`text.word_sheet`: escaped once)."""
+CALLOUT_WORDS = word_sheet(
+    sep=labels.SEP,
+    list_sep=labels.LIST_SEP,
+    register=labels.CONTRADICTION_REGISTER_LINK,
+    touches=labels.CONTRADICTION_TOUCHES,
+    items=labels.CONTRADICTION_ITEMS,
+    cites=labels.CONTRADICTION_CITES,
+    materials=labels.CONTRADICTION_MATERIALS,
+    source=labels.CONTRADICTION_SOURCE,
+    withheld=labels.WITHHELD_CLAIMS,
+    required=labels.REQUIRED_LABEL,
+    outcome=labels.OUTCOME,
+    superseded_by=labels.SUPERSEDED_BY,
+    correction=labels.CORRECTION,
 )
-"""The words ``callout.html`` is written with (as ``HISTORY_WORDS``)."""
+"""The words ``callout.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
+DETAILS_WORDS = word_sheet(
+    related=labels.RELATED_CONTRADICTIONS,
+    points_note=labels.POINTS_NOTE,
+    sources=labels.SOURCES,
+    relation=labels.RELATION,
+    placement=labels.PLACEMENT,
+    not_given=labels.PLACEMENT_NOT_GIVEN,
+    alternatives=labels.ALTERNATIVES,
+    alternative_note=labels.ALTERNATIVE_NOTE,
+    cross_refs=labels.CROSS_REFS,
+    guard_mark=labels.GUARD_MARK,
+    sep=labels.SEP,
+    list_sep=labels.LIST_SEP,
+)
+"""The words ``item_details.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
+HEAD_WORDS = word_sheet(
+    sep=labels.SEP,
+    unrated=labels.UNRATED,
+    changed=labels.LAST_CHANGED,
+    pending=labels.PENDING,
+    pending_tip=labels.PENDING_TIP,
+    boundary=labels.BOUNDARY,
+    no_boundary=labels.BOUNDARY_NOT_GIVEN,
+)
+"""The words ``item_head.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
+ENTRY_WORDS = word_sheet(
+    retracted=labels.RETRACTED,
+    successor=labels.RETRACTED_SUCCESSOR,
+    baseline_badge=labels.BASELINE_BADGE,
+    baseline_meaning=labels.BASELINE_MEANING,
+    legend=labels.TIP_LEGEND,
+    baseline_origin=labels.BASELINE_ORIGIN,
+    pending=labels.PENDING_FOLLOW_UPS,
+    pending_state=labels.PENDING_FOLLOW_UP_STATE,
+    sep=labels.SEP,
+    list_sep=labels.LIST_SEP,
+    related=labels.RELATED_CONTRADICTIONS,
+)
+"""The words ``entry.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
+FIGURE_WORDS = word_sheet(
+    earlier=labels.FIGURE_EARLIER,
+    skipped=labels.FIGURE_SKIPPED,
+    clause_sep=labels.CLAUSE_SEP,
+)
+"""The words ``figures.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
 FIGURE_VALUES = 5
 """Earlier values of a figure listed beside it (the chart shows the whole series)."""
 
@@ -105,6 +146,11 @@ def without_guards(text: str, guards: Sequence[str]) -> str:
             before = before[:-1] + "。"
         text = before + after
     return text
+
+
+def _with_unit(value: object, unit: str | None) -> str:
+    """A figure's value as written beside its unit (「1.2 s」), or alone."""
+    return f"{value} {unit}" if unit else str(value)
 
 
 def _history_row(
@@ -173,39 +219,6 @@ class FragmentRenderer(TextRenderer):
             key=key,
         )
 
-    def baseline_badge(self) -> str:
-        """An entry the living doc already had: marked as what it is, not left to read as solid."""
-        legend = self.linker.url(legend_page(self.doc.topic), "baseline")
-        return (
-            '<span class="digest-badge digest-badge--baseline" data-evidence="baseline" tabindex="0">'
-            f'<span class="digest-badge__level">{labels.BASELINE_BADGE}</span>'
-            f'<span class="digest-badge__tip" role="tooltip" data-search-exclude>{labels.BASELINE_MEANING}<br>'
-            f'<a href="{esc(legend)}">{labels.TIP_LEGEND}</a></span></span>'
-        )
-
-    def sources(self, item: Item) -> str:
-        parts = []
-        for m in item.sources.materials:
-            extra = []
-            if m.first_collected:
-                extra.append(labels.MATERIAL_FIRST_COLLECTED.format(date=m.first_collected))
-            if m.last_collected:
-                extra.append(labels.MATERIAL_LAST_COLLECTED.format(date=m.last_collected))
-            note = labels.MATERIAL_NOTE.format(notes=labels.COMMA.join(extra)) if extra else ""
-            parts.append(f'<span class="digest-material">{self.material(m.path, m.anchor)}{note}</span>')
-        for url in item.sources.urls:
-            shown = outbound(url)
-            if shown is None:  # not a public web address: named, never linked
-                named = CREDENTIALS.sub("//", url)[:MAX_URL_SHOWN]
-                parts.append(f'<span class="digest-source digest-source--plain">{self.text(named, links=False)}</span>')
-                continue
-            href, host = shown
-            parts.append(
-                f'<a class="digest-source" href="{esc(href)}" rel="{OUTBOUND_REL}" '
-                f'title="{self.attr(href[:MAX_URL_SHOWN])}">{esc(host)}</a>'
-            )
-        return labels.SEP.join(parts)
-
     def item_body(self, item: Item, brief: Brief, key: str) -> str:
         """Everything a brief says about one item, with its evidence boundary beside it."""
         return self.item_head(item, brief, key) + self.item_details(item)
@@ -223,130 +236,89 @@ class FragmentRenderer(TextRenderer):
 
         ``evidence`` is the entry's current evidence when a later brief (``assessed_in``) changed it;
         for an ``entry`` the date of its last change follows (when the statement was last touched)."""
-        p = item.placement
         ev = evidence or item.evidence
-        changed = ""
         last = entry.last_brief if entry is not None else None
-        if last is not None:
-            changed = (
-                f' · <span class="digest-entry__changed" data-changed="{last.date.isoformat()}">'
-                + labels.LAST_CHANGED.format(date=last.date.isoformat())
-                + "</span>"
-            )
-        pending = ""
-        if brief.questions_on(item):  # the importer's reading stands until an editor answers
-            pending = f' · <span class="digest-pending" title="{self.attr(labels.PENDING_TIP)}">{labels.PENDING}</span>'
-        return "".join(
-            [
-                f'<p class="digest-item__meta"{NOT_SEARCHED if entry is not None else ""}>'
-                f"{self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))} "
-                f'<span{NOT_SEARCHED}><span class="digest-value">{labels.SEP.join(self.word("value_ratings", v) for v in item.value) or labels.UNRATED}</span> · '
-                f"{self.item_ref(brief, item)} · {esc(p.action.label)}{changed}{pending}</span></p>",
-                # The id the badge's description points at sits on a wrapper: Pagefind copies the
-                # own text of every element with an id into the page's search record, and a block
-                # wrapper has none, so the boundary is indexed once (issue 30: a record is fetched
-                # per result shown).
-                f'<div id="boundary-{esc(key)}"><p class="digest-boundary"><strong>{labels.BOUNDARY}</strong>：'
-                f"{self.text(ev.boundary) if ev.boundary else labels.BOUNDARY_NOT_GIVEN}</p></div>",
-            ]
+        return self.render(
+            "item_head.html",
+            item=item,
+            brief=brief,
+            evidence=ev,
+            key=key,
+            badge=Markup(
+                self.badge(ev, key, self.brief_link(assessed_in) if assessed_in else self.item_ref(brief, item))
+            ),
+            entry=entry is not None,
+            changed=last.date.isoformat() if last is not None else "",
+            pending=bool(brief.questions_on(item)),  # the importer's reading stands until an editor answers
+            words=HEAD_WORDS,
         )
 
     def item_details(self, item: Item) -> str:
-        """Related contradictions, key points, sources, relation, placement, guards and notes.
+        """Related contradictions, key points, sources, relation, placement, guards and notes
+        (``item_details.html``, given the item and its records).
 
         A guard the placement text also states as a sentence of its own is shown once, in the
         guards (⚠) below it; 「见下方矛盾清单」 becomes a link (``located``)."""
         p = item.placement
         placed = self.doc.items.get(item.id)
-        brief = placed.brief if placed is not None else None
-        here = (lambda html: self.located(html, brief)) if brief is not None else (lambda html: html)
-        related = self.doc.contradictions_by_item.get(item.id, [])
-        out = []
-        if related:
-            out.append(
-                f'<p class="digest-item__contradictions"{NOT_SEARCHED}>{labels.RELATED_CONTRADICTIONS}'
-                + labels.LIST_SEP.join(self.contradiction_link(c) for c in related)
-                + "</p>"
-            )
-        if item.points_note:
-            note = labels.POINTS_NOTE.format(note=self.text(item.points_note))
-            out.append(f'<p class="digest-points-note">{note}</p>')
-        if item.points:  # a brief may give none (its text is then in the item's notes)
-            out.append(
-                '<ul class="digest-points">' + "".join(f"<li>{self.text(x)}</li>" for x in item.points) + "</ul>"
-            )
-        out.append(
-            f'<p class="digest-sources"{NOT_SEARCHED}><strong>{labels.SOURCES}</strong>：{self.sources(item)}</p>'
+        mark = labels.GUARD_MARK.strip()
+        return self.render(
+            "item_details.html",
+            item=item,
+            brief=placed.brief if placed is not None else None,
+            related=self.doc.contradictions_by_item.get(item.id, []),
+            sources=self.source_rows(item),
+            placement=without_guards(p.text, item.guards) if p.text else None,
+            guards=[{"text": g, "marked": not g.startswith(mark)} for g in item.guards],
+            words=DETAILS_WORDS,
         )
-        if item.relation:  # a brief may leave it out: nothing is shown rather than an empty label
-            out.append(
-                f'<p class="digest-relation"{NOT_SEARCHED}><strong>{labels.RELATION}</strong>：{self.text(item.relation)}</p>'
-            )
-        said = here(self.text(without_guards(p.text, item.guards))) if p.text else labels.PLACEMENT_NOT_GIVEN
-        placement = f"<strong>{labels.PLACEMENT}</strong>：{said}"
-        if p.alternatives:
-            links = labels.LIST_SEP.join(
-                labels.ALTERNATIVE_NOTE.format(link=self.section_link(a.section), note=here(self.text(a.note)))
-                if a.note
-                else self.section_link(a.section)
-                for a in p.alternatives
-            )
-            placement += labels.ALTERNATIVES.format(links=links)
-        if p.cross_refs:
-            links = labels.LIST_SEP.join(self.section_link(r.section) for r in p.cross_refs)
-            placement += labels.CROSS_REFS.format(links=links)
-        out.append(f'<p class="digest-placement"{NOT_SEARCHED}>{placement}</p>')
-        if item.guards:
-            out.append(
-                '<ul class="digest-guards">'
-                + "".join(
-                    f"<li>{'' if g.startswith(labels.GUARD_MARK.strip()) else labels.GUARD_MARK}{here(self.text(g))}</li>"
-                    for g in item.guards
-                )
-                + "</ul>"
-            )
-        for note in item.notes:
-            out.append(f'<p class="digest-note">{here(self.text(note))}</p>')
-        return "".join(out)
+
+    def source_rows(self, item: Item) -> list[dict[str, Any]]:
+        """An item's sources as ``item_details.html`` lists them: materials (with when they were
+        collected), then addresses, each linked only when it is a public web address."""
+        rows: list[dict[str, Any]] = []
+        for m in item.sources.materials:
+            extra = []
+            if m.first_collected:
+                extra.append(labels.MATERIAL_FIRST_COLLECTED.format(date=m.first_collected))
+            if m.last_collected:
+                extra.append(labels.MATERIAL_LAST_COLLECTED.format(date=m.last_collected))
+            note = labels.MATERIAL_NOTE.format(notes=labels.COMMA.join(extra)) if extra else ""
+            rows.append({"kind": "material", "material": m, "note": note})
+        for url in item.sources.urls:
+            shown = outbound(url)
+            if shown is None:  # not a public web address: named, never linked
+                rows.append({"kind": "plain", "text": CREDENTIALS.sub("//", url)[:MAX_URL_SHOWN]})
+                continue
+            href, host = shown
+            rows.append({"kind": "link", "href": href, "host": host, "title": href[:MAX_URL_SHOWN]})
+        return rows
 
     def figures(self, entry: EntryView) -> str:
+        """The entry's figures (``figures.html``): each current value, a few earlier ones and a
+        chart; a value a correction showed wrong is never shown as a value."""
         if not entry.figures:
             return ""
         rows = []
         for f in entry.figures:
             withheld_by = self.doc.contradiction(f.withheld_by.id) if f.withheld_by is not None else None
-            if withheld_by is not None:
-                value = self.withheld(withheld_by)
-            else:
-                value = self.text(f"{f.current.value} {f.current.unit}" if f.current.unit else str(f.current.value))
-            as_of = labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else ""
-            earlier = f.earlier  # a value a correction showed wrong is never shown as a value
-            older = earlier[-FIGURE_VALUES:]
-            hidden = len(earlier) - len(older)
-            skipped = labels.FIGURE_SKIPPED.format(count=hidden) if hidden else ""
-            before = (
-                ""
-                if f.withheld_by is not None
-                else skipped
-                + labels.CLAUSE_SEP.join(
-                    f'<span class="digest-figure__old">'
-                    f"{self.text(f'{old.value} {old.unit}' if old.unit else str(old.value))}"
-                    f"{'（' + str(old.as_of) + '）' if old.as_of else ''}</span>"
-                    for old in (v.figure for v in older)
-                )
-            )
-            chart = sparkline(self.plain(f.label), f.series()) if f.withheld_by is None else ""
+            older = f.earlier[-FIGURE_VALUES:] if withheld_by is None else []  # a withheld value: none given
             rows.append(
-                f'<tr data-figure="{esc(f.key)}"><th>{self.text(f.label)}</th><td class="digest-figure__now">{value}</td>'
-                f"<td>{as_of}</td><td{NOT_SEARCHED}>{(labels.FIGURE_EARLIER + before) if before else ''}{chart}</td></tr>"
+                {
+                    "key": f.key,
+                    "label": f.label,
+                    "value": _with_unit(f.current.value, f.current.unit) if withheld_by is None else "",
+                    "withheld_by": withheld_by,
+                    "as_of": labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else "",
+                    "skipped": len(f.earlier) - len(older) if withheld_by is None else 0,
+                    "older": [
+                        {"value": _with_unit(v.figure.value, v.figure.unit), "as_of": v.figure.as_of or ""}
+                        for v in older
+                    ],
+                    "chart": Markup(sparkline(self.plain(f.label), f.series())) if f.withheld_by is None else "",
+                }
             )
-        return (
-            '<table class="digest-figures"><thead><tr>'
-            + "".join(f"<th>{head}</th>" for head in labels.FIGURES_HEAD)
-            + "</tr></thead><tbody>"
-            + "".join(rows)
-            + "</tbody></table>"
-        )
+        return self.render("figures.html", heads=labels.FIGURES_HEAD, rows=rows, words=FIGURE_WORDS)
 
     def history(self, entry: EntryView) -> str:
         """How the entry got here, oldest first: the baseline, each update, evidence change and
@@ -385,11 +357,6 @@ class FragmentRenderer(TextRenderer):
             words=HISTORY_WORDS,
         )
 
-    def brief_ref(self, entry: EntryView) -> str:
-        stated = entry.baseline.stated_in if entry.baseline else ""
-        brief = self.doc.briefs_by_id.get(stated)
-        return self.brief_link(brief) if brief else esc(stated)
-
     def entry(self, entry: EntryView, level: int = 3) -> str:
         """One statement with everything that qualifies it, under a real heading (so the search
         index and screen readers reach the entry itself), marked when the latest brief made it."""
@@ -401,68 +368,16 @@ class FragmentRenderer(TextRenderer):
 
     def _entry(self, entry: EntryView, level: int) -> str:
         anchor = self.anchor_id("entry-" + entry.id)
-        retraction = ""
-        if entry.retraction is not None and entry.retracted_in is not None:
-            r = entry.retraction
-            successor = (
-                labels.RETRACTED_SUCCESSOR.format(item=self.item_link(r.superseded_by))
-                if r.superseded_by is not None and r.superseded_by in self.doc.items
-                else ""
-            )
-            retraction = (
-                '<p class="digest-retraction">'
-                + labels.RETRACTED.format(
-                    brief=self.brief_link(entry.retracted_in), reason=self.text(r.reason), successor=successor
-                )
-                + "</p>"
-            )
-        subtitle = meta = ""
-        if entry.item is not None and entry.title != entry.item.title:
-            subtitle = f'<p class="digest-item__title">{self.text(entry.item.title)}</p>'
-        if entry.item is None and entry.baseline is not None:
-            meta = (
-                f'<p class="digest-item__meta">{self.baseline_badge()}</p>'
-                f'<p class="digest-entry__text">{self.text(entry.baseline.text)}</p>'
-                f'<p class="digest-entry__origin"{NOT_SEARCHED}>'
-                + labels.BASELINE_ORIGIN.format(
-                    version=self.text(self.doc.outline.doc.version or ""), source=self.brief_ref(entry)
-                )
-                + "</p>"
-            )
-        if entry.item is not None and entry.brief is not None:
-            parts = [
-                self.item_head(entry.item, entry.brief, entry.id, entry.evidence, _assessed_in(entry), entry),
-                self.figures(entry),
-                self.item_details(entry.item),
-            ]
-            body = (  # a retracted statement is no longer one a search should lead to: its title and why stay
-                f'<div class="digest-retracted-body"{NOT_SEARCHED}>{"".join(parts)}</div>'
-                if entry.retracted
-                else "".join(parts)
-            )
-        else:
-            body = self.figures(entry)
-        pending = [f for f in self.doc.follow_ups_by_item.get(entry.item.id, []) if f.pending] if entry.item else []
-        follow_ups = ""
-        if pending:  # what the team still means to check about this statement
-            links = labels.LIST_SEP.join(
-                f'<a href="{esc(self.linker.url(self.layout.follow_up_page(f), f"follow-up-{f.follow_up.id}"))}">'
-                f"{self.text(f.follow_up.text, links=False)}</a>"
-                + labels.PENDING_FOLLOW_UP_STATE.format(
-                    round=esc(f.follow_up.round),
-                    status="" if f.status is FollowUpStatus.open else labels.SEP + esc(f.status.label),
-                )
-                for f in pending
-            )
-            follow_ups = f'<p class="digest-entry__follow-ups"{NOT_SEARCHED}>{labels.PENDING_FOLLOW_UPS}{links}</p>'
-        entry_contradictions = self.doc.contradictions_by_entry.get(entry.id, [])
-        contradictions = ""
-        if entry_contradictions and entry.item is None:
-            contradictions = (
-                f'<p class="digest-item__contradictions"{NOT_SEARCHED}>{labels.RELATED_CONTRADICTIONS}'
-                + labels.LIST_SEP.join(self.contradiction_link(c) for c in entry_contradictions)
-                + "</p>"
-            )
+        item, brief = entry.item, entry.brief
+
+        def head() -> Markup:
+            if item is None or brief is None:
+                return Markup()
+            return Markup(self.item_head(item, brief, entry.id, entry.evidence, _assessed_in(entry), entry))
+
+        retraction = entry.retraction if entry.retracted_in is not None else None
+        successor = retraction.superseded_by if retraction is not None else None
+        stated = entry.baseline.stated_in if entry.baseline else ""
         fresh = self.fresh(entry)
         last = entry.last_brief
         level_code = level_of(entry)
@@ -475,8 +390,8 @@ class FragmentRenderer(TextRenderer):
             retracted=entry.retracted,
             footnote=entry.footnote,
             parent=entry.parent,
-            item=entry.item,
-            item_id=entry.item.id if entry.item else "",
+            item=item,
+            item_id=item.id if item else "",
             evidence=level_code,
             level_tag=Markup(self.level_tag(level_code)) if level_code else None,
             last_brief=last.id if last else "",
@@ -485,15 +400,29 @@ class FragmentRenderer(TextRenderer):
             fresh=fresh,
             fresh_label=labels.FRESH.get(fresh, "") if fresh else "",
             footnote_label=labels.FOOTNOTE,
-            tags=Markup(self.dispute_tags(entry)),
-            retraction=Markup(retraction),
-            notices=Markup(self.reshaped(entry)),
-            subtitle=Markup(subtitle),
-            meta=Markup(meta),
-            body=Markup(body),
-            history=Markup(self.history(entry)),
-            follow_ups=Markup(follow_ups),
-            contradictions=Markup(contradictions),
+            # The parts are rendered when the template prints them, so in reading order: the first
+            # mention of a withheld claim in the entry is the one that carries the linked mark.
+            tags=lambda: Markup(self.dispute_tags(entry)),
+            retraction=retraction,
+            retracted_in=entry.retracted_in,
+            successor=successor if successor is not None and successor in self.doc.items else None,
+            notices=lambda: Markup(self.reshaped(entry)),
+            baseline=entry.baseline if item is None else None,
+            version=self.doc.outline.doc.version or "",
+            stated_in=self.doc.briefs_by_id.get(stated),
+            stated=stated,
+            legend=self.linker.url(legend_page(self.doc.topic), "baseline"),
+            head=head,
+            figures=lambda: Markup(self.figures(entry)),
+            details=lambda: Markup(self.item_details(item)) if item is not None and brief is not None else Markup(),
+            history=lambda: Markup(self.history(entry)),
+            pending=[
+                {"view": f, "href": self.linker.url(self.layout.follow_up_page(f), f"follow-up-{f.follow_up.id}")}
+                for f in (self.doc.follow_ups_by_item.get(item.id, []) if item else [])
+                if f.pending
+            ],
+            contradictions=self.doc.contradictions_by_entry.get(entry.id, []) if item is None else [],
+            words=ENTRY_WORDS,
         )
 
     def reshaped(self, entry: EntryView) -> str:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..core import labels
 from ..core.arxiv import key as arxiv_key
@@ -45,24 +44,25 @@ from .text import (
     Raw,
     esc,
     level_of,
+    word_sheet,
 )
 
-OVERVIEW_WORDS = SimpleNamespace(
-    latest=Markup(labels.OVERVIEW_LATEST),
-    no_changes=escape(labels.NO_CHANGES_SHORT),
-    open=escape(labels.OVERVIEW_OPEN),
-    open_count=Markup(labels.OVERVIEW_OPEN_COUNT),
-    follow_ups=escape(labels.OVERVIEW_FOLLOW_UPS),
-    follow_ups_count=Markup(labels.OVERVIEW_FOLLOW_UPS_COUNT),
-    references=escape(labels.OVERVIEW_REFERENCES),
-    references_count=Markup(labels.OVERVIEW_REFERENCES_COUNT),
-    references_added=Markup(labels.OVERVIEW_REFERENCES_ADDED),
-    briefs=escape(labels.OVERVIEW_BRIEFS),
-    briefs_count=Markup(labels.OVERVIEW_BRIEFS_COUNT),
-    table_head=tuple(escape(head) for head in labels.OVERVIEW_TABLE_HEAD),
-    open_list=escape(labels.OVERVIEW_OPEN_LIST),
-    timeline=escape(labels.OVERVIEW_TIMELINE),
-    feed=escape(labels.FEED_LINK),
+OVERVIEW_WORDS = word_sheet(
+    latest=labels.OVERVIEW_LATEST,
+    no_changes=labels.NO_CHANGES_SHORT,
+    open=labels.OVERVIEW_OPEN,
+    open_count=labels.OVERVIEW_OPEN_COUNT,
+    follow_ups=labels.OVERVIEW_FOLLOW_UPS,
+    follow_ups_count=labels.OVERVIEW_FOLLOW_UPS_COUNT,
+    references=labels.OVERVIEW_REFERENCES,
+    references_count=labels.OVERVIEW_REFERENCES_COUNT,
+    references_added=labels.OVERVIEW_REFERENCES_ADDED,
+    briefs=labels.OVERVIEW_BRIEFS,
+    briefs_count=labels.OVERVIEW_BRIEFS_COUNT,
+    table_head=labels.OVERVIEW_TABLE_HEAD,
+    open_list=labels.OVERVIEW_OPEN_LIST,
+    timeline=labels.OVERVIEW_TIMELINE,
+    feed=labels.FEED_LINK,
 )
 """The words ``overview.html`` is written with (as ``fragments.HISTORY_WORDS``: escaped once)."""
 

@@ -71,6 +71,9 @@ class TextPath(Protocol):
     def cite(self, view: Any) -> str: ...
     def material(self, path: str, anchor: str | None = None) -> str: ...
     def level_tag(self, level: str) -> str: ...
+    def located(self, html: str, brief: Any) -> str: ...
+    def withheld(self, view: Any) -> str: ...
+    def item_ref(self, brief: Any, item: Any) -> str: ...
 
 
 TEXT_PATH = "digest:text-path"
@@ -105,13 +108,17 @@ def _finalize(context: Context, value: Any) -> Any:
 
 
 @pass_context
-def _text(context: Context, value: Any, links: bool = True, quote: Any = None) -> Markup:
+def _text(context: Context, value: Any, links: bool = True, quote: Any = None, here: Any = None) -> Markup:
     """``{{ x|text }}``: brief text as HTML with its links (withheld marks, arXiv citations);
     ``|text(links=false)`` for text inside a link of the template's own; ``|text(quote=view)`` in
-    the callout of the contradiction ``view``, where its own withheld claims are quoted."""
+    the callout of the contradiction ``view``, where its own withheld claims are quoted;
+    ``|text(here=brief)`` for text of ``brief`` that points at its own layout (「见下方矛盾清单」,
+    made a link that holds on every page)."""
     if isinstance(value, Markup):
         return value
-    return Markup(_renderer(context).text(str(value), links=links, quote=quote))
+    renderer = _renderer(context)
+    html = renderer.text(str(value), links=links, quote=quote)
+    return Markup(renderer.located(html, here) if here is not None else html)
 
 
 @pass_context
@@ -169,6 +176,18 @@ def _material(context: Context, material: Any) -> Markup:
 
 
 @pass_context
+def _item_ref(context: Context, brief: Any, item: Any) -> Markup:
+    """``{{ brief|item_ref(item) }}``: 「2026-10-21 E1 简报 条目 4」 linked to the item on the brief's page."""
+    return Markup(_renderer(context).item_ref(brief, item))
+
+
+@pass_context
+def _withheld(context: Context, view: Any) -> Markup:
+    """``{{ view|withheld }}``: the mark that stands where the contradiction ``view`` withholds a value."""
+    return Markup(_renderer(context).withheld(view))
+
+
+@pass_context
 def _level_tag(context: Context, level: Any) -> Markup:
     """``{{ code|level_tag }}``: an evidence level where a statement is named (``level_tag.html``)."""
     return Markup(_renderer(context).level_tag(str(level)))
@@ -211,6 +230,19 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         kind = type(obj)
+        if kind is doc.FigureState and obj.withheld_by is not None and attribute in WITHHELD_FIGURE:
+            return self.undefined(
+                f"the value of figure {obj.key!r} is withheld by contradiction {obj.withheld_by.id!r}: "
+                "print the figure's label and mark it withheld (|withheld), not its value",
+                obj=obj,
+                name=attribute,
+            )
+        if kind is doc.FigureValue and obj.corrected_by is not None and attribute == "figure":
+            return self.undefined(
+                f"this earlier value was shown wrong by contradiction {obj.corrected_by!r}: it is never printed",
+                obj=obj,
+                name=attribute,
+            )
         if attribute[:1] != "_":
             if kind is dict:
                 if attribute in obj and not hasattr(dict, attribute):
@@ -223,6 +255,10 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
 
 _MISSING = object()
+WITHHELD_FIGURE = frozenset({"current", "history", "earlier", "series"})
+"""What a template may not read of a figure an open contradiction withholds: any of its values (its
+key, label and ``withheld_by`` stay readable).  A value is a number, which no withheld spelling
+matches, so the text path alone could not stop an override from printing it."""
 RECORD_TYPES = _record_types()
 
 
@@ -261,6 +297,8 @@ def environment(overrides: tuple[str, ...] = ()) -> _Sandbox:
         cite=_cite,
         material=_material,
         level_tag=_level_tag,
+        withheld=_withheld,
+        item_ref=_item_ref,
     )
     return env
 
