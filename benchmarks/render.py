@@ -359,7 +359,9 @@ def main() -> None:
     )
     parser.add_argument("--site-url", default=SITE_URL)
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--dump", type=Path, help="also write every rendered page under this folder (to diff two checkouts)")
+    parser.add_argument(
+        "--dump", type=Path, help="also write every rendered page under this folder (to diff two checkouts)"
+    )
     args = parser.parse_args()
     if args.once:
         args.runs = 1
