@@ -327,3 +327,25 @@ def test_an_override_cannot_read_the_value_of_a_withheld_figure_from_the_record(
         rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
     assert str(problem.value).startswith(str(folder / "entry.html") + ":1:")
     assert "figure 'weekly-gain' is withheld by contradiction 'kapitsa-weekly-gain'" in str(problem.value)
+
+
+@pytest.mark.parametrize(
+    ("when", "read", "says"),
+    [
+        ("f.withheld_by", 'f["current"].value', "figure 'weekly-gain' is withheld"),
+        ("f.withheld_by", 'f|attr("earlier")|length', "figure 'weekly-gain' is withheld"),
+        ("true", "f.history|length", "its history keeps values shown wrong"),
+    ],
+)
+def test_a_withheld_or_corrected_figure_value_is_refused_however_it_is_read(lived, tmp_path, when, read, says):
+    """By subscript, by the ``attr`` filter, or through the history that keeps values a correction
+    showed wrong: each fails the build at the template's line."""
+    folder = override(
+        tmp_path / "templates",
+        "entry.html",
+        "<section>{% for f in entry.figures %}{% if " + when + " %}<i>{{ " + read + " }}</i>{% endif %}"
+        "{% endfor %}</section>",
+    )
+    with pytest.raises(TemplateProblem) as problem:
+        rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    assert says in str(problem.value)

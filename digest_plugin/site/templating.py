@@ -230,35 +230,51 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         kind = type(obj)
-        if kind is doc.FigureState and obj.withheld_by is not None and attribute in WITHHELD_FIGURE:
+        if attribute[:1] != "_":
+            if kind is dict:
+                if attribute in obj and not hasattr(dict, attribute):
+                    return obj[attribute]
+            elif kind in RECORD_TYPES:
+                if kind is doc.FigureState and (refused := self._withheld_value(obj, attribute)) is not None:
+                    return refused
+                value = getattr(obj, attribute, _MISSING)
+                if value is not _MISSING and not callable(value):
+                    return value
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        """``f["current"]`` reads an attribute too (Jinja falls back to ``getattr``): refused alike."""
+        refused = (
+            self._withheld_value(obj, argument) if type(obj) is doc.FigureState and isinstance(argument, str) else None
+        )
+        return refused if refused is not None else super().getitem(obj, argument)
+
+    def _withheld_value(self, obj: Any, attribute: str) -> Any:
+        """An undefined that fails the build at the template's line, for a figure's value no template
+        may print: any value of a figure an open contradiction withholds, and the figure's whole
+        ``history``, which keeps the values a correction showed wrong (``earlier`` leaves them out)."""
+        if attribute == "history":
+            return self.undefined(
+                f"figure {obj.key!r}: its history keeps values shown wrong; read its earlier values (.earlier)",
+                obj=obj,
+                name=attribute,
+            )
+        if obj.withheld_by is not None and attribute in WITHHELD_FIGURE:
             return self.undefined(
                 f"the value of figure {obj.key!r} is withheld by contradiction {obj.withheld_by.id!r}: "
                 "print the figure's label and mark it withheld (|withheld), not its value",
                 obj=obj,
                 name=attribute,
             )
-        if kind is doc.FigureValue and obj.corrected_by is not None and attribute == "figure":
-            return self.undefined(
-                f"this earlier value was shown wrong by contradiction {obj.corrected_by!r}: it is never printed",
-                obj=obj,
-                name=attribute,
-            )
-        if attribute[:1] != "_":
-            if kind is dict:
-                if attribute in obj and not hasattr(dict, attribute):
-                    return obj[attribute]
-            elif kind in RECORD_TYPES:
-                value = getattr(obj, attribute, _MISSING)
-                if value is not _MISSING and not callable(value):
-                    return value
-        return super().getattr(obj, attribute)
+        return None
 
 
 _MISSING = object()
 WITHHELD_FIGURE = frozenset({"current", "history", "earlier", "series"})
 """What a template may not read of a figure an open contradiction withholds: any of its values (its
 key, label and ``withheld_by`` stay readable).  A value is a number, which no withheld spelling
-matches, so the text path alone could not stop an override from printing it."""
+matches, so the text path alone could not stop an override from printing it; read by attribute or
+by subscript (``f["current"]``) alike."""
 RECORD_TYPES = _record_types()
 
 
