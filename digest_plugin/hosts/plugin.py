@@ -179,13 +179,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if self.session.serving:
             env.bytecode_cache = self.session.compiled
             return env
-        self.session.docs, self.build.layouts, self.session.last, self.session.cache, self.build.page = (
-            {},
-            {},
-            None,
-            Cache(),
-            None,
-        )
+        self.session.docs, self.session.last, self.session.cache = {}, None, Cache()
+        self.build.layouts, self.build.page = {}, None
         give_back_memory()  # before the reader is forked: it would share (and copy) what is freed
         if self.config.enabled and self.build.leaks is not None:
             self.build.reading, self.build.last_written = Reading(self.build.leaks, Path(config.site_dir)), None

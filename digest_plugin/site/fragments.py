@@ -301,23 +301,28 @@ class FragmentRenderer(TextRenderer):
             return ""
         rows = []
         for f in entry.figures:
-            withheld_by = self.doc.contradiction(f.withheld_by.id) if f.withheld_by is not None else None
-            older = f.earlier[-FIGURE_VALUES:] if withheld_by is None else []  # a withheld value: none given
-            rows.append(
-                {
-                    "key": f.key,
-                    "label": f.label,
-                    "value": _with_unit(f.current.value, f.current.unit) if withheld_by is None else "",
-                    "withheld_by": withheld_by,
-                    "as_of": labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else "",
-                    "skipped": len(f.earlier) - len(older) if withheld_by is None else 0,
-                    "older": [
+            row: dict[str, Any] = {
+                "key": f.key,
+                "label": f.label,
+                "as_of": labels.FIGURE_AS_OF.format(date=f.current.as_of) if f.current.as_of else "",
+                "withheld_by": self.doc.contradiction(f.withheld_by.id) if f.withheld_by is not None else None,
+                "value": "",
+                "skipped": 0,
+                "older": [],
+                "chart": "",
+            }
+            if f.withheld_by is None:  # a withheld value: none of its values is given, not even earlier ones
+                older = f.earlier[-FIGURE_VALUES:]
+                row.update(
+                    value=_with_unit(f.current.value, f.current.unit),
+                    skipped=len(f.earlier) - len(older),
+                    older=[
                         {"value": _with_unit(v.figure.value, v.figure.unit), "as_of": v.figure.as_of or ""}
                         for v in older
                     ],
-                    "chart": Markup(sparkline(self.plain(f.label), f.series())) if f.withheld_by is None else "",
-                }
-            )
+                    chart=Markup(sparkline(self.plain(f.label), f.series())),
+                )
+            rows.append(row)
         return self.render("figures.html", heads=labels.FIGURES_HEAD, rows=rows, words=FIGURE_WORDS)
 
     def history(self, entry: EntryView) -> str:
@@ -377,7 +382,8 @@ class FragmentRenderer(TextRenderer):
 
         retraction = entry.retraction if entry.retracted_in is not None else None
         successor = retraction.superseded_by if retraction is not None else None
-        stated = entry.baseline.stated_in if entry.baseline else ""
+        baseline = entry.baseline if item is None else None  # the doc's own words: no brief's item made it
+        stated = baseline.stated_in if baseline else ""
         fresh = self.fresh(entry)
         last = entry.last_brief
         level_code = level_of(entry)
@@ -407,11 +413,11 @@ class FragmentRenderer(TextRenderer):
             retracted_in=entry.retracted_in,
             successor=successor if successor is not None and successor in self.doc.items else None,
             notices=lambda: Markup(self.reshaped(entry)),
-            baseline=entry.baseline if item is None else None,
+            baseline=baseline,
             version=self.doc.outline.doc.version or "",
             stated_in=self.doc.briefs_by_id.get(stated),
             stated=stated,
-            legend=self.linker.url(legend_page(self.doc.topic), "baseline"),
+            legend=self.linker.url(legend_page(self.doc.topic), "baseline") if baseline else "",
             head=head,
             figures=lambda: Markup(self.figures(entry)),
             details=lambda: Markup(self.item_details(item)) if item is not None and brief is not None else Markup(),

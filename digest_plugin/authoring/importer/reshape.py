@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ...core.model import Outline, PlacementAction
+from ...core.model import Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
 from .backrefs import History, find_references
 from .common import QUOTED, SECTION_REF, Code, Draft
@@ -135,15 +135,18 @@ def _headed(clause: str) -> re.Match[str] | None:
 def _titled_in(relation: str, section: str, outline: Outline | None) -> str | None:
     """The one entry of ``section`` whose title the relation quotes (「§5.4「llm-d on TPU：支持矩阵与预设（preview）」
     按代列了 …」): a place the placement names only by a word of it (「§5.4 支持矩阵」)."""
-    quoted = {fold(q) for q in QUOTED.findall(relation)}
-    hits = {e.id for e in section_entries(outline, section) if fold(e.title) in quoted}
-    return hits.pop() if len(hits) == 1 else None
+    return _titled(relation, section_entries(outline, section))
 
 
 def _titled_anywhere(clause: str, outline: Outline | None) -> str | None:
     """The one entry of any section whose title the clause quotes (「「Kapitsa：同机基准（M4 Max）」——…」)."""
-    quoted = [fold(q) for q in QUOTED.findall(clause)]
-    hits = {e.id for e in (outline.entries if outline else []) if fold(e.title) in quoted}
+    return _titled(clause, outline.entries if outline else [])
+
+
+def _titled(text: str, entries: list[Entry]) -> str | None:
+    """The one entry of ``entries`` whose whole title ``text`` quotes, or None (none, or several)."""
+    quoted = {fold(q) for q in QUOTED.findall(text)}
+    hits = {e.id for e in entries if fold(e.title) in quoted}
     return hits.pop() if len(hits) == 1 else None
 
 
