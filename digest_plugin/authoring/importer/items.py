@@ -382,10 +382,11 @@ def _mark_of(m: re.Match[str]) -> str | None:
 
 
 ANY_HEADING = re.compile(
-    r"^[^\w「]*(?:第\s*)?(?P<number>\d{1,2}(?!\d|\.\d)|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
+    r"^[^\w「]*(?:第\s*|[A-Za-z]{1,2}(?=\d{1,2}(?![\w.])))?(?P<number>\d{1,2}(?!\d|\.\d)|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
     r"(?P<title>[\w「（(].*?)[*\s]*$"
 )
-"""An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」): marks, an optional number, the title."""
+"""An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」, 「D1 · …」): marks, an optional number (after a
+lead of one or two letters that is the writer's mark), the title."""
 
 
 def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
@@ -406,7 +407,7 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
             or BRACKET_LABEL.match(text)
         )  # (a bold label no wording knows, 「**VALUE**：高价值」, is a field too: the heading is above it)
         heading = previous is not None and not BULLET.match(previous.text) and is_field and not in_fields
-        if heading and previous is not None and (m := ANY_HEADING.match(bare_text(previous.text))):
+        if heading and previous is not None and (m := ANY_HEADING.match(_bold_then_tail(previous.text))):
             found[previous.number] = m
         in_fields = is_field or (in_fields and (text[:1].isspace() or bool(BULLET.match(text)) or text.startswith(":")))
         previous = line
@@ -416,6 +417,18 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     if len(numbered) < len(found):  # no number on some: number them by position
         return {n: _numbered(m, k) for k, (n, m) in enumerate(sorted(found.items()), 1)}
     return found
+
+
+BOLD_THEN_TAIL = re.compile(r"^\s*\*\*(?P<head>[^*]+)\*\*\s*(?P<tail>[·|｜—–-]\s*[_*]*(?P<word>[^_*]{1,12}?)[_*]*)\s*$")
+"""「**D1 · 标题** · _高价值_」: a bold heading and, after it, a short word (the value rating) set apart."""
+
+
+def _bold_then_tail(text: str) -> str:
+    """A heading line without its Markdown marks; a bold heading with a short word after it keeps the
+    word, without its emphasis marks, so the rating is read: 「D1 · 标题 · 高价值」."""
+    if m := BOLD_THEN_TAIL.match(text):
+        return f"{m['head'].strip()} {m['tail'][0]} {m['word'].strip()}"
+    return bare_text(text)
 
 
 def _numbered(m: re.Match[str], position: int) -> re.Match[str]:

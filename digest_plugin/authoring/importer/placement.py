@@ -103,6 +103,15 @@ def read_placement(
     elif not NEW_SECTION.search(text):
         known_section(sections[0], outline, f.line, draft, at + ("section",))
     action = _placement_action(text, relation, draft)
+    if action is not PlacementAction.duplicate and (same := _said_duplicate(relation, draft)):
+        draft.warn(  # the reading that adds nothing to the doc; the editor says if it also updates
+            f.line,
+            f"条目 {number}: the relation says it is an earlier item told again («{same}»), 建议归入 says "
+            f"{action.value if action else 'nothing'}; read as a duplicate (nothing added to the doc); "
+            "if it also changes an entry, write action: update_in_place and entry: <id>",
+            at + ("action",),
+        )
+        action = PlacementAction.duplicate
     if opened := NEW_SECTION.search(text):
         action = PlacementAction.new_section
         placement["section"] = opened["section"]
@@ -184,6 +193,18 @@ def _placement_action(text: str, relation: str, draft: Draft) -> PlacementAction
         words = draft.words.wording(action.value)
         if words.search(text) or (action is PlacementAction.update_in_place and words.search(relation)):
             return action
+    return None
+
+
+NEGATED = re.compile(r"(?:不是|并非|并不是|不算|非)\s*\Z")
+
+
+def _said_duplicate(relation: str, draft: Draft) -> str | None:
+    """The words of the relation that say the item is an earlier one told again (「和 11/23 D3 是同一件事」),
+    unless negated (「不是同一件事」)."""
+    for m in draft.words.wording(PlacementAction.duplicate.value).finditer(relation):
+        if not NEGATED.search(relation[: m.start()]):
+            return m.group()
     return None
 
 

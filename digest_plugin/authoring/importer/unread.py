@@ -35,6 +35,9 @@ from .earlier import night_before
 CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
 """A clause that says something changes, whatever its verb: an arrow, 「应为」, or a short head
 before a colon (「勾销：」, 「挪条目：」, 「补正：」)."""
+CORRECTS = re.compile(r"应为|应是|应作|应改为")
+"""A clause that says what an earlier brief wrote was wrong: an erratum of that brief, not an update of
+the entry its item made, even when tonight also updates that entry."""
 ACTS = ("retracted", "erratum", "moved", "renamed", "superseded", "replaced_by_this", "corrected", "withdrawn")
 """The acts whose wordings also say an earlier item changes."""
 CLAUSE = re.compile(r"[^。；;\n]+")
@@ -47,23 +50,24 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
         return
     names = _names(draft.earlier)
     closed = _closed(draft.earlier)
-    decided = _decided(brief, history)
+    decided, acted = _decided(brief, history)
     kept = draft.words.wording("kept")
     acts = [draft.words.wording(act) for act in ACTS]
     asked: set[str] = set()
     for part, line, text in _texts(brief, draft):
         for ref in find_references(text, today, history, part=part, round=brief.get("round")):
-            if not ref.id or ref.id in decided or ref.id in asked or ref.id in closed:
+            if not ref.id or ref.id in asked or ref.id in closed:
                 continue
             clause = _clause(text, ref)
             if ref.kind in ("contradiction", "follow_up"):
-                if kept.search(clause):
+                if ref.id in decided or kept.search(clause):
                     continue
             elif ref.kind in ("item", "entry"):
-                if part == "items" or not (CHANGE.search(clause) or any(w.search(clause) for w in acts)):
+                said = any(w.search(clause) for w in acts) or CORRECTS.search(clause)
+                if part == "items" or not (said or CHANGE.search(clause)) or ref.id in acted:
                     continue
-                if history.entry_of(ref.id) in decided:
-                    continue
+                if not said and (ref.id in decided or history.entry_of(ref.id) in decided):
+                    continue  # tonight updates the entry it made: the clause says how
             else:
                 continue
             asked.add(ref.id)
@@ -116,27 +120,27 @@ def _closed(earlier: list[Brief]) -> set[str]:
     return out
 
 
-def _decided(brief: dict[str, Any], history: History) -> set[str]:
-    """Every earlier object tonight's data already says something about."""
-    out: set[str] = set()
+def _decided(brief: dict[str, Any], history: History) -> tuple[set[str], set[str]]:
+    """Every earlier object tonight's data already says something about, and of those the items and
+    entries an act names (retracted, corrected, moved, split, told again): an update of an entry does
+    not answer a clause that says what an earlier brief wrote was wrong (「补正：…应为…」)."""
+    acted: set[str] = set()
+    for key, field in (("retractions", "item"), ("errata", "item"), ("moves", "entry"), ("splits", "entry")):
+        acted |= {str(x.get(field)) for x in brief.get(key) or []}
+    out = set(acted)
     for key, field in (
         ("contradiction_updates", "contradiction"),
         ("follow_up_updates", "follow_up"),
-        ("retractions", "item"),
-        ("errata", "item"),
-        ("moves", "entry"),
-        ("splits", "entry"),
         ("evidence_updates", "entry"),
     ):
         out |= {str(x.get(field)) for x in brief.get(key) or []}
     for item in brief.get("items") or []:
         placement = item.get("placement") or {}
-        out |= {
-            str(e)
-            for e in [placement.get("entry"), placement.get("duplicate_of"), *(placement.get("entries") or [])]
-            if e
-        }
-    return out | {e for e in (history.entry_of(i) for i in list(out)) if e}
+        if duplicate := placement.get("duplicate_of"):
+            acted.add(str(duplicate))
+        out |= {str(e) for e in [placement.get("entry"), duplicate, *(placement.get("entries") or [])] if e}
+    out |= acted
+    return out | {e for e in (history.entry_of(i) for i in list(out)) if e}, acted
 
 
 def _texts(brief: dict[str, Any], draft: Draft) -> Iterator[tuple[str, int, str]]:

@@ -29,6 +29,8 @@ LEADING_BRACKET = re.compile(r"^\s*[〈<【\[［〔（(](?P<inner>[^〈<【\[［
 """「〈中等价值〉 标题」, 「[高价值] 标题」: a rating in brackets before the title."""
 OTHER_TRAILING = re.compile(r"[〈<【\[［〔](?P<inner>[^〈<【\[［〔〕］\]】>〉]{1,12})[〉>】\]］〕]\s*$")
 """「标题〈高价值〉」, 「标题【中等价值】」: a rating in other brackets after it."""
+SET_APART = re.compile(r"\s[·|｜]\s*(?P<inner>[^·|｜]{1,12})$")
+"""「标题 · 高价值」: a rating set apart after the title by a middle dot or a bar."""
 
 
 def title_rating(title: str, line: int, draft: Draft) -> list[ValueRating]:
@@ -39,7 +41,7 @@ def title_rating(title: str, line: int, draft: Draft) -> list[ValueRating]:
     rating (低价值, 极高价值) is a new word, proposed for the vocabulary file."""
     m = TRAILING_BRACKET.search(title)
     if not m:
-        other = LEADING_BRACKET.search(title) or OTHER_TRAILING.search(title)
+        other = LEADING_BRACKET.search(title) or OTHER_TRAILING.search(title) or SET_APART.search(title)
         if other is None or not all(value_words(p.strip(), draft) for p in re.split(r"[，,、/；;]", other["inner"])):
             return []  # (in other brackets only a rating and nothing else: 「【更正】…」 is no rating)
         m = other

@@ -1,0 +1,135 @@
+"""Habits of later writers the importer met on nights it was tuned on (issue 29), each written here
+on top of the shipped 10-21 brief in a night of its own, so a reading that regresses shows here and
+not only in the blind corpus's totals:
+
+* items headed in bold with a writer's letter mark and the rating set apart after the heading
+  (「**D1 · 标题** · _高价值_」), named by that mark on a later night (「10/21 D3」);
+* a night written as four digits right after a colon (「订误：1021 Tom 的 #3」);
+* an erratum of an earlier item whose entry tonight also updates: an update of the entry does not
+  answer what the earlier brief wrote wrong, so it is asked about;
+* a relation that says the item is an earlier one told again, under a placement that says 原地更新:
+  the reading that adds nothing is taken, and asked about.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from digest_plugin.authoring.importer import MARK, import_full
+from digest_plugin.core.model import Brief
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST = Brief.model_validate(
+    YAML(typ="safe").load((ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8"))
+)
+
+HEAD = """inference · E1 预消化简报（2026-10-22）
+
+作者：Ann · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+一、今日增量（{count} 条）
+
+"""
+
+ITEM = """**D{n} · {title}** · _{value}_
+
+来源：https://github.com/ai-dynamo/modelexpress
+要点：{points}
+证据边界：仓库 README；未复现。
+与活文档脉络的关系：{relation}
+建议归入：{placement}
+
+"""
+
+TAIL = """二、值得警惕的矛盾与待核实说法
+
+无。
+
+三、可引用的 arXiv 号
+
+无。
+
+四、本轮结论与建议动作
+
+{conclusions}
+"""
+
+
+def _night(items: list[dict[str, str]], conclusions: str) -> str:
+    body = "".join(ITEM.format(n=n, **item) for n, item in enumerate(items, 1))
+    return HEAD.format(count=len(items)) + body + TAIL.format(conclusions=conclusions)
+
+
+MODELEXPRESS = {
+    "title": "ModelExpress 0.3 发布说明",
+    "value": "中等价值",
+    "points": "权重传输改走 NIXL 1.1。",
+    "relation": "§3.2「ModelExpress 工程细节」换数。",
+    "placement": "§3.2「ModelExpress 工程细节」原地更新。",
+}
+
+
+def _imported(night: str, earlier: list[Brief] = [FIRST]) -> tuple[str, dict]:  # noqa: B006 (never mutated)
+    done = import_full(night, known_briefs=earlier)
+    return done.text, YAML(typ="safe").load(done.text)
+
+
+def _marks(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if MARK in line]
+
+
+def test_a_bold_heading_with_a_letter_mark_and_the_rating_after_it_is_one_item_with_its_rating():
+    night = _night([MODELEXPRESS, {**MODELEXPRESS, "title": "ModelExpress 博客复述", "value": "高价值"}], "- 两条。")
+    _text, brief = _imported(night)
+    first, second = brief["items"]
+    assert (first["number"], first["mark"]) == (1, "D1")
+    assert (second["number"], second["mark"]) == (2, "D2")
+    assert first["title"].startswith("ModelExpress 0.3 发布说明") and "**" not in first["title"]
+    assert first["value"] == ["medium"] and second["value"] == ["high"]
+
+
+def test_a_later_night_names_an_item_by_its_writers_letter_mark():
+    night = _night([MODELEXPRESS, MODELEXPRESS, {**MODELEXPRESS, "title": "ModelExpress 草稿"}], "- 三条。")
+    _text, brief = _imported(night)
+    second = Brief.model_validate(brief)
+    third = (
+        HEAD.replace("10-22", "10-23").replace("（2026-10-22）", "（2026-10-23）").format(count=0)
+        + "无。\n\n"
+        + TAIL.format(conclusions="- revert：10/22 D3（ModelExpress 草稿）——博文是误发的草稿，已下线。")
+    )
+    text, _brief = _imported(third, [FIRST, second])
+    assert any(brief["items"][2]["id"] in m and "10-22 条目 3" in m for m in _marks(text)), _marks(text)
+
+
+def test_a_night_written_as_four_digits_after_a_colon_is_read_as_that_night():
+    night = _night([MODELEXPRESS], "- 订误：1021 Tom 的 #3 要点里的「NIXL/RDMA」应为「NIXL over RDMA」。")
+    _text, brief = _imported(night)
+    [erratum] = brief["errata"]
+    assert erratum["item"] == "modelexpress-weight-transfer"
+    assert (erratum["old"], erratum["new"]) == ("NIXL/RDMA", "NIXL over RDMA")
+
+
+def test_an_erratum_of_an_item_whose_entry_tonight_updates_is_still_asked_about():
+    """Tonight's item 1 updates the entry 10-21 条目 3 made; the conclusions say what 10-21 wrote was wrong."""
+    night = _night([MODELEXPRESS], "- 补正：10-21 条目 3 要点里写的「NIXL/RDMA」应为「NIXL over RDMA」。")
+    text, brief = _imported(night)
+    assert brief["items"][0]["placement"]["entry"] == "modelexpress-weight-transfer"
+    assert any("modelexpress-weight-transfer" in m and "补正" in m for m in _marks(text)), _marks(text)
+    plain = _night([MODELEXPRESS], "- 条目 1 给 §3.2 换数：10-21 条目 3 的 0.2 → 0.3。")
+    assert not [m for m in _marks(_imported(plain)[0]) if "nothing was read for it" in m]
+
+
+def test_a_relation_that_says_same_event_makes_a_marked_duplicate_not_an_update():
+    same = {
+        **MODELEXPRESS,
+        "relation": "和 10-21 条目 3 是同一件事，§3.2 昨晚已经原地写过，不能再落一遍。",
+        "placement": "不另记；§3.2「ModelExpress 工程细节」原地更新出处。",
+    }
+    text, brief = _imported(_night([same], "- 一条。"))
+    placement = brief["items"][0]["placement"]
+    assert placement["action"] == "duplicate" and placement["duplicate_of"] == "modelexpress-weight-transfer"
+    assert any("told again" in m and "同一件事" in m for m in _marks(text)), _marks(text)
+    other = {**same, "relation": "和 10-21 条目 3 不是同一件事：那条讲 0.2。"}
+    assert _imported(_night([other], "- 一条。"))[1]["items"][0]["placement"]["action"] == "update_in_place"
