@@ -349,3 +349,28 @@ def test_a_withheld_or_corrected_figure_value_is_refused_however_it_is_read(live
     with pytest.raises(TemplateProblem) as problem:
         rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
     assert says in str(problem.value)
+
+
+@pytest.mark.parametrize(
+    ("read", "says"),
+    [
+        ("entry.item.figures|length", "the figures it stated do not know what is withheld"),
+        ('entry.item["figures"]|length', "the figures it stated do not know what is withheld"),
+        ('entry.item|attr("figures")|length', "the figures it stated do not know what is withheld"),
+        ("entry.item.model_dump()", "unsafe"),
+        ("entry.item.dict()", "unsafe"),
+    ],
+)
+def test_the_figures_an_item_stated_are_refused_to_templates(lived, tmp_path, read, says):
+    """The item's own figures are the values as its brief stated them: 55 for Kapitsa's weekly gain,
+    which the merged entry withholds.  Only the entry's figures know that; the item's are refused, and
+    so is dumping the whole record at once."""
+    folder = override(
+        tmp_path / "templates",
+        "entry.html",
+        "<section>{% if entry.item and entry.id == 'kapitsa' %}<i>{{ " + read + " }}</i>{% endif %}</section>",
+    )
+    with pytest.raises(TemplateProblem) as problem:
+        rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    assert str(problem.value).startswith(str(folder / "entry.html") + ":1:")
+    assert says in str(problem.value)

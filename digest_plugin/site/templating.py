@@ -48,6 +48,7 @@ from jinja2 import (
 from jinja2.runtime import Context, LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
+from pydantic import BaseModel
 
 from ..core import doc, model
 
@@ -237,6 +238,8 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             elif kind in RECORD_TYPES:
                 if kind is doc.FigureState and (refused := self._withheld_value(obj, attribute)) is not None:
                     return refused
+                if attribute == "figures" and kind in STATED_FIGURES:
+                    return self._stated_figures(obj)
                 value = getattr(obj, attribute, _MISSING)
                 if value is not _MISSING and not callable(value):
                     return value
@@ -244,10 +247,30 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``f["current"]`` reads an attribute too (Jinja falls back to ``getattr``): refused alike."""
-        refused = (
-            self._withheld_value(obj, argument) if type(obj) is doc.FigureState and isinstance(argument, str) else None
+        kind = type(obj)
+        if kind is doc.FigureState and isinstance(argument, str):
+            if (refused := self._withheld_value(obj, argument)) is not None:
+                return refused
+        elif argument == "figures" and kind in STATED_FIGURES:
+            return self._stated_figures(obj)
+        return super().getitem(obj, argument)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """A pydantic record's own methods (``model_dump``, ``dict``, ``json`` …) are not for
+        templates: they would hand over every field at once, the figures refused below among them."""
+        if isinstance(obj, BaseModel) and (attr.startswith("model_") or attr in PYDANTIC_METHODS):
+            return False
+        return bool(super().is_safe_attribute(obj, attr, value))
+
+    def _stated_figures(self, obj: Any) -> Any:
+        """The figures a brief's item (or the outline) stated, as written: they do not know what an open
+        contradiction withholds or a correction showed wrong, so no template reads them."""
+        return self.undefined(
+            f"{type(obj).__name__.lower()} {getattr(obj, 'id', '')!r}: the figures it stated do not know what is "
+            "withheld or corrected; read the entry's figures (entry.figures), which do",
+            obj=obj,
+            name="figures",
         )
-        return refused if refused is not None else super().getitem(obj, argument)
 
     def _withheld_value(self, obj: Any, attribute: str) -> Any:
         """An undefined that fails the build at the template's line, for a figure's value no template
@@ -276,6 +299,10 @@ key, label and ``withheld_by`` stay readable).  A value is a number, which no wi
 matches, so the text path alone could not stop an override from printing it; read by attribute or
 by subscript (``f["current"]``) alike."""
 RECORD_TYPES = _record_types()
+STATED_FIGURES = frozenset({model.Item, model.Entry})
+"""Records whose ``figures`` are values as a brief stated them, before the merge decided which are
+withheld: refused to templates (see :meth:`_Sandbox._stated_figures`)."""
+PYDANTIC_METHODS = frozenset({"dict", "json", "copy", "construct", "schema", "schema_json", "parse_obj", "validate"})
 
 
 UNSAFE_FILTERS = ("safe", "forceescape", "tojson", "urlize", "xmlattr")
