@@ -374,3 +374,45 @@ def test_the_figures_an_item_stated_are_refused_to_templates(lived, tmp_path, re
         rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
     assert str(problem.value).startswith(str(folder / "entry.html") + ":1:")
     assert says in str(problem.value)
+
+
+def test_a_reference_override_gets_what_is_known_of_a_paper_as_rows(lived, tmp_path):
+    """The bibliography's entries: each fact as a (kind, value) row, in the order the site shows them."""
+    folder = override(
+        tmp_path / "templates",
+        "reference.html",
+        '<div class="team-ref" data-arxiv="{{ key }}">{% for kind, v in meta %}'
+        '<i data-kind="{{ kind }}">{{ v.value if kind == "cited_by" else "" }}</i>{% endfor %}'
+        "<b>{{ back_links|length if back_links is not none else 'none' }}</b></div>",
+    )
+    html = rendered(lived, "inference/bibliography.md", lambda r: r.bibliography(), folder)
+    assert "digest-ref__meta" not in html
+    views = sorted(lived.doc.citations.values(), key=lambda v: v.number)
+    shown = re.findall(r'<div class="team-ref" data-arxiv="([^"]+)">(.*?)<b>(\w+)</b></div>', html, re.S)
+    assert [key for key, _, _ in shown] == [v.citation.arxiv.split("v")[0] for v in views]
+    for view, (_key, rows, back) in zip(views, shown, strict=True):
+        kinds = re.findall(r'data-kind="(\w+)"', rows)
+        assert kinds[-1] == "verified" and kinds.count("cited_by") == len(view.latest_counts)
+        counts = [int(n) for n in re.findall(r'data-kind="cited_by">(\d+)<', rows)]
+        assert counts == [x.value for x in view.latest_counts]
+        assert back == str(len(lived.cited_at(view.citation.arxiv.split("v")[0])))
+
+
+def test_a_follow_up_override_gets_its_items_and_its_story_as_records(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "follow_up.html",
+        '<li class="team-fu" data-id="{{ id }}">{% for i in items %}<i>{{ i }}</i>{% endfor %}'
+        "{% for brief, u in view.history %}<s>{{ brief.date.isoformat() }} {{ u.status.value }}</s>{% endfor %}</li>",
+    )
+    html = rendered(lived, "inference/follow-ups.md", lambda r: r.follow_ups(), folder)
+    assert "digest-follow-up__meta" not in html
+    rows = dict(re.findall(r'<li class="team-fu" data-id="([^"]+)">(.*?)</li>', html, re.S))
+    assert rows and set(rows) == {f.follow_up.id for f in lived.doc.follow_ups}
+    for f in lived.doc.follow_ups:
+        assert re.findall(r"<i>([^<]+)</i>", rows[f.follow_up.id]) == [
+            i for i in f.follow_up.items if i in lived.doc.items
+        ]
+        story = re.findall(r"<s>(\S+) (\w+)</s>", rows[f.follow_up.id])
+        assert story == [(b.date.isoformat(), u.status.value) for b, u in f.history]
+    assert any(f.history for f in lived.doc.follow_ups)  # the lifecycle nights close or carry some over

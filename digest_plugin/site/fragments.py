@@ -70,6 +70,33 @@ CALLOUT_WORDS = word_sheet(
     correction=labels.CORRECTION,
 )
 """The words ``callout.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
+REFERENCE_WORDS = word_sheet(
+    sep=labels.SEP,
+    list_sep=labels.LIST_SEP,
+    clause_sep=labels.CLAUSE_SEP,
+    withdrawn=labels.REFERENCE_WITHDRAWN,
+    cited_by=labels.REFERENCE_CITED_BY,
+    as_of=labels.REFERENCE_AS_OF,
+    openalex=labels.REFERENCE_OPENALEX,
+    doi=labels.REFERENCE_DOI,
+    open_access=labels.REFERENCE_OA,
+    explained=labels.REFERENCE_OA_EXPLAINED,
+    card=labels.REFERENCE_CARD,
+    card_topic=labels.REFERENCE_CARD_TOPIC,
+    verified=labels.REFERENCE_VERIFIED,
+    unverified=labels.REFERENCE_UNVERIFIED,
+    from_brief=labels.REFERENCE_FROM,
+    use=labels.REFERENCE_USE,
+    earlier=labels.FIGURE_EARLIER,
+    down_weighted=labels.REFERENCE_DOWN_WEIGHTED,
+    back=labels.REFERENCE_BACK,
+    rel=OUTBOUND_REL,
+)
+"""The words ``reference.html`` is written with."""
+FOLLOW_UP_WORDS = word_sheet(
+    meta=labels.FOLLOW_UP_META, items=labels.FOLLOW_UP_ITEMS, list_sep=labels.LIST_SEP, clause_sep=labels.CLAUSE_SEP
+)
+"""The words ``follow_up.html`` is written with."""
 DETAILS_WORDS = word_sheet(
     related=labels.RELATED_CONTRADICTIONS,
     points_note=labels.POINTS_NOTE,
@@ -589,91 +616,42 @@ class FragmentRenderer(TextRenderer):
         )
 
     def reference(self, view: CitationView, *, back_links: bool = True, level: int = 2) -> str:
+        """A paper's entry in the bibliography (``reference.html``), given the record and what is
+        known of it as rows of data: a site can reorder, drop or restyle any of them."""
         c = view.citation
-        meta = []
+        meta: list[tuple[str, Any]] = [("withdrawn", view.withdrawn_in)] if view.withdrawn_in is not None else []
         if c.year:
-            meta.append(f"{c.year}")
-        meta += [self.cited_by(x) for x in view.latest_counts]
+            meta.append(("year", c.year))
+        meta += [("cited_by", x) for x in view.latest_counts]
         if c.openalex_id:
-            meta.append(labels.REFERENCE_OPENALEX.format(id=self.text(c.openalex_id)))
+            meta.append(("openalex", c.openalex_id))
         if c.doi:
-            link = f'<a href="https://doi.org/{esc(url_quote(c.doi, safe="/:;()+"))}" rel="{OUTBOUND_REL}">{self.text(c.doi, links=False)}</a>'
-            meta.append(labels.REFERENCE_DOI.format(link=link))
-        if view.withdrawn_in is not None:
-            meta.insert(
-                0,
-                labels.REFERENCE_WITHDRAWN.format(
-                    date=view.withdrawn_in.date.isoformat(), brief=self.brief_link(view.withdrawn_in)
-                ),
-            )
-        if c.oa_status:
-            explained = labels.OPEN_ACCESS.get(c.oa_status)  # OpenAlex's own closed set of words
-            word = self.text(c.oa_status)
-            status = labels.REFERENCE_OA_EXPLAINED.format(word=word, explained=explained) if explained else word
-            meta.append(labels.REFERENCE_OA.format(status=status))
+            meta.append(("doi", {"doi": c.doi, "href": "https://doi.org/" + url_quote(c.doi, safe="/:;()+")}))
+        if c.oa_status:  # OpenAlex's own closed set of words, explained beside the source's word
+            meta.append(("open_access", {"word": c.oa_status, "explained": labels.OPEN_ACCESS.get(c.oa_status)}))
         if c.card:
-            meta.append(
-                labels.REFERENCE_CARD.format(path=self.material(c.card))
-                + (labels.REFERENCE_CARD_TOPIC.format(topic=self.text(c.card_topic)) if c.card_topic else "")
-            )
-        meta.append(labels.REFERENCE_VERIFIED if c.verified else labels.REFERENCE_UNVERIFIED)
-        note = (
-            f'<p class="digest-ref__note">{labels.REFERENCE_USE.format(note=self.located(self.text(c.use_note), view.brief))}</p>'
-            if c.use_note
-            else ""
-        )
-        if view.earlier_counts:  # refreshed by a later brief: the earlier counts stay, as history
-            earlier = labels.CLAUSE_SEP.join(self.cited_by(x) for x in view.earlier_counts)
-            note += f'<p class="digest-ref__history"{NOT_SEARCHED} data-earlier-counts="{len(view.earlier_counts)}">{labels.FIGURE_EARLIER}{earlier}</p>'
-
-        if c.down_weighted_by:
-            dw = self.doc.contradiction(c.down_weighted_by)
-            if dw:
-                warning = labels.REFERENCE_DOWN_WEIGHTED.format(contradiction=self.contradiction_link(dw))
-                note += f'<p class="digest-ref__down" data-down-weighted="true">{warning}</p>'
-        back = (
-            [
-                Markup(
-                    f'<a class="digest-backlink" href="{esc(self.linker.url(p.page, p.anchor or None))}">'
-                    f"↩ {self.text(p.label, links=False)}</a>"
-                )
-                for p in self.layout.cited_at(arxiv_key(c.arxiv))
-            ]
-            if back_links
-            else None
-        )
+            meta.append(("card", {"path": c.card, "topic": c.card_topic}))
+        meta.append(("verified", c.verified))
+        places = self.layout.cited_at(arxiv_key(c.arxiv)) if back_links else None
         return self.render(
             "reference.html",
             view=view,
+            citation=c,
             number=view.number,
             anchor=self.anchor_id(f"ref-{view.number}"),
             level=level,
             key=arxiv_key(c.arxiv),
-            title=c.title,
-            cite=Markup(self.cite(view, number=False, card=False)),
-            meta=[Markup(m) for m in meta],
-            sep=labels.SEP,
-            from_brief=Markup(labels.REFERENCE_FROM.format(brief=self.brief_link(view.brief))),
-            note=Markup(note),
-            back_links=back,
-            back_label=labels.REFERENCE_BACK,
-            list_sep=labels.LIST_SEP,
+            meta=meta,
+            down_weighted=self.doc.contradiction(c.down_weighted_by) if c.down_weighted_by else None,
+            back_links=None
+            if places is None
+            else [{"href": self.linker.url(p.page, p.anchor or None), "label": p.label} for p in places],
+            words=REFERENCE_WORDS,
         )
 
     def follow_up(self, view: FollowUpView) -> str:
+        """One follow-up (``follow_up.html``): the record, the items it concerns and its story."""
         fu = view.follow_up
-        items = labels.LIST_SEP.join(self.item_link(i) for i in fu.items if i in self.doc.items)
-        story = "".join(
-            f"{labels.CLAUSE_SEP}{self.brief_link(b)} {esc(u.status.label)}"
-            + (f"：{self.text(u.note)}" if u.note else "")
-            for b, u in view.history
-        )
-        meta = labels.FOLLOW_UP_META.format(
-            status=esc(view.status.label),
-            brief=self.brief_link(view.brief),
-            items=labels.FOLLOW_UP_ITEMS.format(items=items) if items else "",
-            story=story,
-        )
         return self.render(
             "follow_up.html",
             view=view,
@@ -683,7 +661,8 @@ class FragmentRenderer(TextRenderer):
             pending=view.pending,
             round=fu.round,
             text=fu.text,
-            meta=Markup(meta),
+            items=[i for i in fu.items if i in self.doc.items],
+            words=FOLLOW_UP_WORDS,
         )
 
     def changes(self, brief: Brief) -> str:

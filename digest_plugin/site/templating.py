@@ -69,7 +69,7 @@ class TextPath(Protocol):
     def section_link(self, number: str) -> str: ...
     def item_link(self, item_id: str) -> str: ...
     def contradiction_link(self, view: Any) -> str: ...
-    def cite(self, view: Any) -> str: ...
+    def cite(self, view: Any, *, number: bool = True, card: bool = True) -> str: ...
     def material(self, path: str, anchor: str | None = None) -> str: ...
     def level_tag(self, level: str) -> str: ...
     def located(self, html: str, brief: Any) -> str: ...
@@ -165,14 +165,18 @@ def _contradiction_link(context: Context, view: Any) -> Markup:
 
 
 @pass_context
-def _cite(context: Context, view: Any) -> Markup:
-    """``{{ citation|cite }}``: the paper's numbered link, with its card (``citation.html``)."""
-    return Markup(_renderer(context).cite(view))
+def _cite(context: Context, view: Any, number: bool = True, card: bool = True) -> Markup:
+    """``{{ citation|cite }}``: the paper's numbered link, with its card (``citation.html``);
+    ``|cite(number=false, card=false)`` the bare link to arXiv (a bibliography entry's own)."""
+    return Markup(_renderer(context).cite(view, number=number, card=card))
 
 
 @pass_context
 def _material(context: Context, material: Any) -> Markup:
-    """``{{ material|material }}``: a path of the round's materials as code, and the place in it."""
+    """``{{ material|material }}``: a path of the round's materials as code, and the place in it
+    (or a path alone: a paper's card)."""
+    if isinstance(material, str):
+        return Markup(_renderer(context).material(material))
     return Markup(_renderer(context).material(material.path, material.anchor))
 
 
