@@ -71,6 +71,7 @@ class TextPath(Protocol):
     def contradiction_link(self, view: Any) -> str: ...
     def cite(self, view: Any, *, number: bool = True, card: bool = True) -> str: ...
     def material(self, path: str, anchor: str | None = None) -> str: ...
+    def cited_by(self, count: Any) -> str: ...
     def level_tag(self, level: str) -> str: ...
     def located(self, html: str, brief: Any) -> str: ...
     def withheld(self, view: Any) -> str: ...
@@ -169,6 +170,12 @@ def _cite(context: Context, view: Any, number: bool = True, card: bool = True) -
     """``{{ citation|cite }}``: the paper's numbered link, with its card (``citation.html``);
     ``|cite(number=false, card=false)`` the bare link to arXiv (a bibliography entry's own)."""
     return Markup(_renderer(context).cite(view, number=number, card=card))
+
+
+@pass_context
+def _cited_by(context: Context, count: Any) -> Markup:
+    """``{{ count|cited_by }}``: 「被引 4677（S2，截至 2026-10-21）」, as the citation card writes it."""
+    return Markup(_renderer(context).cited_by(count))
 
 
 @pass_context
@@ -343,6 +350,7 @@ def environment(overrides: tuple[str, ...] = ()) -> _Sandbox:
         contradiction_link=_contradiction_link,
         cite=_cite,
         material=_material,
+        cited_by=_cited_by,
         level_tag=_level_tag,
         withheld=_withheld,
         item_ref=_item_ref,

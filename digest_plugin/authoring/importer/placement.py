@@ -196,7 +196,8 @@ def _placement_action(text: str, relation: str, draft: Draft) -> PlacementAction
     return None
 
 
-NEGATED = re.compile(r"(?:不是|并非|并不是|不算|非)\s*\Z")
+NEGATED = re.compile(r"(?:不是|不算|非)\s*\Z")
+"""Right before the words, they are negated: 「不是同一件事」, 「并非同一事件」."""
 
 
 def _said_duplicate(relation: str, draft: Draft) -> str | None:

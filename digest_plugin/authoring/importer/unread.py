@@ -139,7 +139,6 @@ def _decided(brief: dict[str, Any], history: History) -> tuple[set[str], set[str
         if duplicate := placement.get("duplicate_of"):
             acted.add(str(duplicate))
         out |= {str(e) for e in [placement.get("entry"), duplicate, *(placement.get("entries") or [])] if e}
-    out |= acted
     return out | {e for e in (history.entry_of(i) for i in list(out)) if e}, acted
 
 
