@@ -47,6 +47,7 @@ from .items import read_items
 from .links import link_references
 from .markdown import normalized, split_parts
 from .numbering import check_counts, validate_brief
+from .obsidian import from_obsidian
 from .orgmode import from_org
 from .outliner import unexported
 from .pandoc import from_pandoc
@@ -114,7 +115,7 @@ def import_full(
     history = History(known_briefs, outline, relative)
     outline = with_brief_entries(outline, known_briefs)
     written = [Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
-    lines = unexported(from_org(from_pandoc(written)))
+    lines = unexported(from_obsidian(from_org(from_pandoc(written))))
     parts = split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
     brief.update(read_header(parts[0], draft, name))

@@ -237,16 +237,19 @@ class Field:
         return f"{self.head}{self.text}"
 
 
+SYMBOL_TAG = r"[\u2190-\u2bff][\ufe0e\ufe0f]?"
+"""A symbol a writer numbers with, glued to the number (「⏭1」, 「▲1」, 「⚠︎1」): arrows, technical and geometric
+signs, dingbats (U+2190 … U+2BFF), with the variation selector an emoji keyboard adds."""
 TAG_NUMBER = r"[^\W\d_]{1,3}\s*[-‐－]?\s*(?P<tagged>[1-9]\d?)(?![\d.])"
 """A short tag of the writer's own and a number (「疑 1」, 「C-1」, 「接-1」): never 0, never a version's first digit."""
 
 
 ENTRY_NUMBER = re.compile(
     r"(?P<mark>[①-⑩⑴-⑽]|[A-Za-z]?\d{1,2}(?!\d)[.、．)）]?|[（(]\d{1,2}[）)]|[ivx]{1,4}\.|"
-    rf"{TAG_NUMBER}(?=\s*[·・:：])|[^\W\d_]{{1,3}}[-‐－][1-9]\d?(?![\d.]))"
+    rf"{TAG_NUMBER}(?=\s*[·・:：])|[^\W\d_]{{1,3}}[-‐－][1-9]\d?(?![\d.])|{SYMBOL_TAG}[1-9]\d?(?![\d.]))"
     r"(?P<sep>\s*[·・:：]\s*|\s+)"
 )
-"""An entry's own number, right after a task's status marker (「⑵」, 「L1」, 「3.」, 「（2）」, 「iv.」, 「疑 1 ·」, 「接-1」), and
+"""An entry's own number, right after a task's status marker (「⑵」, 「L1」, 「3.」, 「（2）」, 「iv.」, 「疑 1 ·」, 「接-1」, 「⏭1」), and
 what parts it from the text."""
 
 

@@ -124,8 +124,13 @@ def _open_follow_ups(draft: Draft) -> list[Any]:
 
 
 def _carried_tonight(out: dict[str, Any]) -> set[str]:
-    """The earlier follow-ups tonight already says are carried over."""
-    return {str(u["follow_up"]) for u in out.get("follow_up_updates", []) if u["status"] == FollowUpStatus.carried_over}
+    """The earlier follow-ups tonight already says are carried over and no line of tonight's list has
+    restated yet (one that has carries its number there)."""
+    return {
+        str(u["follow_up"])
+        for u in out.get("follow_up_updates", [])
+        if u["status"] == FollowUpStatus.carried_over and "number" not in u
+    }
 
 
 def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
@@ -137,6 +142,17 @@ def _add_update(out: dict[str, Any], update: dict[str, Any]) -> None:
             earlier["number"] = update["number"]
         return
     out.setdefault("follow_up_updates", []).append({**update, "follow_up": Code(str(update["follow_up"]))})
+
+
+BOXES = {
+    "x": FollowUpStatus.done,
+    "X": FollowUpStatus.done,
+    "✓": FollowUpStatus.done,
+    ">": FollowUpStatus.carried_over,
+    "-": FollowUpStatus.dropped,
+}
+"""A task box's status, in a list of what became of an earlier night's follow-ups, where no word says it:
+done 「[x]」, forwarded 「[>]」 (carried over), cancelled 「[-]」 (Obsidian's Tasks plugin and most themes)."""
 
 
 def _numbered_list(
@@ -159,8 +175,8 @@ def _numbered_list(
         new = bool(NEW_MARK.match(entry.text))
         targets = [] if new else lists.earlier_follow_ups(numbered, entry, today, history, round_)
         status = last_status(entry.text, draft.words)
-        if status is None and entry.ticked and numbered.earlier:
-            status = FollowUpStatus.done  # 「- [x] （甲）…」 in the list of what became of an earlier night's
+        if status is None and numbered.earlier:
+            status = BOXES.get(entry.box or "")  # 「- [x] （甲）…」 in the list of what became of an earlier night's
         if targets:
             if status is None and not numbered.earlier:
                 status = FollowUpStatus.carried_over  # restated in tonight's list: carried on
@@ -172,7 +188,7 @@ def _numbered_list(
             continue
         if numbered.earlier or entry.number in taken:
             continue
-        if not new and (old := _carried_on(entry.text, draft)) in _carried_tonight(out):
+        if not new and (old := _carried_on(entry.text, draft, _carried_tonight(out))):
             # 「> 接-1 …」 answered 「留待周五（Ⓐ）」 above, then restated as Ⓐ: the same follow-up, its number here
             _add_update(out, {"follow_up": old, "status": FollowUpStatus.carried_over, "number": entry.number})
             continue
@@ -281,11 +297,13 @@ def _mark_number(mark: str) -> int:
     return circled.index(mark) + 1 if mark in circled else int(re.sub(r"\D", "", mark))
 
 
-def _carried_on(text: str, draft: Draft) -> str | None:
-    """The one earlier follow-up, still open, that a restated line names: they share a run of at
-    least five characters (本地复现长 prefill 冻结).  None when no single one does (never guessed)."""
+def _carried_on(text: str, draft: Draft, among: set[str] | None = None) -> str | None:
+    """The one earlier follow-up, still open (and of ``among``, when given: those tonight carries over), that a
+    restated line names: they share a run of at least five characters (本地复现长 prefill 冻结).  None when
+    no single one does (never guessed)."""
     wanted = fold(re.sub(r"[（(][^）)]*[）)]", "", text))
-    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in _open_follow_ups(draft)}
+    candidates = [f for f in _open_follow_ups(draft) if among is None or f.id in among]
+    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in candidates}
     best = max(runs.values(), default=0)
     hits = [fid for fid, run in runs.items() if run == best]
     return hits[0] if best >= 5 and len(hits) == 1 else None

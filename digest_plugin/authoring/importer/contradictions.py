@@ -10,18 +10,19 @@ from typing import Any
 from ...core import arxiv, spelling
 from ...core.model import Disposition, Status
 from .backrefs import History, find_references
-from .common import BULLETS, QUOTED, SECTION_REF, TAG_NUMBER, At, Code, Draft, Line, Part, unrolled_tables
+from .common import BULLETS, QUOTED, SECTION_REF, SYMBOL_TAG, TAG_NUMBER, At, Code, Draft, Line, Part, unrolled_tables
 from .markdown import label_colon, list_entries
 from .numbering import check_numbering, dedupe_ids
 
 NUMBERED = re.compile(
     r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
     r"|(?P<circled>[①-⑩])|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、]"
-    rf"|[★☆■◆●▶►▸※]?\s*(?P<tag>{TAG_NUMBER})\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
+    rf"|[★☆■◆●▶►▸※]?\s*(?P<tag>{TAG_NUMBER})\s*(?:[·・:：、—–|｜]|\u3000)(?!\d)"
+    rf"|{SYMBOL_TAG}(?P<n5>[1-9]\d?)\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
     r"\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
 )
 """A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, a short tag of the
-writer's own and the number before a separator (「疑 1 · …」, 「C-1 · …」, 「D-1：…」, 「★ 新开 1　…」), in a quote block (「> ❶ …」), a
+writer's own and the number before a separator (「疑 1 · …」, 「C-1 · …」, 「D-1：…」, 「★ 新开 1　…」), a symbol glued to it (「⚠︎1 · …」), in a quote block (「> ❶ …」), a
 Markdown heading or bold too.  A list's number is never 0 and is no version's first digit (「0.5.1 里程碑页…」)."""
 
 
@@ -30,7 +31,7 @@ def _number(m: re.Match[str]) -> int:
         return ord(m["dark"]) - ord("❶") + 1
     if m["circled"]:
         return ord(m["circled"]) - ord("①") + 1
-    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["tagged"])
+    return int(m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["tagged"])
 
 
 # --- contradictions

@@ -79,10 +79,15 @@ class _Labels:
     """The patterns that find an item's labelled fields, for one set of label spellings."""
 
     canonical: dict[str, str]
+    """Each spelling, case-folded, to its field's label."""
     field: re.Pattern[str]
     heading: re.Pattern[str]
     inline: re.Pattern[str]
     table: re.Pattern[str]
+
+    def of(self, spelling: str) -> str:
+        """The field a label spells, whatever its letters' case (「SOURCE」, 「Source」)."""
+        return self.canonical[spelling.casefold()]
 
 
 OPEN, CLOSE = "[【\\[〔［]", "[】\\]〕］]"
@@ -94,15 +99,16 @@ a symbol or emoji the writer marks labels with (「📎 来源：」, 「▸ 要
 
 @functools.cache
 def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
-    canonical = dict(spellings)
-    alternation = "|".join(re.escape(s) for s in sorted(canonical, key=len, reverse=True))
+    canonical = {spelling.casefold(): label for spelling, label in spellings}
+    # Latin letters match in any case: an Org drawer's 「:EVIDENCE:」 is the label 「Evidence」
+    alternation = "(?i:" + "|".join(re.escape(s) for s, _ in sorted(spellings, key=lambda p: -len(p[0]))) + ")"
     note = r"(?:[（(](?P<note>[^）)]*)[）)])?"
     note2 = note.replace("?P<note>", "?P<note2>")
     return _Labels(
         canonical,
         # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
-            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)=(?=\s|$))\**"
+            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
             rf"|{OPEN}(?P<label2>{alternation}){CLOSE}\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
@@ -136,11 +142,11 @@ FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系"
 _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
 PLAIN_LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+=(?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
+    r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
     r"|^(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*："
 )
-"""A plain label at the start of an unindented line: 「src = …」 (any short word and an equals sign between
-spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon).  Read as a label only where the part has fields of this
+"""A plain label at the start of an unindented line: 「src = …」 or 「来路 ▸ …」 (any short word and an equals
+sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon).  Read as a label only where the part has fields of this
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
 
@@ -179,22 +185,23 @@ def _guessed_labels(part: Part, known: dict[str, str], draft: Draft) -> dict[str
     points, boundary, relation, placement).  The editor is told each reading and where to write the
     label so that the next brief needs no guess; a label no way reads stays unread (its paragraph is
     kept in the item's notes, or read as the value rating when it holds only that)."""
+    known = {spelling.casefold(): field for spelling, field in known.items()}  # 「SOURCE」 is 「Source」
     order: dict[str, int] = {}  # label → the line it first heads, known labels too (their place counts)
     plain = _plain_labels(part)
     for row in part.lines:
         lead = _lead_label(row.text, plain)
         label = lead[0] if lead else None
-        if label is None and (known_lead := _KNOWN_LEAD.match(row.text)) and known_lead["plain"] in known:
+        if label is None and (known_lead := _KNOWN_LEAD.match(row.text)) and known_lead["plain"].casefold() in known:
             label = known_lead["plain"]
         if label:
             order.setdefault(label, row.number)
-    unknown = [label for label in order if label not in known]
+    unknown = [label for label in order if label.casefold() not in known]
     if not unknown:
         return {}
     spelled: dict[str, set[str]] = {}
     for spelling, field in known.items():
         spelled.setdefault(field, set()).add(spelling)
-    read: dict[str, tuple[str, str]] = {label: (known[label], "") for label in order if label in known}
+    read = {label: (known[label.casefold()], "") for label in order if label.casefold() in known}
     for label in (x for x in unknown if not x.isascii()):  # (Latin letters say nothing one by one: 「ties」)
         fields = {f for f, spellings in spelled.items() if any(all(c in s for c in label) for s in spellings)}
         if len(fields) == 1 and (field := fields.pop()) in FIELD_ORDER:
@@ -382,11 +389,11 @@ def _mark_of(m: re.Match[str]) -> str | None:
 
 
 ANY_HEADING = re.compile(
-    r"^[^\w「]*(?:第\s*|[A-Za-z]{1,2}(?=\d{1,2}(?![\w.])))?(?P<number>\d{1,2}(?!\d|\.\d)|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
+    r"^[^\w「]*(?:第\s*|(?:[A-Za-z]{1,2}|[\u0370-\u03ff])(?=\d{1,2}(?![\w.])))?(?P<number>\d{1,2}(?!\d|\.\d)|[一二三四五六七八九十]{1,3}(?=[^\w]|条))?\s*(?:条)?[^\w「]*\s*"
     r"(?P<title>[\w「（(].*?)[*\s]*$"
 )
-"""An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」, 「D1 · …」): marks, an optional number (after a
-lead of one or two letters that is the writer's mark), the title."""
+"""An item heading in a shape no rule names (「〔3〕…」, 「◆ 3 …」, 「D1 · …」, 「Δ1 · …」): marks, an optional number
+(after a lead of one or two Latin letters, or a Greek one, that is the writer's mark), the title."""
 
 
 def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
@@ -453,16 +460,16 @@ def _item_fields(body: list[Line], labels: _Labels) -> list[Field]:
             continue
         if m := labels.heading.match(line.text):
             label = m["label"] or m["label2"]
-            current = Field(labels.canonical[label], "", line.number, m["note"], label + "：")
+            current = Field(labels.of(label), "", line.number, m["note"], label + "：")
             fields.append(current)
             previous_blank = False
             continue
         if m := labels.table.match(line.text):
-            current = Field(labels.canonical[m["label"]], m["text"].strip(), line.number, m["note"], _head(m))
+            current = Field(labels.of(m["label"]), m["text"].strip(), line.number, m["note"], _head(m))
             fields.append(current)
         elif m := labels.field.match(line.text):
             label = m["label"] or m["label2"]
-            current = Field(labels.canonical[label], m["text"].strip(), line.number, _note(m), _head(m))
+            current = Field(labels.of(label), m["text"].strip(), line.number, _note(m), _head(m))
             fields.append(current)
         elif (bullet := BULLET.match(line.text)) and current is not None:
             current.text += "\n- " + bullet["text"]
@@ -491,7 +498,7 @@ def _inline_fields(f: Field, labels: _Labels) -> Iterator[Field]:
         assert found is not None, "the inline pattern only cuts before a label the field pattern reads"
         label = found["label"] or found["label2"]
         line = f.line + f.text[: m.end()].count("\n")
-        yield Field(labels.canonical[label], found["text"].strip(), line, _note(found), _head(found))
+        yield Field(labels.of(label), found["text"].strip(), line, _note(found), _head(found))
 
 
 RATING_LINE = re.compile(

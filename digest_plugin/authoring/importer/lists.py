@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
-from .common import MARKDOWN_MARKS, Line, strip_end, table_cells
+from .common import MARKDOWN_MARKS, SYMBOL_TAG, Line, strip_end, table_cells
 from .numbers import ENCLOSED, MORE_ENCLOSED
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
@@ -42,21 +42,23 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     more = (
         r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
     )
-    pattern = pattern.replace("{MORE}", more).replace("{CIRCLED}", f"①-⑩{MORE_ENCLOSED}")
+    pattern = (
+        pattern.replace("{MORE}", more).replace("{CIRCLED}", f"①-⑩{MORE_ENCLOSED}").replace("{SYMBOL}", SYMBOL_TAG)
+    )
     for name, chars in (("{STEMS}", STEMS), ("{ORDINALS}", ORDINALS), ("{PAREN}", PARENTHESIZED)):
         pattern = pattern.replace(name, chars)
     return re.compile(pattern.replace("{BRANCHES}", BRANCHES))
 
 
 ENTRY = _compiled(
-    r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓]?)\]\s*)?"
+    r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓>/-]?)\]\s*)?"
     r"(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
-    r"{MORE}|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－])(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
+    r"{MORE}|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
-list; ``box`` keeps whether it is ticked), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
-(a letter and the number), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), each also as a Markdown heading (an Org file's 「*** DONE R1 …」)."""
+list; ``box`` keeps its status: 「[x]」, 「[>]」 …), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
+(a letter and the number), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), 「⏭1 …」 (a symbol), each also as a Markdown heading (an Org file's 「*** DONE R1 …」)."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（({CIRCLED}]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[{CIRCLED}])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
@@ -86,8 +88,9 @@ class Entry:
     number: int
     text: str
     line: int
-    ticked: bool | None = None
-    """A task list's box: ``True`` for 「[x]」, ``False`` for 「[ ]」, ``None`` when the entry has none."""
+    box: str | None = None
+    """A task list's box, what stands between its brackets: 「x」 (done), 「>」 (forwarded), 「-」 (cancelled), 「/」
+    (in progress), 「」 for 「[ ]」; ``None`` when the entry has none."""
 
 
 @dataclass
@@ -151,7 +154,7 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
             elif row and not current.entries:
                 current.lines.add(lines[j].number)  # the header and rule rows above the first entry
             elif m := ENTRY.match(text):
-                box = None if m["box"] is None else bool(m["box"].strip())
+                box = None if m["box"] is None else m["box"].strip()
                 current.entries.append(Entry(_number(m), m["text"].strip(), lines[j].number, box))
                 current.lines.add(lines[j].number)
             elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):

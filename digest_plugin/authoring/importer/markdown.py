@@ -80,9 +80,11 @@ def _headings_by_level(lines: list[Line]) -> dict[str, list[tuple[int, str]]]:
 def _parts_by_position(lines: list[Line], draft: Draft) -> list[Part] | None:
     """The four parts when no heading is numbered the team's way: the one heading level used exactly
     four times after the first heading, in order (whatever numbers them: 「### 2 ▸ …」); each heading's
-    words decide its kind when they can, else its place.  None when no level fits (never a guess
-    among several)."""
+    words decide its kind when they can, else its place.  Of several Markdown levels used four times, the
+    outermost holds the others.  None when no level fits (never a guess among several kinds of heading)."""
     fits = [(level, heads) for level, heads in _headings_by_level(lines).items() if len(heads) == 4]
+    if len(fits) > 1 and all(level.startswith("#") for level, _ in fits):
+        fits = [min(fits, key=lambda fit: len(fit[0]))]  # 「## 01 · 增量」 holds the 「### Δ1 …」 under it: the parts
     if len(fits) != 1:
         return None
     level, heads = fits[0]
@@ -166,7 +168,8 @@ def list_entries(lines: list[Line], starts: re.Pattern[str]) -> tuple[list[tuple
     and the other paragraphs, each with its first line.
 
     An entry written as a Markdown heading (「## 疑 1 · title」, an Org headline) holds the paragraphs
-    under it up to the next heading, its title parted from them by a colon, as 「title：text」 reads."""
+    under it up to the next heading, its title parted from them by a colon, as 「title：text」 reads; so
+    does any other heading from the text right under it (「### 勘误」, an Obsidian callout's title)."""
     entries: list[tuple[int, str]] = []
     others: list[tuple[int, str]] = []
     current: list[tuple[int, str]] | None = None
@@ -186,7 +189,9 @@ def list_entries(lines: list[Line], starts: re.Pattern[str]) -> tuple[list[tuple
             titled = before.startswith("#") and "：" not in before and ":" not in before  # its first paragraph
             entries[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else join_lines(before, text))
         elif not previous_blank and current is not None and not text.startswith("#"):
-            current[-1] = (current[-1][0], join_lines(current[-1][1], text))
+            first, before = current[-1]
+            titled = before.startswith("#") and "：" not in before and ":" not in before  # 「### 勘误」 over its text
+            current[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else join_lines(before, text))
         else:
             others.append((line.number, text))
             current = others

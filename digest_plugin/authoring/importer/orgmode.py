@@ -8,8 +8,9 @@ a title line, headlines made of stars (``** …``), fields in property drawers (
 
 * ``#+TITLE: t`` is the title line, ``#+AUTHOR: a`` the byline 「作者：a」 (with ``#+DATE:``'s date, 「作者：a ·
   2026-10-22」); other keywords stay text;
-* a headline of N stars is a Markdown heading of N ``#``, its tags dropped; a TODO keyword stands after
-  the headline's number (``⑵ KILL …``), as a status word (``wordings: follow_up_*``) is read;
+* a headline of N stars is a Markdown heading of N ``#``, its tags and priority cookie (``[#A]``) dropped;
+  a TODO keyword stands after the headline's number (``⑵ KILL …``), as a status word (``wordings:
+  follow_up_*``) is read;
 * a property ``:KEY: value`` is the bold label ``**KEY**：value`` (read as any label is: a known one,
   or an unknown one by its characters, what it holds or its place, and marked); the drawer's
   ``:PROPERTIES:`` and ``:END:`` lines are blank;
@@ -33,6 +34,8 @@ HEADLINE = re.compile(r"^(?P<stars>\*+)\s+(?P<text>.*?)(?:\s+(?P<tags>:[\w@#%:]+
 TIMESTAMP = re.compile(
     r"[\[<](?P<date>\d{4}-\d{2}-\d{2})(?:\s+[^\]>\d\s]{1,9})?(?:\s+(?P<time>\d{1,2}:\d{2})(?:-\d{1,2}:\d{2})?)?[\]>]"
 )
+PRIORITY = re.compile(r"(?:(?<=\s)|^)\[#[A-Z0-9]\]\s+")
+"""A headline's priority cookie, ``[#A]``: the task's rank, not its text."""
 LINK = re.compile(r"\[\[(?P<url>[^\[\]]+)\](?:\[(?P<text>[^\[\]]+)\])?\]")
 RULE_ROW = re.compile(r"^\s*\|[-+|: ]+\|?\s*$")
 BLOCK = re.compile(r"^\s*#\+(?:BEGIN|END)_\w+", re.I)
@@ -91,7 +94,8 @@ def _line(text: str, keywords: tuple[str, ...]) -> str:
     if m := PROPERTY.match(text):
         return f"{m['indent']}**{m['key']}**：{_inline(m['value'] or '')}".rstrip()
     if m := HEADLINE.match(text):
-        return "#" * len(m["stars"]) + " " + _with_keyword_after_number(_inline(m["text"]), keywords)
+        headline = _with_keyword_after_number(_inline(PRIORITY.sub("", m["text"])), keywords)
+        return "#" * len(m["stars"]) + " " + headline
     if RULE_ROW.match(text):
         return text.replace("+", "|")
     return _inline(text)
