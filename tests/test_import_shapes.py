@@ -122,6 +122,8 @@ FOLLOW_UPS = {
     "earthly branches, owner last": "### 托付周四\n\n子\u3000复现 ITL〔洛〕\n丑\u3000问维护者默认值〔Jay〕",
     "a table of its own": "### 交接表（→ 周二）\n\n| # | 事 | 谁 |\n|---|---|---|\n| 1 | 复现 ITL | 洛 |\n| 2 | 问维护者默认值 | Jay |",
     "circled letters under a 【】 line": "【烦请周五接手】\n\nⒶ 复现 ITL\nⒷ 问维护者默认值",
+    "之一 under a heading": "#### 周五交钟\n\n之一　复现 ITL\n之二　问维护者默认值",
+    "a symbol and the number, task boxes": "### ⏭ 周三 · 砚 接手\n- [ ] ⏭1 复现 ITL 👤 洛\n- [ ] ⏭2 问维护者默认值 👤 Jay",
 }
 
 
@@ -189,9 +191,11 @@ def test_a_follow_up_list_written_any_known_way_reads_the_same(follow_ups):
         "task list with owners": ["@洛 · ", "@Jay · "],
         "letter and number, owner in brackets": ["［洛］", "［Jay］"],
     }.get(follow_ups, ["", ""])
-    after = {"earthly branches, owner last": ["〔洛〕", "〔Jay〕"], "a table of its own": [" · 洛", " · Jay"]}.get(
-        follow_ups, ["", ""]
-    )
+    after = {
+        "earthly branches, owner last": ["〔洛〕", "〔Jay〕"],
+        "a table of its own": [" · 洛", " · Jay"],
+        "a symbol and the number, task boxes": [" 👤 洛", " 👤 Jay"],
+    }.get(follow_ups, ["", ""])
     assert read_back(brief)[1] == [(n, owners[n - 1] + t + after[n - 1]) for n, t in EXPECTED[1]]
 
 

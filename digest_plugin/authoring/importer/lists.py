@@ -30,7 +30,7 @@ STEMS = "甲乙丙丁戊己庚辛壬癸"
 BRANCHES = "子丑寅卯辰巳午未申酉"
 """The earthly branches some writers number a list with, one a line: 「子　…」 「丑　…」."""
 ORDINALS = "一二三四五六七八九十"
-"""「其一 其二 …」: the ordinal a writer may number a list with (其 and a Chinese numeral)."""
+"""「其一 其二 …」, 「之一 之二 …」: the ordinal a writer may number a list with (其 or 之 and a Chinese numeral)."""
 PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 """「⑴ ⑵ …」: one character each, a digit in parentheses."""
 
@@ -39,9 +39,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     """A pattern of this module: ``{STEMS}``, ``{ORDINALS}``, ``{PAREN}`` and ``{BRANCHES}`` stand for
     their characters in a character class, ``{MORE}`` for the other numberings an entry may carry (其一,
     ⑴, 子), ``{CIRCLED}`` for the enclosed numerals an entry may start with (「①」, 「Ⓐ」, 「➊」)."""
-    more = (
-        r"|其(?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
-    )
+    more = r"|[其之](?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
     pattern = (
         pattern.replace("{MORE}", more).replace("{CIRCLED}", f"①-⑩{MORE_ENCLOSED}").replace("{SYMBOL}", SYMBOL_TAG)
     )
