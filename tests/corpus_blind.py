@@ -62,7 +62,8 @@ SEVENTH = ROOT / "tests" / "corpus" / "blind7"
 correct, 38 asked, 22 wrong of 67; nothing published), then tuned on (2026-12-05, after blind8 was
 written)."""
 FRESH = ROOT / "tests" / "corpus" / "blind8"
-"""Four later nights (12-07 … 12-10), written after blind7 was scored: held out, never tuned on."""
+"""Four later nights (12-07 … 12-10), written after blind7 was scored: held out until 2026-12-06 (16 correct,
+25 asked, 25 wrong of 66 then), then tuned on."""
 NINTH = ROOT / "tests" / "corpus" / "blind9"
 """Four later nights (12-11 … 12-14), written after blind8 was scored (2026-12-05): held out, never tuned on."""
 TENTH = ROOT / "tests" / "corpus" / "blind10"

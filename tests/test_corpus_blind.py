@@ -208,8 +208,9 @@ def test_the_seventh_corpus_stays_where_it_is(scores):
 SEVENTH_CORRECT, SEVENTH_READ = 38, 67  # 19, 42, 6 after the exports; 36, 31, 0 after the second round
 
 
-def test_the_fresh_holdout_stays_where_it_is(scores):
-    """blind8/, never tuned on: four nights by a returning writer (乔), two new ones (棠, an Obsidian
+def test_the_eighth_corpus_stays_where_it_is(scores):
+    """blind8/, held out until 2026-12-06, then tuned on (the holdout is still eight nights: three of blind/,
+    blind9/ and 12-18): four nights by a returning writer (乔), two new ones (棠, an Obsidian
     note; 砚, an Emacs Org file) and 禾 drifting further, written by a helper session after blind7/ was
     scored.  First run (2026-12-05, before any change made for it): 8 correct, 24 asked, 34 wrong of 66;
     one withheld claim published and three nights failing the check (two only because the story's
@@ -219,12 +220,14 @@ def test_the_fresh_holdout_stays_where_it_is(scores):
     and round taken from its file's name when its header gives none: 8, 29, 29, every night check clean,
     nothing published.  After the second round tuned on blind7/ (citation lines, 第 N 项 headings, fields
     in a blockquote, 矛盾一, …): 16, 22, 28; after the third (citation tables, 礼拜 weekdays, …, and a citation
-    with no title read given its id and a question, which a night of it needed to check clean): 16, 25, 25."""
+    with no title read given its id and a question, which a night of it needed to check clean): 16, 25, 25.
+    Tuned on (2026-12-06): an Obsidian note's properties, callouts, wikilinks and task boxes, 「▸」 labels, Latin
+    labels in any case, lists numbered ⏭1 or 之一, the writers' verbs in the vocabulary: 39, 19, 8."""
     fresh = totals(_of(scores, "blind8"))
     assert fresh["correct"] >= FRESH_CORRECT and fresh["correct"] + fresh["asked"] >= FRESH_READ, table(scores)
 
 
-FRESH_CORRECT, FRESH_READ = 16, 41
+FRESH_CORRECT, FRESH_READ = 39, 58
 
 
 def test_the_ninth_corpus_stays_where_it_is(scores):
@@ -233,12 +236,13 @@ def test_the_ninth_corpus_stays_where_it_is(scores):
     blind8/ was scored.  First run (2026-12-05, before any change made for it, its text and its wrong
     decisions unread): 13 correct, 21 asked, 33 wrong of 67; nothing published; every night check clean.
     Then, from the helper's one-line summary and pandoc's manual, without reading it: a pandoc file's
-    grid tables, footnotes, escapes and attributes read as the team's Markdown: 13, 25, 29."""
+    grid tables, footnotes, escapes and attributes read as the team's Markdown: 13, 25, 29; after blind8/ was
+    tuned on (2026-12-06): 13, 29, 25."""
     ninth = totals(_of(scores, "blind9"))
     assert ninth["correct"] >= NINTH_CORRECT and ninth["correct"] + ninth["asked"] >= NINTH_READ, table(scores)
 
 
-NINTH_CORRECT, NINTH_READ = 13, 38
+NINTH_CORRECT, NINTH_READ = 13, 42
 
 
 def test_the_tenth_corpus_stays_where_it_is(scores):
