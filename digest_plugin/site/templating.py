@@ -247,10 +247,8 @@ class _Sandbox(ImmutableSandboxedEnvironment):
                 if attribute in obj and not hasattr(dict, attribute):
                     return obj[attribute]
             elif kind in RECORD_TYPES:
-                if kind is doc.FigureState and (refused := self._withheld_value(obj, attribute)) is not None:
+                if (refused := self._refused(obj, attribute)) is not None:
                     return refused
-                if attribute == "figures" and kind in STATED_FIGURES:
-                    return self._stated_figures(obj)
                 value = getattr(obj, attribute, _MISSING)
                 if value is not _MISSING and not callable(value):
                     return value
@@ -258,13 +256,18 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``f["current"]`` reads an attribute too (Jinja falls back to ``getattr``): refused alike."""
-        kind = type(obj)
-        if kind is doc.FigureState and isinstance(argument, str):
-            if (refused := self._withheld_value(obj, argument)) is not None:
-                return refused
-        elif argument == "figures" and kind in STATED_FIGURES:
-            return self._stated_figures(obj)
+        if isinstance(argument, str) and (refused := self._refused(obj, argument)) is not None:
+            return refused
         return super().getitem(obj, argument)
+
+    def _refused(self, obj: Any, name: str) -> Any:
+        """What a template may not read of a record, by attribute or subscript alike: an undefined that
+        fails the build at the template's line, or None when ``name`` may be read."""
+        if type(obj) is doc.FigureState:
+            return self._withheld_value(obj, name)
+        if name == "figures" and type(obj) in STATED_FIGURES:
+            return self._stated_figures(obj)
+        return None
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         """A pydantic record's own methods (``model_dump``, ``dict``, ``json`` …) are not for

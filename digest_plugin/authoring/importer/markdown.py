@@ -185,19 +185,23 @@ def list_entries(lines: list[Line], starts: re.Pattern[str]) -> tuple[list[tuple
             current = entries
             headed = text.startswith("#")
         elif headed and current is entries and not text.startswith("#"):
-            first, before = entries[-1]
-            titled = before.startswith("#") and "：" not in before and ":" not in before  # its first paragraph
-            entries[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else join_lines(before, text))
+            entries[-1] = (entries[-1][0], _under(entries[-1][1], text))
         elif not previous_blank and current is not None and not text.startswith("#"):
-            first, before = current[-1]
-            titled = before.startswith("#") and "：" not in before and ":" not in before  # 「### 勘误」 over its text
-            current[-1] = (first, f"{before.lstrip('#').strip()}：{text}" if titled else join_lines(before, text))
+            current[-1] = (current[-1][0], _under(current[-1][1], text))
         else:
             others.append((line.number, text))
             current = others
             headed = False
         previous_blank = False
     return entries, others
+
+
+def _under(before: str, text: str) -> str:
+    """A paragraph's next line joined on; a Markdown heading with no colon of its own (「### 勘误」) titles
+    the text under it, 「勘误：text」, rather than running into it."""
+    if before.startswith("#") and "：" not in before and ":" not in before:
+        return f"{before.lstrip('#').strip()}：{text}"
+    return join_lines(before, text)
 
 
 def label_colon(text: str) -> int | None:
