@@ -448,6 +448,35 @@ def test_a_writers_own_marks_and_name_and_a_four_digit_date() -> None:
         assert find_references(text, friday, history) == [], text
 
 
+def test_a_part_and_a_number_and_a_mark_after_a_symbol() -> None:
+    """「乔的二·1」 names the contradiction numbered 1 in part 二 of that night, 「一·3」 its third item
+    (blind8's 棠); a night whose contradictions were titled 「#疑1 …」 is named so by a later one, whatever
+    stands before the night (an Org keyword: 「FIXED 2026-10-21 芮 #疑2」) (issue 29)."""
+    first = first_brief()
+    marked = first.model_copy(
+        update={
+            "author": "芮",
+            "contradictions": [
+                c.model_copy(update={"title": f"#疑{c.number} {c.title}"}) for c in first.contradictions
+            ],
+        }
+    )
+    history = History([marked])
+    friday = dt.date(2026, 10, 23)
+    item_3, c_1, c_2 = first.items[2].id, first.contradictions[0].id, first.contradictions[1].id
+    assert resolved(find_references("修正 · 2026-10-21 芮 二·1：旧「a」→ 新「b」", friday, history)) == [
+        ("contradiction", first.id, c_1)
+    ]
+    assert resolved(find_references("前天芮的一·3 要点", friday, history)) == [("item", first.id, item_3)]
+    assert resolved(find_references("FIXED 2026-10-21 芮 #疑2 · 标题", friday, history)) == [
+        ("contradiction", first.id, c_2)
+    ]
+    # undated, or a part number with no part: tonight's own, or no reference
+    for text in ("二·1 今晚新开", "见统一·3 版", "#疑2 今晚新开"):
+        assert find_references(text, friday, history) == [], text
+    assert find_references("FIXED 2026-10-21 芮 #疑2", friday, History([first])) == []
+
+
 def test_a_contradiction_numbered_in_chinese_numerals() -> None:
     """「10-21 矛盾二」, 「昨天的疑点一」: a writer who numbers her contradictions 矛盾一, 矛盾二 is named so by the
     others; 「矛盾一直没解决」 is no reference."""

@@ -465,6 +465,12 @@ def test_earlier_follow_ups_quoted_and_answered_below_each_quote_get_the_answers
     updates = {u["follow_up"]: (u["status"], u.get("number")) for u in brief["follow_up_updates"]}
     ids = [f.id for f in earlier.follow_ups]
     assert updates == {ids[0]: ("done", None), ids[1]: ("dropped", None), ids[2]: ("carried_over", 1)}
+    # The night after says nothing of what this night handed on, restated (Ⓐ, carried) or new (Ⓑ): each is asked.
+    third = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"]).replace("2026-10-22", "2026-10-24")
+    silent = import_full(third, known_briefs=[earlier, Brief.model_validate(brief)])
+    handed = [ids[2], *(f["id"] for f in brief["follow_ups"])]
+    for fid in handed:
+        assert any(fid in n.message and "was handed to tonight" in n.message for n in silent.notes), fid
     assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [
         (2, "问 Google 要价格栏"),
         (3, "H100 上的 p99 对照跑完后再看 p50"),  # 新增: new, whatever carried follow-up it shares words with
@@ -490,6 +496,33 @@ def test_tags_before_a_colon_heading_the_source_and_the_boundary_are_proposed_as
     plain = import_full(tagged.replace("证据边界：已核查发布说明；未复现。", "证据边界：注意：artifact 已清；未复现。"))
     assert "注意" not in plain.new_words.get("gaps", {}).values()
     assert "注意" not in plain.new_words.get("source_kinds", {}).values()
+
+
+def test_a_kind_named_by_both_the_source_gloss_and_the_boundary_is_proposed():
+    """「来源：…（基准榜单，ServeBench 11 月快照）」 over 「证据边界：基准榜单，各行由提交方自报；…」 (blind2's 岚),
+    or a bracketed gloss headed 「（会议海报：…）」 over 「证据边界：会议海报，仅口头交流：…」 (blind8's 乔): the
+    source line and the boundary name the same kind, so it is proposed (issue 29, item 11); a boundary
+    opening with a phrase its source line does not name proposes no kind."""
+    base = night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"])
+    glossed = base.replace(
+        "来源：https://docs.vllm.ai/en/latest/", "来源：https://servebench.org/lb（基准榜单，ServeBench 11 月快照）"
+    )
+    done = import_full(
+        glossed.replace("证据边界：已核查发布说明；未复现。", "证据边界：基准榜单，各行由提交方自报；未复现。")
+    )
+    assert "基准榜单" in done.new_words.get("source_kinds", {}).values()
+    item = YAML(typ="safe").load(done.text)["items"][0]
+    assert "基准榜单" in [done.new_words["source_kinds"].get(k) for k in item["evidence"]["source_kinds"]]
+    poster = base.replace(
+        "来源：https://docs.vllm.ai/en/latest/", "来源：notes/poster.md 第 3 节（会议海报：workshop 海报区，我的手记）"
+    ).replace("证据边界：已核查发布说明；未复现。", "证据边界：会议海报，仅口头交流：作者当面说的；未复现。")
+    done = import_full(poster)
+    assert "会议海报" in done.new_words.get("source_kinds", {}).values()
+    assert "仅口头交流" in done.new_words.get("gaps", {}).values()
+    unglossed = import_full(
+        base.replace("证据边界：已核查发布说明；未复现。", "证据边界：基准榜单，各行由提交方自报；未复现。")
+    )
+    assert "基准榜单" not in unglossed.new_words.get("source_kinds", {}).values()
 
 
 def _leo_night() -> tuple:
@@ -528,3 +561,29 @@ def test_a_contradiction_named_by_its_writers_tag_and_a_sub_list_of_statuses_are
     first, second = (c.id for c in earlier.contradictions)
     assert updates[first]["change"] == "resolved", updates
     assert second not in updates or updates[second]["change"] not in ("resolved", "superseded"), updates
+
+
+def test_a_bracketed_recap_after_a_contradiction_does_not_decide_tonights_change():
+    """「23/11 疑点 1（…，26/11 改列暂挂）纠正：「转为 GA」→「仍为 preview」」 (blind3's 岚): the bracket retells
+    what an earlier night did (put it on hold); the word after it says what tonight does (corrects it,
+    or puts on hold what an earlier night had corrected once) (issue 29)."""
+    earlier, markdown = _leo_night()
+    first = earlier.contradictions[0].id
+
+    def updates(statuses: str) -> dict:
+        later = markdown.replace("2026-10-22", "2026-10-23").replace(
+            "C-1 · scorer 的数：没有配置，在修正前不要把「scorer v2 让 TTFT 降 25%」写进活文档。\n\n"
+            "C-2 · 回写的开销：没有机器，在修正前不要把「回写开销低于 0.5%」写进活文档。",
+            "★ 新开 1　TCO 的比例：厂商自述，在修正前不要把「v6e 每 token 成本是 H100 的 40%」写进活文档。\n\n"
+            + statuses,
+        )
+        brief = YAML(typ="safe").load(import_full(later, known_briefs=[earlier]).text)
+        return {u["contradiction"]: u for u in brief.get("contradiction_updates") or []}
+
+    held = updates("旧疑点：\n- 昨天 Leo 那封 C-1（scorer 的数，前天校正过一回）改判暂挂观察：等维护者补配置。\n")
+    assert held[first]["change"] == "redisposed", held
+    fixed = updates(
+        "旧疑点：\n- 昨天 Leo 那封 C-1（scorer 的数，前天改列暂挂观察）纠正：「TTFT 降 25%」→「TTFT 降 12%」。见条目 1。\n"
+    )
+    assert (fixed[first]["change"], fixed[first].get("outcome")) == ("resolved", "corrected"), fixed
+    assert [(c["old"], c["new"]) for c in fixed[first]["corrections"]] == [("TTFT 降 25%", "TTFT 降 12%")]

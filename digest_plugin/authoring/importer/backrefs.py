@@ -106,8 +106,9 @@ class _Section:
 
 
 _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
-_MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3})(?P<n>\d{1,2})(?!\d)")
-"""A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」."""
+_MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3}|[^\w\s]?[\u4e00-\u9fff]{1,2})(?P<n>\d{1,2})(?!\d)")
+"""A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」,
+「#疑1 …」."""
 _TAG_OF = re.compile(r"^(?P<mark>[^\W\d_]{1,3}\s*[-‐－]?)\s*(?P<n>\d{1,2})$")
 """A contradiction's mark that is a tag of its writer's and its number: 「C-1」, 「疑 1」."""
 _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>") | {"No", "T", "D", "E", "v", "V"}
@@ -199,6 +200,9 @@ class History:
             mark = _MARK_OF.match(contradiction.title)
             if mark and int(mark["n"]) == contradiction.number and mark["mark"] not in _NOT_MARKS:
                 self.contradiction_marks.add(mark["mark"])
+            glued = _MARK_OF.match(contradiction.mark or "")
+            if glued and int(glued["n"]) == contradiction.number and glued["mark"] not in _NOT_MARKS:
+                self.contradiction_marks.add(glued["mark"])  # 「▲1」 kept as the mark: 「前天芮 ▲1」
             tagged = _TAG_OF.match(contradiction.mark or "")
             if tagged and int(tagged["n"]) == contradiction.number and tagged["mark"].strip() not in _NOT_MARKS:
                 self.contradiction_marks.add(tagged["mark"].strip())  # 「C-1」, 「疑 1」: 「Leo 那封 C-1」
@@ -337,7 +341,11 @@ _LIST_SOURCE = (
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
     rf"|(?P<circled>[①-⑳{MORE_ENCLOSED}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{MORE_ENCLOSED}])*)"
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
+    r"|(?<![^\s的：:（(「，,、])一\s*[·・．]\s*(?P<part1>\d{1,2})(?!\d)"
+    r"|(?<![^\s的：:（(「，,、])二\s*[·・．]\s*(?P<part2>\d{1,2})(?!\d)"
 )
+"""(The last two: a brief's part and a number in it, 「乔的二·1」: part 一 holds the items, part 二 the
+contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.)"""
 _LIST = re.compile(_LIST_SOURCE)
 _GROUP_KIND = {
     "c_rest": "contradiction",
@@ -362,6 +370,8 @@ _GROUP_KIND = {
     "nth": None,
     "circled": "follow_up",
     "paren": "follow_up",
+    "part1": "item",
+    "part2": "contradiction",
 }
 _FILLER = re.compile(
     r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|\(\d{1,2}\s*[日号]\)|那[封份篇期]|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
@@ -641,7 +651,7 @@ def find_references(
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
-        elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen"):
+        elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen", "part1", "part2"):
             continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「❶」, 「#增1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):

@@ -18,7 +18,7 @@ NUMBERED = re.compile(
     r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
     r"|(?P<circled>[①-⑩])|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、]"
     rf"|[★☆■◆●▶►▸※]?\s*(?P<tag>{TAG_NUMBER})\s*(?:[·・:：、—–|｜]|\u3000)(?!\d)"
-    rf"|{SYMBOL_TAG}(?P<n5>[1-9]\d?)\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
+    rf"|(?P<symbol>{SYMBOL_TAG})(?P<n5>[1-9]\d?)\s*(?:[·・:：、—–|｜]|\u3000)(?!\d))"
     r"\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
 )
 """A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, a short tag of the
@@ -32,6 +32,13 @@ def _number(m: re.Match[str]) -> int:
     if m["circled"]:
         return ord(m["circled"]) - ord("①") + 1
     return int(m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["tagged"])
+
+
+def _mark(m: re.Match[str]) -> str | None:
+    """The writer's own numbering (「❶」, 「C-1」, 「▲1」), kept: a later night names it so (「前天芮 ▲1」)."""
+    if m["symbol"]:
+        return f"{m['symbol']}{m['n5']}"
+    return m["dark"] or m["tag"]
 
 
 # --- contradictions
@@ -116,9 +123,7 @@ def read_contradictions(
         number = _number(m)
         at = ("contradictions", index)
         draft.origins[at] = line
-        contradictions.append(
-            _read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, m["dark"] or m["tag"])
-        )
+        contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, _mark(m)))
     dedupe_ids(contradictions, "contradiction", draft, "contradictions")
     check_numbering(
         [c["number"] for c in contradictions],

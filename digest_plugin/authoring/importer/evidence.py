@@ -259,9 +259,17 @@ def _tags(text: str) -> list[str]:
     return tags if all(TAG_SHAPE.fullmatch(t) for t in tags) else []
 
 
+BRACKET_HEAD = re.compile(r"[（(]\s*(?P<tag>[^：:，,（）()「」\n]{2,12}?)\s*[：:，,]")
+"""A source's gloss in brackets that opens with its kind: 「…第 3 节（会议海报：ML 系统 workshop…）」,
+「…（基准榜单，ServeBench 2026-11 快照）」."""
+
+
 def source_heads(text: str) -> list[str]:
-    """The tag heading each source of a 来源 line (「CI 日志：…」 · 「白皮书：…」), as written."""
-    return [tags[0] for piece in _source_pieces(text) if len(tags := _tags(URL.sub("", piece))) == 1]
+    """The tag heading each source of a 来源 line (「CI 日志：…」 · 「白皮书：…」), as written, and the tag
+    opening a bracketed gloss of a source (「（性能看板：vLLM 官方 perf dashboard…）」)."""
+    heads = [tags[0] for piece in _source_pieces(text) if len(tags := _tags(URL.sub("", piece))) == 1]
+    heads += [m["tag"] for m in BRACKET_HEAD.finditer(URL.sub("", text)) if TAG_SHAPE.fullmatch(m["tag"])]
+    return heads
 
 
 def head_tags(boundary: str, heads: list[str], draft: Draft, line: int) -> tuple[list[SourceKind], list[Gap]]:
@@ -269,7 +277,7 @@ def head_tags(boundary: str, heads: list[str], draft: Draft, line: int) -> tuple
     first tag is the kind its source line is headed by, or a kind the vocabulary knows: that tag is the
     source's kind, the others are gaps.  A new one is proposed for the vocabulary file, never dropped;
     a head that is no such tag list (「注意：…」) says nothing."""
-    tags = _tags(boundary)
+    tags = _tags(boundary) or _first_phrase_in(boundary, heads)
     if not tags or not (tags[0] in heads or draft.words.find("source_kinds", tags[0])):
         return [], []
     kinds = [draft.code("source_kinds", tags[0], line)]
@@ -279,6 +287,14 @@ def head_tags(boundary: str, heads: list[str], draft: Draft, line: int) -> tuple
         if not draft.words.level_reading(tag) and not draft.words.find("source_kinds", tag)
     ]
     return kinds, gaps
+
+
+def _first_phrase_in(boundary: str, heads: list[str]) -> list[str]:
+    """A boundary with no tags before a colon whose first phrase is the kind its source line names
+    (「基准榜单，各行由提交方自报；…」 under 「…（基准榜单，ServeBench 快照）」): that phrase, as a tag.
+    Both fields saying it is what makes it a kind, not a guess from one of them."""
+    first = re.split(r"[，,；;。：:（(]", boundary.strip(), maxsplit=1)[0].strip()
+    return [first] if first in heads else []
 
 
 TAG_SHAPE = re.compile(r"(?:[A-Za-z]{2,10}\s?)?[\u4e00-\u9fff]{2,8}|[A-Za-z]{2,10}(?:\s[A-Za-z]{2,10})?")

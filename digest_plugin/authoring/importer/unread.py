@@ -90,12 +90,14 @@ def _handed_over(
     last = night_before(draft.earlier, today, brief.get("topic"))
     if last is None or (not brief.get("conclusions") and not brief.get("follow_ups")):
         return
-    for follow_up in last.follow_ups:
-        if follow_up.id in closed or follow_up.id in seen:
+    handed = [(f.id, f.text) for f in last.follow_ups]
+    handed += [(u.follow_up, u.note or "") for u in last.follow_up_updates if u.number is not None]  # restated there
+    for fid, text in handed:
+        if fid in closed or fid in seen:
             continue
         draft.warn(
             1,
-            f"{names.get(follow_up.id, follow_up.id)} ({follow_up.id}) «{one_line(follow_up.text)[:40]}» was handed "
+            f"{names.get(fid, fid)} ({fid}) «{one_line(text)[:40]}» was handed "
             "to tonight, but no status of it was read; done, carried over, dropped, or still open?",
         )
 

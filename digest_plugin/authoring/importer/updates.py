@@ -30,6 +30,9 @@ from .numbers import small_number
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
 # phrases are the team's data).  Order matters: the first act that matches in the reference's own
 # clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
+RECAP = re.compile(r"[（(][^（）()]*[）)]")
+"""A bracketed aside, which after a reference retells what happened to it before (「（26/11 改列暂挂）」): the
+words outside it say what happens tonight, and are read first."""
 CONTRADICTION_ACTS = ("reopened", "corrected", "superseded", "redisposed", "confirmed", "kept", "resolved")
 FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
     (FollowUpStatus.dropped, "follow_up_dropped"),
@@ -229,7 +232,8 @@ class _State:
         of an earlier night's change, which that night's brief recorded: nothing happens tonight."""
         if PAST.search(scope):
             return "kept"
-        for text in (scope, whole):
+        bare = RECAP.sub("", scope)  # 「23/11 疑点 1（…，26/11 改列暂挂）纠正：…」: the brackets retell a past night
+        for text in (bare, scope, whole):
             for change, words in self.contradiction_words:
                 if words.search(text):
                     return change
