@@ -386,14 +386,17 @@ class Renderer(FragmentRenderer):
         by status and by section: a reader filters by following a group's links, no script needed."""
         views = list(self.doc.contradictions)
         statuses = list(Status)
-        dispositions = [d for d in self.doc.vocabulary.words("dispositions") if any(v.disposition == d for v in views)]
-        dispositions += sorted({v.disposition for v in views} - set(dispositions))
+        # counted in one pass: a pass per disposition and status was 0.2 s of every preview at ten years
+        counts = Counter((v.disposition, v.status) for v in views)
+        totals = Counter(v.disposition for v in views)
+        dispositions = [d for d in self.doc.vocabulary.words("dispositions") if d in totals]
+        dispositions += sorted(set(totals) - set(dispositions))
         rows = [
             {
                 "code": d,
                 "word": self.doc.vocabulary.label("dispositions", d),
-                "counts": [sum(v.disposition == d and v.status is s for v in views) for s in statuses],
-                "total": sum(v.disposition == d for v in views),
+                "counts": [counts[d, s] for s in statuses],
+                "total": totals[d],
             }
             for d in dispositions
         ]
