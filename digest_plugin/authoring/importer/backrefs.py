@@ -111,8 +111,9 @@ _MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3}|[^\w\s]?[\u4e00-
 「#疑1 …」."""
 _TAG_OF = re.compile(r"^(?P<mark>[^\W\d_]{1,3}\s*[-‐－]?)\s*(?P<n>\d{1,2})$")
 """A contradiction's mark that is a tag of its writer's and its number: 「C-1」, 「疑 1」."""
-_NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>") | {"No", "T", "D", "E", "v", "V"}
-"""Leads that number other things (items, follow-ups, rounds, versions): never learned as a mark."""
+_NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>第其约近") | {"No", "T", "D", "E", "v", "V"}
+"""Leads that number other things (items, follow-ups, rounds, versions) or count (第, 约): never learned as a
+mark."""
 _ITEM_MARK = re.compile(r"^(?P<mark>[^\d\s]{1,4}?)\s*(?P<n>\d{1,2})$")
 """An item's mark that is a lead and its number: 「#增1」, 「A6」, 「No.3」 (not 「（五）」 or 「1/4」)."""
 _PAREN_MARK = re.compile(r"^[（(](?P<n>[一二三四五六七八九十]{1,3})[）)]$")

@@ -30,15 +30,16 @@ from .numbers import small_number
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
 # phrases are the team's data).  Order matters: the first act that matches in the reference's own
 # clause wins (不成立 before 成立, 只完成一半…顺延 is carried over).
-RECAP = re.compile(r"[（(][^（）()]*[）)]")
-"""A bracketed aside, which after a reference retells what happened to it before (「（26/11 改列暂挂）」): the
-words outside it say what happens tonight, and are read first."""
 CONTRADICTION_ACTS = ("reopened", "corrected", "superseded", "redisposed", "confirmed", "kept", "resolved")
 FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
     (FollowUpStatus.dropped, "follow_up_dropped"),
     (FollowUpStatus.carried_over, "follow_up_carried"),
     (FollowUpStatus.done, "follow_up_done"),
 ]
+
+RECAP = re.compile(r"[（(][^（）()]*[）)]")
+"""A bracketed aside, which after a reference retells what happened to it before (「（26/11 改列暂挂）」): the
+words outside it say what happens tonight, and are read first."""
 
 
 def last_status(text: str, words: Vocabulary) -> FollowUpStatus | None:
