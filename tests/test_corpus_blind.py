@@ -222,12 +222,13 @@ def test_the_eighth_corpus_stays_where_it_is(scores):
     in a blockquote, 矛盾一, …): 16, 22, 28; after the third (citation tables, 礼拜 weekdays, …, and a citation
     with no title read given its id and a question, which a night of it needed to check clean): 16, 25, 25.
     Tuned on (2026-12-06): an Obsidian note's properties, callouts, wikilinks and task boxes, 「▸」 labels, Latin
-    labels in any case, lists numbered ⏭1 or 之一, the writers' verbs in the vocabulary: 39, 19, 8."""
+    labels in any case, lists numbered ⏭1 or 之一, the writers' verbs in the vocabulary: 39, 19, 8; then (second
+    session) a kind named in the source's gloss and the boundary, 「二·1」, 「#疑1」 marks, recaps in brackets: 43, 21, 2."""
     fresh = totals(_of(scores, "blind8"))
     assert fresh["correct"] >= FRESH_CORRECT and fresh["correct"] + fresh["asked"] >= FRESH_READ, table(scores)
 
 
-FRESH_CORRECT, FRESH_READ = 39, 58
+FRESH_CORRECT, FRESH_READ = 43, 64
 
 
 def test_the_ninth_corpus_stays_where_it_is(scores):
@@ -237,7 +238,7 @@ def test_the_ninth_corpus_stays_where_it_is(scores):
     decisions unread): 13 correct, 21 asked, 33 wrong of 67; nothing published; every night check clean.
     Then, from the helper's one-line summary and pandoc's manual, without reading it: a pandoc file's
     grid tables, footnotes, escapes and attributes read as the team's Markdown: 13, 25, 29; after blind8/ was
-    tuned on (2026-12-06): 13, 29, 25."""
+    tuned on (2026-12-06): 13, 29, 25; after the second session's round on the tuned nights: 14, 29, 24."""
     ninth = totals(_of(scores, "blind9"))
     assert ninth["correct"] >= NINTH_CORRECT and ninth["correct"] + ninth["asked"] >= NINTH_READ, table(scores)
 
