@@ -198,12 +198,10 @@ class History:
             self.authors.add(brief.author)
         for contradiction in brief.contradictions:
             index.contradictions[contradiction.number] = contradiction.id
-            mark = _MARK_OF.match(contradiction.title)
-            if mark and int(mark["n"]) == contradiction.number and mark["mark"] not in _NOT_MARKS:
-                self.contradiction_marks.add(mark["mark"])
-            glued = _MARK_OF.match(contradiction.mark or "")
-            if glued and int(glued["n"]) == contradiction.number and glued["mark"] not in _NOT_MARKS:
-                self.contradiction_marks.add(glued["mark"])  # 「▲1」 kept as the mark: 「前天芮 ▲1」
+            for lead in (contradiction.title, contradiction.mark or ""):  # 「▲1　…」 in the title, or kept as its mark
+                mark = _MARK_OF.match(lead)
+                if mark and int(mark["n"]) == contradiction.number and mark["mark"] not in _NOT_MARKS:
+                    self.contradiction_marks.add(mark["mark"])
             tagged = _TAG_OF.match(contradiction.mark or "")
             if tagged and int(tagged["n"]) == contradiction.number and tagged["mark"].strip() not in _NOT_MARKS:
                 self.contradiction_marks.add(tagged["mark"].strip())  # 「C-1」, 「疑 1」: 「Leo 那封 C-1」

@@ -292,6 +292,16 @@ def bare_text(text: str) -> str:
     return MARKDOWN_MARKS.sub("", text)
 
 
+ASIDE = re.compile(r"[（(][^）)]*[）)]")
+"""A bracketed aside: 「（26/11 改列暂挂）」, 「（会后整理稿）」."""
+
+
+def without_asides(text: str) -> str:
+    """``text`` without its bracketed asides, where they say something else than the words around them:
+    what an earlier night did, where a source came from."""
+    return ASIDE.sub("", text)
+
+
 def one_line(text: str) -> str:
     return " ".join(text.split())
 

@@ -10,7 +10,7 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, Code, Draft, Part, one_line, strip_end
+from .common import BULLET, Code, Draft, Part, one_line, strip_end, without_asides
 from .earlier import night_before
 from .markdown import list_entries
 from .numbers import small_number
@@ -301,7 +301,7 @@ def _carried_on(text: str, draft: Draft, among: set[str] | None = None) -> str |
     """The one earlier follow-up, still open (and of ``among``, when given: those tonight carries over), that a
     restated line names: they share a run of at least five characters (本地复现长 prefill 冻结).  None when
     no single one does (never guessed)."""
-    wanted = fold(re.sub(r"[（(][^）)]*[）)]", "", text))
+    wanted = fold(without_asides(text))
     candidates = [f for f in _open_follow_ups(draft) if among is None or f.id in among]
     runs = {f.id: _shared_run(wanted, fold(f.text)) for f in candidates}
     best = max(runs.values(), default=0)

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ...core.model import Gap, SourceKind
-from .common import At, Draft, Field, split_outside
+from .common import At, Draft, Field, split_outside, without_asides
 from .words import gap_codes
 
 POINT_BULLET = re.compile(r"(?:^|\s+)-\s+")
@@ -212,7 +212,7 @@ def new_gaps(boundary: str, draft: Draft, line: int) -> list[Gap]:
     """Gaps the boundary words the team's way (「；未附测试脚本；」) that the vocabulary lacks: proposed,
     so the word is neither lost nor forced onto another."""
     found = []
-    for clause in BOUNDARY_CLAUSES.split(re.sub(r"[（(][^）)]*[）)]", "", boundary)):
+    for clause in BOUNDARY_CLAUSES.split(without_asides(boundary)):
         for phrase in (p.strip() for p in re.split(r"[，,、]", clause)):
             m = GAP_SHAPE.fullmatch(phrase) or TRAILING_ONLY.search(phrase)
             if m and not LEVEL_WORDS.search(phrase) and not _any_word(m.group(0), draft):

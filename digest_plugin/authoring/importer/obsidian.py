@@ -31,7 +31,8 @@ from .common import Line
 
 CALLOUT = re.compile(r"^(?P<indent>\s*)>\s*\[!(?P<type>[\w-]+)(?:\|(?P<meta>[^\]]*))?\][+-]?\s*(?P<title>.*)$")
 """``> [!note|高价值] Δ1 · title``: a callout's first line (type, metadata, fold mark, title)."""
-QUOTED = re.compile(r"^(?P<indent>\s*)>\s?")
+BLOCKQUOTE = re.compile(r"^(?P<indent>\s*)>\s?")
+"""A line of a block quote (a callout's body): its ``>`` and one space."""
 WIKILINK = re.compile(r"!?\[\[(?P<target>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|(?P<alias>[^\[\]\n]+))?\]\]")
 """``[[target|alias]]``, ``[[target#heading]]``, ``![[embed]]``."""
 DATED = re.compile(r"(?:^|/)(?P<date>\d{4}-\d{2}-\d{2})(?:\D|$)")
@@ -69,7 +70,7 @@ def from_obsidian(lines: list[Line]) -> list[Line]:
             out.append(Line(line.number, f"{m['indent']}### {_linked(heading)}"))
             in_callout = True
             continue
-        if in_callout and (q := QUOTED.match(text)):
+        if in_callout and (q := BLOCKQUOTE.match(text)):
             text = q["indent"] + text[q.end() :]
         else:
             in_callout = False

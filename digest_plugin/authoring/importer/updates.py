@@ -24,7 +24,7 @@ from typing import Any
 from ...core.model import UNPLACED, Contradiction, ContradictionChange, FollowUpStatus, Outcome, PlacementAction
 from ...core.vocabulary import Vocabulary, fold
 from .backrefs import UNDATED, History, Reference, find_references
-from .common import Code, Draft, split_outside
+from .common import Code, Draft, split_outside, without_asides
 from .numbers import small_number
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
@@ -36,10 +36,6 @@ FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
     (FollowUpStatus.carried_over, "follow_up_carried"),
     (FollowUpStatus.done, "follow_up_done"),
 ]
-
-RECAP = re.compile(r"[（(][^（）()]*[）)]")
-"""A bracketed aside, which after a reference retells what happened to it before (「（26/11 改列暂挂）」): the
-words outside it say what happens tonight, and are read first."""
 
 
 def last_status(text: str, words: Vocabulary) -> FollowUpStatus | None:
@@ -233,7 +229,9 @@ class _State:
         of an earlier night's change, which that night's brief recorded: nothing happens tonight."""
         if PAST.search(scope):
             return "kept"
-        bare = RECAP.sub("", scope)  # 「23/11 疑点 1（…，26/11 改列暂挂）纠正：…」: the brackets retell a past night
+        # 「23/11 疑点 1（…，26/11 改列暂挂）纠正：…」: the bracket retells a past night; the words outside it
+        # say what happens tonight, and are read first
+        bare = without_asides(scope)
         for text in (bare, scope, whole):
             for change, words in self.contradiction_words:
                 if words.search(text):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ...core.model import Gap, ValueRating
-from .common import ITEM_NUMBERS, SUMMARY_ONLY, Draft, split_outside
+from .common import ITEM_NUMBERS, SUMMARY_ONLY, Draft, split_outside, without_asides
 
 GAP_WORDS: list[tuple[Gap, re.Pattern[str]]] = [
     ("truncated", re.compile(r"截断")),
@@ -79,7 +79,7 @@ def conclusion_ratings(bullets: list[tuple[int, str]], draft: Draft) -> dict[int
     ratings: dict[int, tuple[int, list[ValueRating]]] = {}
     for line, text in bullets:
         for clause in split_outside(text, "，,；;"):
-            bare = re.sub(r"[（(][^）)]*[）)]", "", clause)
+            bare = without_asides(clause)
             words = value_words(bare, draft)
             if not words:
                 continue
