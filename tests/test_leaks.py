@@ -147,6 +147,27 @@ def test_a_whole_site_is_read(shipped, tmp_path):
     assert [(leak.file, leak.pattern) for leak in find_leaks(site, docs)] == [(PAGE, SPELLINGS[0])]
 
 
+def test_a_file_replaced_while_the_site_is_read_stops_nothing(check, tmp_path, monkeypatch):
+    """A preview's search index is replaced whole in the background while a rebuild reads the site
+    (measured at 3,650 days: the rebuild failed with FileNotFoundError and the preview hung)."""
+    site = tmp_path / "site"
+    (site / "inference" / "1").mkdir(parents=True)
+    (site / "inference" / "1" / "index.html").write_text(f"<p>{html.escape(SPELLINGS[0])}</p>", encoding="utf-8")
+    fragments = site / ".pagefind-next" / "fragment"
+    fragments.mkdir(parents=True)
+    (fragments / "zh_1.pf_fragment").write_bytes(gzip.compress(b"pagefind_dcd" + b"{}"))
+    real = leaks._files
+
+    def listed_then_replaced(folder, prefix=""):
+        found = list(real(folder, prefix))
+        if not prefix:
+            (fragments / "zh_1.pf_fragment").unlink()
+        yield from found
+
+    monkeypatch.setattr(leaks, "_files", listed_then_replaced)
+    assert [(leak.file, leak.pattern) for leak in check.site(site)] == [(PAGE, SPELLINGS[0])]
+
+
 def test_a_resolved_claim_is_no_longer_withheld(lifecycle):
     # 2026-10-22 E2 resolves contradiction 1 (kapitsa-weekly-gain); 2026-10-24 re-opens it
     outline = lifecycle.outlines["inference"]

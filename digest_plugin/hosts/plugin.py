@@ -302,7 +302,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if pagefind and not self.session.serving:
             give_back_memory()  # the pages' HTML is written and let go: Pagefind's memory comes on top of ours
         try:
-            leaks += searchindex.build_beside(site, read_site) if pagefind and not self.session.serving else read_site()
+            if pagefind and not self.session.serving:
+                leaks += searchindex.build_beside(site, read_site)
+            else:
+                leaks += read_site(searchindex.in_preview_index if self.session.serving else lambda name: False)
         except searchindex.SearchIndexError as exc:
             raise PluginError(f"digest: {exc}") from None
         for leak in sorted(leaks):

@@ -330,7 +330,10 @@ class LeakCheck:
         for name, entry in _files(str(site_dir)):
             if not _checked(name) or (skip is not None and skip(name)):
                 continue
-            stat = entry.stat(follow_symlinks=False)
+            try:
+                stat = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # gone since it was listed (see _read)
             if since is None or stat.st_mtime >= since:
                 files.append((name, stat.st_size))
         upto = list(itertools.accumulate(size for _, size in files))  # bytes up to each file
@@ -347,7 +350,12 @@ class LeakCheck:
         """The leaks in some of the site's files, as plain data (they may come from a worker)."""
         found: list[tuple[str, str, str, str]] = []
         for name in names:
-            found += [astuple(leak) for leak in self.file(site_dir / name, name)]
+            try:
+                found += [astuple(leak) for leak in self.file(site_dir / name, name)]
+            except FileNotFoundError:
+                # Gone since it was listed (a preview's search index replaced while a rebuild reads):
+                # a file that is not there publishes nothing, and what replaced it is read in turn.
+                continue
         return found
 
     def file(self, path: Path, name: str) -> list[Leak]:
@@ -464,8 +472,11 @@ def _files(folder: str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry[str
 
     Why not ``Path.rglob``: listing a 4,700-page site with it (and a stat per path) was a third of
     a preview's rebuild; ``os.scandir`` reads each folder once."""
-    with os.scandir(folder) as listing:
-        entries = sorted(listing, key=lambda e: e.name)
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except FileNotFoundError:  # a folder replaced while it is listed (see LeakCheck._read)
+        return
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
             yield from _files(entry.path, f"{prefix}{entry.name}/")

@@ -121,6 +121,13 @@ def build(site_dir: Path) -> Path:
     return Indexing(site_dir).wait()
 
 
+def in_preview_index(name: str) -> bool:
+    """Whether a file of a preview's site (by its name there) belongs to its search index, live or
+    being made: :class:`PreviewIndex` reads those itself once each indexing ends, and replaces them
+    whole meanwhile, so a rebuild's own read leaves them out."""
+    return name.startswith((f"{OUTPUT_SUBDIR}/", f".{OUTPUT_SUBDIR}-next/", f".{OUTPUT_SUBDIR}-old/"))
+
+
 PREVIEW_REINDEX_S = 1.0
 """A preview indexes again after an edit only where indexing took at most this long: on a large
 site the index of the preview's start is kept (the box says it may miss the latest edits), so
