@@ -72,7 +72,11 @@ blind9 was scored (2026-12-05, second session).  Scored once untuned (4 correct,
 withheld claims published, 12-16 failing the check); 12-15 and 12-16 tuned on since.  12-17 was held out until its
 claim was found published (its parts framed 「=== 二、… ===」 were not read at all): its part structure was then read
 and fixed in general, so only 12-18 stays held out (``HOLDOUT``)."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH)
+ELEVENTH = ROOT / "tests" / "corpus" / "blind11"
+"""Four later nights (12-19 … 12-22) by two new writers (珩's reStructuredText with Sphinx roles; 朔's unlabelled
+prose) and two returning ones (乔, Leo), written after blind10 was scored (2026-12-06, third session).  12-22 is held
+out (``HOLDOUT``, chosen before the first run); the first run's figures are in ``tests/test_corpus_blind.py``."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH, ELEVENTH)
 
 
 def holdout() -> set[str]:
