@@ -267,3 +267,22 @@ TENTH_CORRECT, TENTH_READ = 32, 66  # 32, 34, 4 after the fourth (2026-12-06: 12
 # writer's tag (「Leo 那封 C-1」), a status list's 「∙」 lines read one by one; 31, 33, 6 after the third (12-17 11/7/1,
 # 12-18 0/14/3): lists numbered Ⓐ Ⓑ Ⓒ under a 【…】 line, follow-ups quoted and answered under each quote, citation
 # lines that open with their id
+
+
+def test_the_eleventh_corpus_stays_where_it_is(scores):
+    """blind11/ (12-19 … 12-22): two new writers (珩's reStructuredText source with field lists, admonitions,
+    list tables and ``:ref:`` roles; 朔's unlabelled prose with parts led by 「¶」) and 乔 and Leo drifting further,
+    written by a helper session after blind10/ was scored.  First run (2026-12-06, third session, main c6da958):
+    10 correct, 20 asked, 43 wrong of 73; a withheld claim published (朔's part 二 not read) and 12-19 failing the
+    check (珩's file read as one paragraph).  12-22 is held out (``HOLDOUT``)."""
+    eleventh = totals(_of(scores, "blind11"))
+    assert eleventh["correct"] >= ELEVENTH_CORRECT and eleventh["correct"] + eleventh["asked"] >= ELEVENTH_READ, table(
+        scores
+    )
+    held = totals([s for s in _of(scores, "blind11") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 11, table(scores)  # 12-22: 4, 7, 7 untuned
+
+
+ELEVENTH_CORRECT, ELEVENTH_READ = 15, 47  # 15, 32, 26 after the first round (12-19 8/6/5, 12-20 0/11/6, 12-21 3/8/8):
+# reStructuredText read as the team's Markdown, parts led by 「¶」, items 「**第一则**」 and 「1 号」, a quoted claim
+# turned into another by an arrow read as its correction

@@ -52,6 +52,7 @@ from .orgmode import from_org
 from .outliner import unexported
 from .pandoc import from_pandoc
 from .reshape import read_reshape
+from .restructured import from_rst
 from .safe import settle
 from .unread import mark_unread
 from .updates import read_updates
@@ -115,7 +116,7 @@ def import_full(
     history = History(known_briefs, outline, relative)
     outline = with_brief_entries(outline, known_briefs)
     written = [Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
-    lines = unexported(from_obsidian(from_org(from_pandoc(written))))
+    lines = unexported(from_obsidian(from_org(from_rst(from_pandoc(written)))))
     parts = split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
     brief.update(read_header(parts[0], draft, name))

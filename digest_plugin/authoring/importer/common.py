@@ -287,9 +287,13 @@ def split_outside(text: str, separators: str) -> list[str]:
     return pieces
 
 
+BOLD_LEAD = re.compile(r"^(\s*)\*\*([^*\n]{1,12})\*\*(?=\s|\u3000|[：:])")
+"""A heading whose number alone is bold: 「**第一则**　标题」."""
+
+
 def bare_text(text: str) -> str:
-    """A heading line without the Markdown marks around it."""
-    return MARKDOWN_MARKS.sub("", text)
+    """A heading line without the Markdown marks around it (or around its number alone)."""
+    return BOLD_LEAD.sub(r"\1\2", MARKDOWN_MARKS.sub("", text))
 
 
 ASIDE = re.compile(r"[（(][^）)]*[）)]")

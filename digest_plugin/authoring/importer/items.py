@@ -22,8 +22,9 @@ from .words import title_rating, value_words
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
     re.compile(
-        r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项件]\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"
+        r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项件则]\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"
     ),
+    re.compile(r"^\s*(?P<number>\d{1,2})\s*号(?:\s*[：:.、．·・|｜—–]\s*|[\s\u3000]+)(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃]\s*(?P<number>\d{1,2})\b\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*(?P<number>\d{1,2})\s*/\s*\d{1,2}(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
@@ -33,7 +34,7 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
 ]
-"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」), 「（一）…」, 「#1 …」, 「1/4 …」 (N of
+"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""

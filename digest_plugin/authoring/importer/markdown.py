@@ -26,12 +26,13 @@ DEFINITION = re.compile(r"^:[ \t]+(?=\S)")
 
 # --- layout
 SECTION_HEADING = re.compile(
-    r"^\s*(?:(?:Part|PART|part)\s*\d+\s*[/／|｜·:：-]\s*)?(?:第)?(?P<open>[【\[〔])?\s*"
+    r"^\s*(?:[¶❡]\s*)?(?:(?:Part|PART|part)\s*\d+\s*[/／|｜·:：-]\s*)?(?:第)?(?P<open>[【\[〔])?\s*"
     r"(?P<numeral>[一二三四五六七八九十]+|[壹贰叁肆])\s*(?:部分)?\s*(?(open)[】\]〕])\s*"
     r"(?:[、.．/／|｜:：·]|(?<=[】\]〕])|\s)\s*(?P<title>(?!\d)\S.*?)\s*$"
 )
 """A part's heading, however the writer numbers it: 「一、…」, 「【一】…」, 「## 一 / …」, 「一　…」 (a
-full-width space), 「第一部分：…」, 「Part 2 / 二 …」, 「贰 …」 (not 「（一）…」: that numbers items)."""
+full-width space), 「第一部分：…」, 「Part 2 / 二 …」, 「贰 …」, 「¶ 一　…」 (a pilcrow before it) (not 「（一）…」:
+that numbers items)."""
 
 
 STANDARD_HEADINGS = {

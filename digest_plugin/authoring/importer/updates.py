@@ -64,6 +64,8 @@ ARROW = re.compile(
     r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)"
 )
 """The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
+QUOTED_ARROW = re.compile(r"「[^」]+」\s*(?:→|->|⟶|⇒)\s*(?:新\s*)?「[^」]+」")
+"""One quoted claim turned into another: a change of that claim, whatever the words around it say."""
 CLAUSE_END = "；;。\n"
 STATUS_HEADING = re.compile(
     r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留|[^：:]{0,8}交给[^：:]*件事))\s*[：:](?P<rest>.*)$",
@@ -236,6 +238,10 @@ class _State:
             for change, words in self.contradiction_words:
                 if words.search(text):
                     return change
+        if QUOTED_ARROW.search(bare):
+            # 「旧「低 52%」→ 新「约低 26%」」 in no words the team has named: one claim replaced by another
+            # is a correction, whatever the verb (the claim stays withheld; the new value is its basis)
+            return "corrected"
         return None
 
     # ------------------------------------------------------------------ contradictions
