@@ -118,7 +118,7 @@ def test_a_quoted_claim_turned_into_another_is_a_correction_with_both_values():
     assert [(c["old"], c["new"]) for c in update["corrections"]] == [(175, 58)]  # figures, as the YAML holds them
 
 
-def test_a_line_that_only_names_the_claim_again_decides_nothing_and_is_asked_about():
+def test_a_line_that_only_names_the_claim_again_decides_nothing_and_asks_nothing():
     text = import_full(
         NIGHT.format(**{**PLAIN, "status": "- 10-21 矛盾 1（Kapitsa 周增「周增 +175」）：还挂着，没有新材料。"}),
         known_briefs=[FIRST],

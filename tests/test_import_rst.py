@@ -135,10 +135,6 @@ def _imported(night: str) -> dict:
     return YAML(typ="safe").load(import_full(night, known_briefs=[FIRST]).text)
 
 
-def _without_ids_of_lines(brief: dict) -> dict:
-    return {k: v for k, v in brief.items() if k not in ("back_refs", "questions")}
-
-
 def test_an_rst_night_reads_as_the_same_night_written_in_the_teams_markdown():
     rst, plain = _imported(RST), _imported(PLAIN)
     assert len(rst["items"]) == 2 and rst["items"][1]["placement"]["action"] == "not_placed"

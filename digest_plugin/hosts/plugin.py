@@ -302,10 +302,12 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if pagefind and not self.session.serving:
             give_back_memory()  # the pages' HTML is written and let go: Pagefind's memory comes on top of ours
         try:
-            if pagefind and not self.session.serving:
+            if self.session.serving:
+                leaks += read_site(searchindex.in_preview_index)  # the preview's index is read by its own check
+            elif pagefind:
                 leaks += searchindex.build_beside(site, read_site)
             else:
-                leaks += read_site(searchindex.in_preview_index if self.session.serving else lambda name: False)
+                leaks += read_site()
         except searchindex.SearchIndexError as exc:
             raise PluginError(f"digest: {exc}") from None
         for leak in sorted(leaks):
