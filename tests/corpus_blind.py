@@ -639,7 +639,9 @@ if __name__ == "__main__":
             print("  ", e)
         for p in s.publishes:
             print(f"   {s.night}: PUBLISHES: {p}")
-        if args.wrong:
+        if args.wrong and s.night in holdout():
+            print(f"   {s.night}: held out, its verdicts are not listed")
+        elif args.wrong:
             for verdict, what, why in s.verdicts:
                 if verdict != "correct":
                     print(f"   {s.night}: {verdict:<6} {what}: {why}")
