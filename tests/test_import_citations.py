@@ -61,6 +61,35 @@ def test_lines_that_open_with_their_ids_are_one_citation_each_and_prose_about_an
     assert brief["citations_not_registered"] == "arXiv:1605.08803 本轮未再出现"
 
 
+def test_citations_written_as_sentences_of_one_paragraph_are_one_citation_each_and_keep_every_word():
+    """朔 (blind11/) writes part 三 as prose, one paper a sentence, the title in brackets beside the id and
+    a short name before them.  Each sentence is a citation read whole: the full title, both counts (万
+    read), the date; the short name, last week's counts and the use are kept in its note.  A sentence
+    of the paragraph that cites nothing stays the list's note."""
+    prose = (
+        "两篇都只刷新数字。"
+        "Llama 3 Herd（arXiv:2407.21783，The Llama 3 Herd of Models）被引 S2 1.35 万、OpenAlex 7,309，截至 2026-12-20"
+        "（周四记的是 1.34 万 / 7,291）；70B 出于此，引法不变。"
+        f"vLLM（arXiv:2309.06180，{TITLE}）被引 S2 5,231、OpenAlex 3,068，截至 2026-12-20；分页块的定义照它读。"
+    )
+    done = import_full(one_item_night(citations=prose))
+    brief = YAML(typ="safe").load(done.text)
+    read = [
+        (c["arxiv"], c["title"], [(x["source"], x["count"], x.get("as_of")) for x in c["cited_by"]])
+        for c in brief["citations"]
+    ]
+    day = dt.date(2026, 12, 20)
+    assert read == [
+        ("2407.21783", "The Llama 3 Herd of Models", [("S2", 13500, day), ("OpenAlex", 7309, day)]),
+        ("2309.06180", TITLE, [("S2", 5231, day), ("OpenAlex", 3068, day)]),
+    ]
+    first, second = (c["use_note"] for c in brief["citations"])
+    assert all(w in first for w in ("Llama 3 Herd", "1.34 万 / 7,291", "70B 出于此，引法不变"))
+    assert all(w in second for w in ("vLLM", "分页块的定义照它读"))
+    assert brief["citations_note"] == "两篇都只刷新数字。"
+    assert not [n for n in done.notes if "citation" in n.message or "三" in n.message]
+
+
 def test_a_line_whose_counts_cannot_be_read_whole_is_asked_about():
     citation, notes = cited(f"· arXiv:2309.06180《{TITLE}》——S2 被引 52,31，OpenAlex 3,068。")
     assert "cited_by" not in citation

@@ -124,6 +124,11 @@ FOLLOW_UPS = {
     "circled letters under a 【】 line": "【烦请周五接手】\n\nⒶ 复现 ITL\nⒷ 问维护者默认值",
     "之一 under a heading": "#### 周五交钟\n\n之一　复现 ITL\n之二　问维护者默认值",
     "a symbol and the number, task boxes": "### ⏭ 周三 · 砚 接手\n- [ ] ⏭1 复现 ITL 👤 洛\n- [ ] ⏭2 问维护者默认值 👤 Jay",
+    "Roman numerals inline": "下一轮：ⅰ 复现 ITL；ⅱ 问维护者默认值。",
+    "letters in parentheses": "**交班单**\n\n⒜ 复现 ITL\n⒝ 问维护者默认值",
+    "numbers with their stop, inline": "明天：1. 复现 ITL；2. 问维护者默认值。",
+    "stems before a full-width space": "#### 交到 Leo 手上（周二）\n\n甲　复现 ITL\n乙　问维护者默认值",
+    "capital letters under a line between dashes": "——周末值班单（交岚）——\nA. 复现 ITL\nB. 问维护者默认值",
 }
 
 
@@ -213,6 +218,20 @@ def test_a_paragraph_whose_numbers_run_in_no_sequence_is_no_list():
     assert lists.inline_lists("下一轮：3（含昨天的两件）件，先看 H100。", 1) == []
     brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", "下一轮：3（含昨天的两件）件，先看 H100。"))
     assert brief.get("follow_ups") is None
+
+
+def test_a_conclusion_that_recaps_tonights_items_by_number_opens_no_follow_up():
+    """「六项：1 号 §5.2 …；2 号 …」 names tonight's items by their counter; it is no list of six new
+    follow-ups (blind11/ 12-19 was read so, inventing six)."""
+    from digest_plugin.authoring.importer import lists
+
+    recap = "六项：1 号 §5.2 成本那条重算；2 号 §1.1 加一行；3 号只动书目；4 号 §3.1 加一行。"
+    assert lists.inline_lists(recap, 1) == []
+    brief, _ = imported(night(PARTS["plain"], ITEMS["条目 N"], "lines", recap))
+    assert brief.get("follow_ups") is None
+    assert any("1 号 §5.2" in c for c in brief["conclusions"])
+    listed = lists.inline_lists("明天：1 复跑头阻塞；2 问 Google 价格栏。", 1)
+    assert [e.text for e in listed[0].entries] == ["复跑头阻塞", "问 Google 价格栏"]
 
 
 def test_contradictions_in_a_nested_list_are_each_read_and_their_claims_withheld():
@@ -431,6 +450,43 @@ def test_a_list_headed_by_the_night_befores_writer_reports_on_that_nights_follow
     brief = YAML(typ="safe").load(done.text)
     assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(1, "看 p99"), (2, "问配置")]
     assert any("names 乔, who wrote 10-22" in n.message for n in done.notes)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "珩留的两件：T1（复现）机器明天才到，往下传；T2（默认值）合了，告一段落。下一轮：ⅰ 看 p99；ⅱ 问配置。",
+        "### 昨天珩交下的 ⒜ ⒝\n\n| 编号 | 状态 | 说明 |\n|---|---|---|\n| ⒜ | 仍打开 | 机器明天才到 |\n"
+        "| ⒝ | 已合入 | 维护者答了 |\n\n#### 请周日接续\n\n- T1 看 p99\n\n- T2 问配置",
+        "· 珩 留的两件：\n  · 〔续上〕ⅰ 复现——机器明天才到\n  · 〔收讫〕ⅱ 默认值——维护者答了\n\n"
+        "#### 交到 Leo 手上（周二）\n\n甲　看 p99\n乙　问配置",
+    ],
+    ids=[
+        "tags inline, Roman numerals after",
+        "a table of statuses, a list of task lines",
+        "a nested list whose tags say the status, stems after",
+    ],
+)
+def test_what_became_of_the_night_befores_list_is_read_in_a_paragraph_or_a_table(report):
+    """朔 reports on 珩's T1 T2 in one paragraph, then opens ⅰ ⅱ; 珩 reports on 钟's ⒜ ⒝ in a table whose
+    status column borrows pull-request words; 乔 tags each of 朔's ⅰ ⅱ with a status word in 〔〕, then opens
+    甲 乙 (blind11/).  Each earlier follow-up gets the status its words
+    say, and only the list after is tonight's."""
+    from digest_plugin.core.model import Brief
+
+    first = YAML(typ="safe").load(
+        import_full(night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"])).text
+    )
+    first["author"] = "珩"
+    earlier = Brief.model_validate(first)
+    markdown = night(PARTS["plain"], ITEMS["条目 N"], "lines", report).replace("2026-10-22", "2026-10-23")
+    brief = YAML(typ="safe").load(import_full(markdown, known_briefs=[earlier]).text)
+    ids = [f.id for f in earlier.follow_ups]
+    assert {u["follow_up"]: u["status"] for u in brief["follow_up_updates"]} == {
+        ids[0]: "carried_over",
+        ids[1]: "done",
+    }
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [(1, "看 p99"), (2, "问配置")]
 
 
 def test_earlier_follow_ups_quoted_and_answered_below_each_quote_get_the_answers_status():

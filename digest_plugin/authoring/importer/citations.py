@@ -8,7 +8,7 @@ from typing import Any
 
 from ...core import arxiv
 from ...core.model import DOI
-from .common import BULLET, At, Code, Draft, Line, Part, one_line, unrolled_tables
+from .common import BULLET, At, Code, Draft, Line, Part, one_line, split_outside, unrolled_tables
 from .markdown import list_entries
 from .numbers import NUMBER, read_number
 
@@ -50,7 +50,7 @@ def read_citations(part: Part, draft: Draft) -> dict[str, Any]:
     # a bullet naming an arXiv id, or a line "arXiv:ID — title" (a paragraph that only mentions an
     # id, "arXiv:1605.08803 本轮未再出现", is prose about the list, not an entry of it; a line that opens
     # with the id and gives counts, 「arXiv:2407.21783　Title——被引 S2 …」, is an entry)
-    part = Part(part.kind, part.heading, part.line, _unrolled_table(part.lines))
+    part = Part(part.kind, part.heading, part.line, _prose_sentences(_unrolled_table(part.lines)))
     starts = re.compile(
         r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–]"
         r"|`?(?:arXiv\s*[:：]\s*)?\d{4}\.\d{4,5}(?:v\d+)?`?[\s\u3000]+(?=\S.*(?:S2|OpenAlex|被引)))"
@@ -62,7 +62,8 @@ def read_citations(part: Part, draft: Draft) -> dict[str, Any]:
     for n, t in stray:
         draft.unplaced(n, t, "section 三: bullet without an arXiv id")
     others = [(n, t) for n, t in others if (n, t) not in stray]
-    before = [(n, t) for n, t in others if first_entry is not None and n < first_entry]
+    # (a paragraph of citation sentences leaves its other sentences on the line of its first citation)
+    before = [(n, t) for n, t in others if first_entry is not None and n <= first_entry]
     after = [(n, t) for n, t in others if first_entry is None or n > first_entry]
     for key, paragraphs in (("citations_note", before), ("citations_not_registered", after)):
         if not paragraphs:
@@ -77,6 +78,55 @@ def read_citations(part: Part, draft: Draft) -> dict[str, Any]:
     if len(out["citations"]) < len(read):  # an entry with no id left the list: its marks follow the rest
         draft.renumbered("citations", [i for i, c in enumerate(read) if c is not None])
     return out
+
+
+def _prose_sentences(lines: list[Line]) -> list[Line]:
+    """A paragraph that writes its citations as sentences, one paper a sentence (「Llama 3 Herd（arXiv:2407.21783，
+    The Llama 3 Herd of Models）被引 S2 1.35 万、OpenAlex 7,309，截至 …；…。Sarathi-Serve（…）被引 …。」): each
+    sentence that names one arXiv id and gives a count becomes a line of its own, the title in brackets
+    beside the id made its 《title》 and the name before the brackets kept beside it, so the line is
+    read like any citation line in another shape (:func:`_loose`).  A paragraph with a sentence that
+    names two ids, or with no count, stays as it is (a note around the list)."""
+    out: list[Line] = []
+    for line in lines:
+        text = line.text.strip()
+        if BULLET.match(line.text) or not (COUNT_AFTER.search(text) or COUNT_BEFORE.search(text)):
+            out.append(line)
+            continue
+        sentences = [x.strip() for x in split_outside(text, "。") if x.strip()]
+        cited = [x for x in sentences if ANY_ID.search(x)]
+        if not cited or any(len({m["id"] for m in ANY_ID.finditer(x)}) != 1 for x in cited):
+            out.append(line)
+            continue
+        if len(cited) == 1 and cited[0] == sentences[0] and ANY_ID.match(text.lstrip("`")):
+            out.append(line)  # 「arXiv:ID　Title——被引 …」: an entry line already
+            continue
+        notes = [x for x in sentences if x not in cited]
+        if notes:
+            out.append(Line(line.number, "。".join(notes) + "。"))
+        out += [Line(line.number, "- " + _with_title(x)) for x in cited]
+    return out
+
+
+BRACKETED_ID = re.compile(
+    r"^(?P<name>[^（(]*?)\s*[（(](?P<inside>[^（()）]*?(?:arXiv\s*[:：]\s*)?\d{4}\.\d{4,5}(?:v\d+)?[^（()）]*)[）)]"
+)
+
+
+def _with_title(sentence: str) -> str:
+    """「Name（arXiv:ID，Title）rest」 as 「arXiv:ID 《Title》（Name）rest」; any other sentence as it is."""
+    m = BRACKETED_ID.match(sentence)
+    if not m:
+        return sentence
+    ident = ANY_ID.search(m["inside"])
+    assert ident is not None
+    title = m["inside"].replace(ident.group(0), "").strip(" ，,、;；:：")
+    name = m["name"].strip()
+    if not title:
+        title, name = name, ""
+    if not title:
+        return sentence
+    return f"arXiv:{ident['id']} 《{title}》{f'（{name}）' if name else ''}{sentence[m.end() :]}"
 
 
 TITLE_COLUMNS = ("题目", "标题", "论文", "Title", "title")

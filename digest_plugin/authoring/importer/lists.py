@@ -31,6 +31,9 @@ BRANCHES = "子丑寅卯辰巳午未申酉"
 """The earthly branches some writers number a list with, one a line: 「子　…」 「丑　…」."""
 ORDINALS = "一二三四五六七八九十"
 """「其一 其二 …」, 「之一 之二 …」: the ordinal a writer may number a list with (其 or 之 and a Chinese numeral)."""
+COUNTERS = "[号条项件则]"
+"""「1 号」, 「2 条」: a number with a counter after it names one of tonight's items (「六项：1 号 §5.2 …；2 号 …」
+recaps them); it does not number a list.  ``{COUNTER}`` in a pattern."""
 PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 """「⑴ ⑵ …」: one character each, a digit in parentheses."""
 
@@ -38,43 +41,45 @@ PARENTHESIZED = "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽"
 def _compiled(pattern: str) -> re.Pattern[str]:
     """A pattern of this module: ``{STEMS}``, ``{ORDINALS}``, ``{PAREN}`` and ``{BRANCHES}`` stand for
     their characters in a character class, ``{MORE}`` for the other numberings an entry may carry (其一,
-    ⑴, 子), ``{CIRCLED}`` for the enclosed numerals an entry may start with (「①」, 「Ⓐ」, 「➊」)."""
-    more = r"|[其之](?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)"
+    ⑴, 子, 甲 before a full-width space), ``{CIRCLED}`` for the enclosed numerals an entry may start with (「①」, 「Ⓐ」, 「➊」)."""
+    more = r"|[其之](?P<ordinal>[{ORDINALS}])(?![^\s　（(：:——-]{4})|(?P<paren2>[{PAREN}])|(?P<branch>[{BRANCHES}])(?=\u3000)|(?P<stem>[{STEMS}])(?=\u3000)"
     pattern = (
         pattern.replace("{MORE}", more).replace("{CIRCLED}", f"①-⑩{MORE_ENCLOSED}").replace("{SYMBOL}", SYMBOL_TAG)
     )
     for name, chars in (("{STEMS}", STEMS), ("{ORDINALS}", ORDINALS), ("{PAREN}", PARENTHESIZED)):
         pattern = pattern.replace(name, chars)
-    return re.compile(pattern.replace("{BRANCHES}", BRANCHES))
+    return re.compile(pattern.replace("{BRANCHES}", BRANCHES).replace("{COUNTER}", COUNTERS))
 
 
 ENTRY = _compiled(
-    r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓>/-]?)\]\s*)?"
+    r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓>/-]?)\]\s*)?(?P<tag>〔[^〕]{1,8}〕\s*)?"
     r"(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
-    r"{MORE}|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s))"
+    r"{MORE}|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s)"
+    r"|(?P<alpha>[A-J])[.．](?=\s))"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
 list; ``box`` keeps its status: 「[x]」, 「[>]」 …), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
-(a letter and the number), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), 「⏭1 …」 (a symbol), each also as a Markdown heading (an Org file's 「*** DONE R1 …」)."""
+(a letter and the number), 「A. …」 (a capital letter alone, A to J), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), 「⏭1 …」 (a symbol), each also as a Markdown heading (an Org file's 「*** DONE R1 …」),
+and after a tag in 〔〕 (「· 〔收讫〕ⅰ …」), which stays in the entry's text: it says the entry's status."""
 HEADING = _compiled(
-    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（({CIRCLED}]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[{CIRCLED}])"
+    r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|——\s*(?P<dash>[^—]+?)\s*——|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（({CIRCLED}]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[{CIRCLED}])"
     r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
 )
-"""A line that heads what follows: a Markdown heading, a line all in bold, a 「【…】」 line, a 「▍…」 bar, or
-a line ending in a colon."""
+"""A line that heads what follows: a Markdown heading, a line all in bold, a 「——…——」 line, a 「【…】」 line,
+a 「▍…」 bar, or a line ending in a colon."""
 INLINE_START = _compiled(
     r"(?:^[▍▎▌]\s*(?P<bar>[^（({CIRCLED}：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[{CIRCLED}]))"
-    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[{CIRCLED}{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+\S))"
+    r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[{CIRCLED}{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+(?!{COUNTER})\S|[A-Z]1(?=[（(\s])))"
 )
 """Inside a paragraph, the words that head a numbered list: before a colon (「接下来盯：① …」), or a
 「▍」 heading the entries follow directly (「▍接棒事项（交给明天的 Kai）（1）…」)."""
 INLINE_MARK = _compiled(
-    r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+\S)"
-    r"|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]{MORE})"
+    r"(?:(?<=[：:；;。，,])|^|(?<=[）)]))\s*(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?=\s*[（(.、]|\s+(?!{COUNTER})\S)"
+    r"|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]{MORE}|(?P<letter>[A-Z])(?P<lnum>\d{1,2})(?=[（(\s]))"
 )
 """An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference);
-「1 自算成本——…；2 M4 Max——…」 counts only as a run numbered 1, 2, 3 …"""
+「1 自算成本——…；2 M4 Max——…」 and 「T1（…）…；T2（…）…」 count only as a run numbered 1, 2, 3 …"""
 EARLIER = re.compile(
     r"(?<![下每这本今])(?:\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)"
 )
@@ -120,9 +125,21 @@ def _number(m: re.Match[str]) -> int:
         return PARENTHESIZED.index(found["paren2"]) + 1
     if found.get("branch"):
         return BRANCHES.index(found["branch"]) + 1
+    if found.get("stem"):
+        return STEMS.index(found["stem"]) + 1
     if found.get("lnum"):
         return int(found["lnum"])
+    if found.get("alpha"):
+        return ord(found["alpha"]) - ord("A") + 1
     return int(found.get("num") or paren or 0)
+
+
+def _cell_number(cell: str) -> int | None:
+    """The number a table's first cell gives its row: 「1」, 「①」, 「⒜」; ``None`` for any other cell."""
+    cell = cell.strip()
+    if re.fullmatch(r"\d{1,2}", cell):
+        return int(cell)
+    return ENCLOSED.get(cell)
 
 
 def block_lists(lines: list[Line]) -> list[NumberedList]:
@@ -135,7 +152,7 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
             i += 1
             continue
         heading = MARKDOWN_MARKS.sub(
-            "", head["md"] or head["bold"] or head["lent"] or head["bar"] or head["colon"] or ""
+            "", head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or ""
         ).strip()
         current = NumberedList(heading, lines[i].number, lines={lines[i].number})
         j = i + 1
@@ -144,16 +161,16 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
         while j < len(lines):
             text = lines[j].text
             row = table_cells(text)
-            if row and re.fullmatch(
-                r"\d{1,2}", row[0]
-            ):  # 「| 1 | 复跑头阻塞 | 麦 | 1202 |」: the other cells are its text
-                current.entries.append(Entry(int(row[0]), " · ".join(c for c in row[1:] if c), lines[j].number))
+            if row and (number := _cell_number(row[0])):
+                # 「| 1 | 复跑头阻塞 | 麦 | 1202 |」, 「| ⒜ | 已合入 | … |」: the other cells are its text
+                current.entries.append(Entry(number, " · ".join(c for c in row[1:] if c), lines[j].number))
                 current.lines.add(lines[j].number)
             elif row and not current.entries:
                 current.lines.add(lines[j].number)  # the header and rule rows above the first entry
             elif m := ENTRY.match(text):
                 box = None if m["box"] is None else m["box"].strip()
-                current.entries.append(Entry(_number(m), m["text"].strip(), lines[j].number, box))
+                text = (m["tag"] or "").strip() + m["text"].strip()  # 「〔收讫〕ⅰ …」: the tag is its status word
+                current.entries.append(Entry(_number(m), text, lines[j].number, box))
                 current.lines.add(lines[j].number)
             elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):
                 current.entries[-1].text += text.strip()  # a continuation line
@@ -187,8 +204,11 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
         current = NumberedList((start["heading"] or start["bar"] or "").strip(" ，,。；;"), line)
         for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
             piece = strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
-            if piece:
-                current.entries.append(Entry(_number(mk), piece.lstrip("（(").strip(), line))
+            piece = re.sub(r"^[.、．]\s*", "", piece)  # 「1. …」, 「1、…」: the number's own stop
+            if piece[:1] in "（(" and not re.match(r"[（(][^（()）]*[）)]", piece):
+                piece = piece[1:]  # an opening parenthesis nothing closes
+            if piece.strip():
+                current.entries.append(Entry(_number(mk), piece.strip(), line))
         if current.entries:
             found.append(current)
     return found
@@ -199,7 +219,7 @@ def _in_sequence(marks: list[re.Match[str]]) -> list[re.Match[str]]:
     not the next entry unless it is the next number."""
     kept: list[re.Match[str]] = []
     for mark in marks:
-        bare = mark["num"] and not re.match(r"\d{1,2}\s*[（(.、]", mark.group().strip())
+        bare = mark["lnum"] or (mark["num"] and not re.match(r"\d{1,2}\s*[（(.、]", mark.group().strip()))
         if bare and _number(mark) != (_number(kept[-1]) + 1 if kept else 1):
             continue
         kept.append(mark)
@@ -237,4 +257,6 @@ def reports_on_writer(numbered: NumberedList, last: Brief) -> bool:
     if numbered.earlier or not last.author or last.author not in numbered.heading:
         return False
     numbers = [e.number for e in numbered.entries]
-    return bool(numbers) and len(set(numbers)) == len(numbers) and max(numbers) <= len(last.follow_ups)
+    handed = [f.number for f in last.follow_ups] + [u.number for u in last.follow_up_updates if u.number]
+    # 「T1」 may restate a follow-up of the night before that: it is in that night's list all the same
+    return bool(numbers) and len(set(numbers)) == len(numbers) and max(numbers) <= max(handed, default=0)

@@ -23,10 +23,14 @@ ENCLOSED = (
     | {chr(0x278A + i): i + 1 for i in range(10)}  # ➊–➓
     | {chr(0x24B6 + i): i + 1 for i in range(26)}  # Ⓐ–Ⓩ
     | {chr(0x24D0 + i): i + 1 for i in range(26)}  # ⓐ–ⓩ
+    | {chr(0x249C + i): i + 1 for i in range(26)}  # ⒜–⒵
+    | {chr(0x2170 + i): i + 1 for i in range(10)}  # ⅰ–ⅹ
+    | {chr(0x2160 + i): i + 1 for i in range(10)}  # Ⅰ–Ⅹ
 )
 """One character that numbers a list entry, and its number: writers enumerate with circled digits,
-digits in parentheses, dark or sans-serif circles and circled letters (「Ⓐ Ⓑ Ⓒ」 is 1, 2, 3)."""
-MORE_ENCLOSED = "Ⓐ-Ⓩⓐ-ⓩ➀-➉➊-➓"
+digits in parentheses, dark or sans-serif circles, circled letters, letters in parentheses and the one-character
+Roman numerals (「Ⓐ Ⓑ Ⓒ」, 「⒜ ⒝ ⒞」 and 「ⅰ ⅱ ⅲ」 are 1, 2, 3)."""
+MORE_ENCLOSED = "Ⓐ-Ⓩⓐ-ⓩ⒜-⒵ⅰ-ⅹⅠ-Ⅹ➀-➉➊-➓"
 """The ranges of :data:`ENCLOSED` beyond ①–⑳, ⑴–⑽ and ❶–❿ (circled letters, sans-serif circles), for a
 pattern's character class."""
 
