@@ -477,6 +477,56 @@ def test_a_part_and_a_number_and_a_mark_after_a_symbol() -> None:
     assert find_references("FIXED 2026-10-21 芮 #疑2", friday, History([first])) == []
 
 
+def test_an_item_named_as_its_number_of_the_nights_count() -> None:
+    """「11月21日 1/4」, 「昨晚宁的 1/4」, 「11-28 宁 2/5」: item 1 of that night's four (blind4's 苏, blind11's 珩).
+    Read only when that night has exactly that many items: otherwise 「1/4」 is a fraction or a date."""
+    first = first_brief().model_copy(update={"author": "宁"})
+    count = len(first.items)
+    history = History([first])
+    friday = dt.date(2026, 10, 23)
+    for text in (f"撤换：10月21日 2/{count}（…）", f"前天宁的 2/{count} 撤换", f"2026-10-21 宁 2/{count}"):
+        assert resolved(find_references(text, friday, history)) == [("item", first.id, first.items[1].id)], text
+    for text in (f"10月21日 2/{count + 1}", f"2/{count} 的样本", "前天宁的 1/2 的时间"):
+        assert find_references(text, friday, history) == [], text
+
+
+def test_an_item_of_a_night_that_numbered_its_items_in_roman_numerals() -> None:
+    """「周三砚 iv」 names item 4 of a night whose items were headed 「i.」 「ii.」 … (blind10's 砚, named so by
+    blind11's 珩); a night numbered otherwise gives 「iv」 no meaning, and 「v0.33」 is a version."""
+    first = first_brief()
+    romans = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
+    marked = first.model_copy(
+        update={"author": "砚", "items": [it.model_copy(update={"mark": romans[it.number - 1]}) for it in first.items]}
+    )
+    friday = dt.date(2026, 10, 23)
+    history = History([marked])
+    assert resolved(find_references("校对：前天砚 iv 的要点", friday, history)) == [
+        ("item", first.id, first.items[3].id)
+    ]
+    assert resolved(find_references("前天砚 ii、iii 两条", friday, history)) == [
+        ("item", first.id, first.items[1].id),
+        ("item", first.id, first.items[2].id),
+    ]
+    for text in ("前天砚 v0.33 的", "iv 今晚新开"):
+        assert find_references(text, friday, history) == [], text
+    assert find_references("前天砚 iv 的要点", friday, History([first])) == []
+
+
+def test_a_night_written_as_its_weekday_and_writer_between_dots() -> None:
+    """「三·芮·条目 3」, 「三·芮·矛盾 1」: the last Wednesday's brief by 芮 (blind11's 乔 writes 「六·珩·W-1」,
+    「日·朔·ⅰ」).  Only a lone weekday numeral right before 「·name·」; 「统一·规划·」 is no night, and a
+    weekday nobody wrote on names nothing."""
+    first = first_brief().model_copy(update={"author": "芮"})  # 2026-10-21 is a Wednesday
+    history = History([first])
+    saturday = dt.date(2026, 10, 24)
+    assert resolved(find_references("三·芮·条目 3 改写", saturday, history)) == [("item", first.id, first.items[2].id)]
+    assert resolved(find_references("〔晾着〕三·芮·矛盾 1：改记暂挂", saturday, history)) == [
+        ("contradiction", first.id, first.contradictions[0].id)
+    ]
+    for text in ("统一·规划·条目 3", "二·芮·条目 3"):
+        assert not [r for r in find_references(text, saturday, history) if r.id], text
+
+
 def test_a_contradiction_numbered_in_chinese_numerals() -> None:
     """「10-21 矛盾二」, 「昨天的疑点一」: a writer who numbers her contradictions 矛盾一, 矛盾二 is named so by the
     others; 「矛盾一直没解决」 is no reference."""

@@ -68,7 +68,8 @@ def _fields(style: str) -> str:
 
 def night(parts: list[str], item_heading: str, fields: str, follow_ups: str) -> str:
     items = "\n\n".join(
-        f"{item_heading.format(n=n, cn='一二'[n - 1], t=t)}\n\n{_fields(fields)}" for n, t in enumerate(TITLES, 1)
+        f"{item_heading.format(n=n, cn='一二'[n - 1], rn=['i', 'ii'][n - 1], t=t)}\n\n{_fields(fields)}"
+        for n, t in enumerate(TITLES, 1)
     )
     return (
         HEAD
@@ -110,6 +111,7 @@ ITEMS = {
     "letter and number, full-width space": "### A{n}\u3000{t}",
     "第 N 项": "### 第 {n} 项 · {t}",
     "letter, hyphen and number": "### I-{n} · {t}",
+    "lower-case Roman numeral": "### {rn}. {t}",
 }
 FOLLOW_UPS = {
     "bar, inline": "▍交给明天（1）复现 ITL；（2）问维护者默认值",

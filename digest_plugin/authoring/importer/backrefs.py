@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...core.model import Brief, Outline, PlacementAction
-from .numbers import ENCLOSED, MORE_ENCLOSED, small_number
+from .numbers import ENCLOSED, MORE_ENCLOSED, ROMAN, small_number
 
 __all__ = ["History", "Reference", "find_references"]
 
@@ -171,6 +171,8 @@ class History:
         bracketed = _PAREN_MARK.match(mark)
         if bracketed and small_number(bracketed["n"]) == number:
             self.item_marks.add("（）")  # 「1129 岚（五）」: item 5 of that night
+        if ROMAN.get(mark.rstrip(".．、)）")) == number:
+            self.item_marks.add("iv")  # 「周三砚 iv」: item 4 of a night headed 「i.」 「ii.」 …
 
     def add(self, brief: Brief) -> None:
         """Index ``brief``: after it is imported, the next night can refer to it."""
@@ -292,6 +294,7 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
         r"|(?P<enwk>(?<![A-Za-z])(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?(?:'s)?(?![A-Za-z]))"
         rf"|(?P<rel>{words})"
         r"|(?<![下每上])(?P<wk>(?:上上|上|本)?(?:周|礼拜|星期)[一二三四五六日天](?!末))"
+        r"|(?<![\u4e00-\u9fff\w])(?P<wkdot>[一二三四五六日])(?=[·・][\u4e00-\u9fffA-Za-z]{1,6}[·・])"
         r"|(?P<lastweek>上周)"
     )
 
@@ -316,7 +319,10 @@ def _list_pattern(
         source = r"(?P<cdark>[❶-❿])|" + source
     if "（）" in item_marks:  # a night numbered its items （一）（二）: 「1129 岚（五）」 names its fifth
         source = r"[（(](?P<iparen>[一二三四五六七八九十]{1,3})[）)]|" + source
-    if leads := [m for m in item_marks if m != "（）"]:
+    if "iv" in item_marks:
+        roman = r"(?:i{1,3}|iv|vi{0,3}|ix|x)(?![\w.])"
+        source = rf"(?<![A-Za-z])(?P<iroman>{roman}(?:\s*(?:、|/|和|及|与)\s*{roman})*)|" + source
+    if leads := [m for m in item_marks if m not in ("（）", "iv")]:
         marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
         source = rf"(?<![\w])(?:{marked})\s*(?P<imark>\d{{1,2}})(?![\d.])|" + source
     return re.compile(source)
@@ -342,9 +348,11 @@ _LIST_SOURCE = (
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
     r"|(?<![^\s的：:（(「，,、])一\s*[·・．]\s*(?P<part1>\d{1,2})(?!\d)"
     r"|(?<![^\s的：:（(「，,、])二\s*[·・．]\s*(?P<part2>\d{1,2})(?!\d)"
+    r"|(?<![\d/.\-])(?P<iof>\d{1,2})\s*/\s*(?P<iof_total>\d{1,2})(?![\d/.\-月日])"
 )
-"""(The last two: a brief's part and a number in it, 「乔的二·1」: part 一 holds the items, part 二 the
-contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.)"""
+"""(Two before the last: a brief's part and a number in it, 「乔的二·1」: part 一 holds the items, part 二 the
+contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.  The last: 「11月21日 1/4」,
+item 1 of that night's 4, read only after a night that has exactly that many items.)"""
 _LIST = re.compile(_LIST_SOURCE)
 _GROUP_KIND = {
     "c_rest": "contradiction",
@@ -371,9 +379,11 @@ _GROUP_KIND = {
     "paren": "follow_up",
     "part1": "item",
     "part2": "contradiction",
+    "iof": "item",
+    "iroman": "item",
 }
 _FILLER = re.compile(
-    r"(?:\s|的|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|\(\d{1,2}\s*[日号]\)|那[封份篇期]|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
+    r"(?:\s|的|[·・]|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|\(\d{1,2}\s*[日号]\)|那[封份篇期]|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
     r"|(?:[A-Za-z]{1,10}|[\u4e00-\u9fff]{1,2})\s*(?:列|留|写)?的)*\Z"
 )
 _ITEM_NTH = re.compile(r"[\u4e00-\u9fff]{0,2}[A-Za-z\u4e00-\u9fff]\s*\Z")
@@ -438,6 +448,9 @@ def _numbers(spelled: str) -> list[int] | None:
     for part in parts:
         if (chinese := small_number(part)) is not None:
             out.append(chinese)
+            continue
+        if (roman := ROMAN.get(part.strip())) is not None:
+            out.append(roman)  # 「砚 iv」
             continue
         if (stem := part.strip("() ")) and stem in _STEMS:
             out.append(_STEMS.index(stem) + 1)  # 「（丙）」: the third
@@ -517,8 +530,9 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         elif kind == "den":  # 「14-Dec」, 「14 Dec」: the day first
             month = re.sub(r"^[\d\s\-]+", "", spelled)[:3].title()
             day = _month_day(today, _MONTHS.index(month) + 1, int(re.findall(r"\d+", spelled)[0]))
-        elif kind == "enwk":  # 「Sat」, 「Thu's」: the last such day before tonight
-            back = (today.weekday() - _EN_WEEKDAYS.index(spelled[:3].title())) % 7 or 7
+        elif kind in ("enwk", "wkdot"):  # 「Sat」, 「Thu's」, 「六·珩·」: the last such day before tonight
+            weekday = _WEEKDAYS[spelled] if kind == "wkdot" else _EN_WEEKDAYS.index(spelled[:3].title())
+            back = (today.weekday() - weekday) % 7 or 7
             day = today - dt.timedelta(days=back)
             if not history._on(day):
                 continue  # a weekday named as a day to come, or a night nobody wrote
@@ -644,13 +658,17 @@ def find_references(
                 kind = "item"  # 「昨晚乔第三条」: a writer's own way to number items
             if kind is None:
                 continue  # 「10-21 第 3 条」 with no list word: too loose to read
+            if group == "iof":  # 「1/4」: only a night of four items has it; else a fraction or a date
+                briefs = tuple(b for b in briefs if len(b.numbered("item")) == int(match["iof_total"]))
+                if not briefs:
+                    continue
             if not briefs:
                 refs.extend(_unresolved(text, start, match.end(), kind, numbers, when.problem or "no brief"))
                 continue
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
-        elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen", "part1", "part2"):
+        elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen", "part1", "part2", "iof", "iroman"):
             continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「❶」, 「#增1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):

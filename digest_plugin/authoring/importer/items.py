@@ -14,7 +14,7 @@ from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_
 from .evidence import GAP_SHAPE, read_evidence, read_points, read_sources
 from .markdown import paragraphs_of
 from .numbering import check_numbering
-from .numbers import small_number
+from .numbers import ROMAN, small_number
 from .placement import read_guards, read_placement, repo_card_figures
 from .shapes import reshaped
 from .words import title_rating, value_words
@@ -33,9 +33,11 @@ ITEM_HEADINGS = [
     ),
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*(?P<number>i{1,3}|iv|vi{0,3}|ix|x)\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
-M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number).  One
+M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number),
+「iv. …」 (a lower-case Roman numeral).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -362,7 +364,8 @@ def read_items(part: Part, stem: str, outline: Outline | None, draft: Draft) -> 
     items: list[dict[str, Any]] = []
     seen: Counter[int] = Counter()
     for index, (heading, m, body) in enumerate(blocks):
-        number = (small_number(m["number"]) if m["number"] else None) or index + 1  # unnumbered: its place
+        spelled = m["number"] or ""
+        number = small_number(spelled) or ROMAN.get(spelled) or index + 1  # unnumbered: its place
         seen[number] += 1
         item_id = f"{stem}-item-{number}" + ("" if seen[number] == 1 else f"-{seen[number]}")
         at = ("items", index)

@@ -38,6 +38,16 @@ pattern's character class."""
 CHINESE_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)} | {"两": 2}
 
 
+ROMAN = {
+    r: n
+    for n, r in enumerate(
+        ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"], 1
+    )
+}
+"""Lower-case Roman numerals, as some writers number their items (「i. …」, 「iv. …」) and name them later
+(「周三砚 iv」)."""
+
+
 def small_number(text: str) -> int | None:
     """A count or list number as briefs write it: 「3」, 「三」, 「两」, 「十二」; None for anything else."""
     text = text.strip()

@@ -25,7 +25,7 @@ from ...core.model import UNPLACED, Contradiction, ContradictionChange, FollowUp
 from ...core.vocabulary import Vocabulary, fold
 from .backrefs import UNDATED, History, Reference, find_references
 from .common import Code, Draft, split_outside, without_asides
-from .numbers import small_number
+from .numbers import ROMAN, small_number
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
 # phrases are the team's data).  Order matters: the first act that matches in the reference's own
@@ -50,12 +50,6 @@ REPLACED_BY_NUMBER = re.compile(
 """「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」: tonight's item that replaces the retracted one."""
 THIS_ITEM = ("本条", "本条目", "本项", "本件", "此条", "这条")
 """How an item names itself in its own text (「由本条顶掉」)."""
-ROMAN = {
-    r: n
-    for n, r in enumerate(
-        ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"], 1
-    )
-}
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
 REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
