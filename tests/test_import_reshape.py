@@ -210,3 +210,20 @@ def test_a_counted_place_named_by_one_word_is_found_by_the_title_its_relation_qu
         "placement"
     ]
     assert [placement["entry"], *placement.get("entries", [])] == ["kapitsa", "dynamo-1-0-ga"]
+
+
+def test_an_in_place_update_is_not_attached_to_an_entry_its_placement_names_only_as_part_of_another_name() -> None:
+    """「§1.1「Kapitsa 周增口径」原地加一行」 names an entry more specific than 「Kapitsa」 (one split off it, say),
+    and 「XKapitsa」 is another word: neither attaches the update to Kapitsa in silence (blind11's 12-19 was
+    attached so to the wrong entry); it goes in as a lead the editor is asked about.  The quoted name
+    itself, or the title standing alone, still names Kapitsa."""
+
+    def placed(placement: str) -> dict:
+        night = NIGHT.replace("建议归入：§3.1 新增子条目。", f"建议归入：{placement}")
+        done = import_full(night, outline=OUTLINE, known_briefs=[FIRST])
+        return YAML(typ="safe").load(done.text)["items"][0]["placement"]
+
+    for wrong in ("§1.1「Kapitsa 周增口径」原地加一行（截至 2026-10-22）。", "§1.1 原地更新：XKapitsa 的周增。"):
+        assert placed(wrong).get("entry") != "kapitsa", wrong
+    for right in ("§1.1「Kapitsa」原地加一行（截至 2026-10-22）。", "§1.1 Kapitsa 原地更新：周增换数。"):
+        assert placed(right)["entry"] == "kapitsa", right

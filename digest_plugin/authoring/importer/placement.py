@@ -213,13 +213,35 @@ def entry_to_update(text: str, item_title: str, section: str, outline: Outline |
     """The outline entry of the section whose title the placement names; the item's title breaks a tie
     ("Kapitsa 段数值更新 + 选型决策树保持不变" updates Kapitsa, the item is about Kapitsa)."""
     entries = section_entries(outline, section)
-    named = [e for e in entries if fold(e.title) in fold(text)]
+    named = [e for e in entries if _names_entry(text, e.title)]
     if len(named) > 1:
         named = [e for e in named if fold(e.title) in fold(item_title)]
     if not named:  # 「llm-d 1.0」子节点: a quoted name that is part of one entry's title
         quoted = [fold(m["text"]) for m in QUOTED.finditer(text.split("原地")[0])]
         named = [e for e in entries if any(q and q in fold(e.title) for q in quoted)]
     return named[0].id if len(named) == 1 else None
+
+
+def _names_entry(text: str, title: str) -> bool:
+    """Whether ``text`` names the entry titled ``title`` (spaces and case aside, as :func:`fold`): the title
+    stands in it as a whole word (「TPU 后端」 is not named by 「TorchTPU 后端」), and not only as a part of a
+    longer quoted name (「SGLang-TorchTPU：版本与支持矩阵」 names another entry than 「SGLang-TorchTPU」: the one
+    split off it)."""
+    title = fold(title)
+    if not title:
+        return False
+    text = text.casefold()
+    quotes = [(m.start("text"), m.end("text")) for m in QUOTED.finditer(text)]
+    for m in re.finditer(r"\s*".join(map(re.escape, title)), text):
+        start, end = m.span()
+        if (title[:1].isascii() and title[:1].isalnum() and start and re.match(r"[a-z0-9]", text[start - 1])) or (
+            title[-1:].isascii() and title[-1:].isalnum() and end < len(text) and re.match(r"[a-z0-9]", text[end])
+        ):
+            continue  # inside a longer Latin word
+        if any(a <= start and end <= b and (a, b) != (start, end) for a, b in quotes):
+            continue  # a part of a longer quoted name
+        return True
+    return False
 
 
 def section_entries(outline: Outline | None, section: str) -> list[Entry]:
