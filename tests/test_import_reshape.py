@@ -92,6 +92,23 @@ def test_two_items_that_split_an_earlier_entry_are_its_parts() -> None:
     assert [(s["entry"], s["into"]) for s in brief["splits"]] == [(FIRST.items[2].id, ids)]
 
 
+def test_a_split_whose_own_words_name_the_entry_is_read_whatever_else_the_parts_name() -> None:
+    """「§3.2「ModelExpress 工程细节」拆作两条」 in the first part's title names what is split; its relation also
+    names another night's item (「10-21 条目 1 的数」), which splits nothing (blind8's 12-10 was left unread so)."""
+    night = SPLIT.replace("条目 1：", "条目 1：§3.2「ModelExpress 工程细节」拆作两条，本条收传输；", 1).replace(
+        "关系：§3.2「ModelExpress 工程细节」（10-21 条目 3 起头）装了两样东西，索性一分为二：本条收传输，条目 2 收缓存。",
+        "关系：装了两样东西，10-21 条目 1 的数也在里面；本条收传输，条目 2 收缓存。",
+    )
+    assert "拆作两条" in night and "一分为二" not in night
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    ids = [item["id"] for item in brief["items"]]
+    assert [(s["entry"], s["into"]) for s in brief["splits"]] == [(FIRST.items[2].id, ids)]
+    # an entry of the outline named by its exact title in 「」 (no earlier item made it)
+    dynamo = night.replace("§3.2「ModelExpress 工程细节」拆作两条", "§3.2「Dynamo 1.0 GA」拆作两条")
+    brief = YAML(typ="safe").load(import_full(dynamo, outline=OUTLINE, known_briefs=[FIRST]).text)
+    assert [(s["entry"], s["into"]) for s in brief["splits"]] == [("dynamo-1-0-ga", ids)]
+
+
 def test_one_item_that_tells_of_an_earlier_split_splits_nothing() -> None:
     told = NIGHT.replace("关系：§3.1 尚无此项。", "关系：10-21 条目 3 上周拆分过，这里只补一行。")
     brief = YAML(typ="safe").load(import_full(told, outline=OUTLINE, known_briefs=[FIRST]).text)

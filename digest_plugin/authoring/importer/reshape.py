@@ -55,7 +55,7 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
     errata = _errata(texts, today, history, draft)
     if errata:
         brief["errata"] = errata
-    splits = _splits(items, today, history, draft)
+    splits = _splits(items, today, history, draft, outline)
     if splits:
         brief["splits"] = splits
 
@@ -209,27 +209,30 @@ def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, 
     return out
 
 
-def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
+def _splits(
+    items: list[dict[str, Any]], today: dt.date, history: History, draft: Draft, outline: Outline | None = None
+) -> list[dict[str, Any]]:
     """「§5.4 Kapitsa 子条目（10-29 条目 1 起头）……索性一分为二：本条收版本与格式，条 3 收同机基准」: the
     items whose own words say they split something are the parts, and the one earlier entry those words
     name is what they split.  Two parts and one entry, or nothing but a question for the editor."""
     said = draft.words.wording("split")
     parts: list[tuple[int, dict[str, Any], str]] = []
-    named: set[str] = set()
+    in_clauses: set[str] = set()  # what the clauses that say 「拆」 name
+    named: set[str] = set()  # what the parts' texts name anywhere
     for index, item in enumerate(items):
         texts = [item.get("title", ""), item.get("relation", ""), item.get("placement", {}).get("text", "")]
         clauses = [c for t in texts for c in CLAUSE.findall(t) if said.search(c)]
         if not clauses:
             continue
         parts.append((index, item, clauses[0].strip()))
+        for clause in clauses:
+            in_clauses |= _entries_named(clause, today, history) | _entries_quoted(clause, outline)
         for text in texts:
-            for r in find_references(text, today, history, part="items"):
-                if r.kind == "item" and r.id and (entry := history.entry_of(str(r.id))):
-                    named.add(entry)
-                elif r.kind == "entry" and r.id:
-                    named.add(str(r.id))
+            named |= _entries_named(text, today, history)
     if len(parts) < 2:
         return []
+    if len(in_clauses) == 1:
+        named = in_clauses  # 「§3.2「Dynamo 1.0 GA」拆作两条」: the entry the split's own words name
     if len(named) != 1:
         numbers = "、".join(str(item.get("number")) for _, item, _ in parts)
         draft.warn(
@@ -241,6 +244,23 @@ def _splits(items: list[dict[str, Any]], today: dt.date, history: History, draft
         return []
     text = "；".join(dict.fromkeys(clause for _, _, clause in parts))
     return [{"entry": Code(named.pop()), "into": [Code(str(item["id"])) for _, item, _ in parts], "text": text}]
+
+
+def _entries_named(text: str, today: dt.date, history: History) -> set[str]:
+    """The earlier entries ``text`` names: by name, or by the earlier item that made them."""
+    named: set[str] = set()
+    for r in find_references(text, today, history, part="items"):
+        if r.kind == "item" and r.id and (entry := history.entry_of(str(r.id))):
+            named.add(entry)
+        elif r.kind == "entry" and r.id:
+            named.add(str(r.id))
+    return named
+
+
+def _entries_quoted(text: str, outline: Outline | None) -> set[str]:
+    """The entries ``text`` names by their exact title in 「」 (「§3.2「Dynamo 1.0 GA」拆作两条」)."""
+    quoted = {fold(m["text"]) for m in QUOTED.finditer(text)}
+    return {e.id for e in (outline.entries if outline else []) if fold(e.title) in quoted}
 
 
 def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
