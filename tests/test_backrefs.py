@@ -527,6 +527,20 @@ def test_a_night_written_as_its_weekday_and_writer_between_dots() -> None:
         assert not [r for r in find_references(text, saturday, history) if r.id], text
 
 
+def test_a_night_named_with_its_writers_piece_between_the_night_and_the_number() -> None:
+    """「周三芮篇 条目 3」, 「10-21 稿矛盾 1」: the writer's piece (篇, 稿) between the night and the number is no gap
+    (blind8's 棠 writes 「周二棠篇 Δ2」 and 「11-02 稿矛盾 1」)."""
+    first = first_brief().model_copy(update={"author": "芮"})
+    history = History([first])
+    saturday = dt.date(2026, 10, 24)
+    assert resolved(find_references("除名：周三芮篇 条目 3（…）", saturday, history)) == [
+        ("item", first.id, first.items[2].id)
+    ]
+    assert resolved(find_references("10-21 稿矛盾 1 照旧", saturday, history)) == [
+        ("contradiction", first.id, first.contradictions[0].id)
+    ]
+
+
 def test_a_contradiction_numbered_in_chinese_numerals() -> None:
     """「10-21 矛盾二」, 「昨天的疑点一」: a writer who numbers her contradictions 矛盾一, 矛盾二 is named so by the
     others; 「矛盾一直没解决」 is no reference."""

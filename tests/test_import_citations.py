@@ -101,9 +101,10 @@ def test_a_line_that_gives_counts_in_a_way_not_read_is_asked_about():
     assert "cited_by" not in citation and notes
 
 
-def test_a_table_of_citations_reads_row_by_row_and_keeps_every_cell():
+@pytest.mark.parametrize("column", ["题目", "题名"])
+def test_a_table_of_citations_reads_row_by_row_and_keeps_every_cell(column):
     table = (
-        "| 编号 | 题目 | S2 | OpenAlex | 截至 | 上次 | 备注 |\n|---|---|---|---|---|---|---|\n"
+        f"| 编号 | {column} | S2 | OpenAlex | 截至 | 上次 | 备注 |\n|---|---|---|---|---|---|---|\n"
         f"| arXiv:2309.06180 | {TITLE} | ５,２３１ | ３,０６８ | 2026-10-22 | 5,216 / 3,060（礼拜三） | 分页块 |"
     )
     citation, notes = cited(table)

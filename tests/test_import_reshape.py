@@ -244,3 +244,23 @@ def test_an_in_place_update_is_not_attached_to_an_entry_its_placement_names_only
         assert placed(wrong).get("entry") != "kapitsa", wrong
     for right in ("§1.1「Kapitsa」原地加一行（截至 2026-10-22）。", "§1.1 Kapitsa 原地更新：周增换数。"):
         assert placed(right)["entry"] == "kapitsa", right
+
+
+@pytest.mark.parametrize(
+    ("placement", "action"),
+    [
+        (
+            "§3.2 新子条目「ModelExpress：传输」（从原条目分出）：沿用原条目各行；挂一行线索（链接 + 日期）。",
+            "new_sub_entry",
+        ),
+        ("§3.2 在「Dynamo 1.0 GA」子条目旁挂载线索。", "mount_lead"),
+        ("§3.2 新子条目「ModelExpress：传输」；与 10-21 条目 3 同一件事，不重复入档。", "duplicate"),
+    ],
+)
+def test_the_first_clause_that_says_what_to_do_decides_unless_a_later_one_adds_nothing(placement, action) -> None:
+    """「新子条目「…」：…；挂一行线索」 opens an entry with a lead line in it (blind6's 12-01 was read as a lead);
+    within one clause the order of the acts decides (「子条目旁挂载线索」 is a lead); a clause that adds nothing
+    to the doc (a duplicate) wins wherever it stands."""
+    night = NIGHT.replace("建议归入：§3.1 新增子条目。", f"建议归入：{placement}")
+    brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
+    assert brief["items"][0]["placement"]["action"] == action

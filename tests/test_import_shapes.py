@@ -420,13 +420,18 @@ def test_a_contradiction_headed_by_a_tag_of_its_own_holds_the_paragraphs_under_i
         "0.5.1 里程碑页改了描述：「ITL 开销降到 0.5% 以下」。配置出来之前，「LMCache 0.5.1 让 ITL 开销降到 0.5% 以下」"
         "不要写进活文档。"
     )
-    for heading in ("## 疑 1 · LMCache 0.5.1 的开销", "### C-1 · LMCache 0.5.1 的开销"):
+    for heading in (
+        "## 疑 1 · LMCache 0.5.1 的开销",
+        "### C-1 · LMCache 0.5.1 的开销",
+        "### 矛盾 1：LMCache 0.5.1 的开销",
+    ):
         markdown = night(PARTS["markdown"], ITEMS["条目 N"], "lines", FOLLOW_UPS["task list"])
         before, _, after = markdown.partition("## 二 / 矛盾 & 待核\n\n")
         rest = after.split("\n\n", 1)[1]
         brief, _ = imported(f"{before}## 二 / 矛盾 & 待核\n\n{heading}\n\n{body}\n\n{rest}")
         (c,) = brief["contradictions"]
         assert c["number"] == 1, heading
+        assert (c["title"], c["text"]) == ("LMCache 0.5.1 的开销", body), heading  # the heading is the title
         withheld = [w["text"] for w in c.get("withheld", [])]
         assert "LMCache 0.5.1 让 ITL 开销降到 0.5% 以下" in withheld, (heading, c)
 

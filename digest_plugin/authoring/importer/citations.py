@@ -129,7 +129,7 @@ def _with_title(sentence: str) -> str:
     return f"arXiv:{ident['id']} 《{title}》{f'（{name}）' if name else ''}{sentence[m.end() :]}"
 
 
-TITLE_COLUMNS = ("题目", "标题", "论文", "Title", "title")
+TITLE_COLUMNS = ("题目", "标题", "题名", "篇名", "论文", "Title", "title")
 SOURCE_COLUMNS = ("S2", "OpenAlex")
 
 

@@ -123,7 +123,16 @@ def read_contradictions(
         number = _number(m)
         at = ("contradictions", index)
         draft.origins[at] = line
-        contradictions.append(_read_contradiction(number, f"{stem}-c{number}", m["text"], line, draft, at, _mark(m)))
+        heading = _heading_title(lines, line)
+        body = m["text"]
+        if heading and body.startswith(heading) and body[len(heading) :].strip():
+            # 「### 矛盾 1：title」 over its paragraphs: the heading is the title, the paragraphs the text
+            body = f"{heading}\n{body[len(heading) :].strip()}"
+        else:
+            heading = None
+        contradictions.append(
+            _read_contradiction(number, f"{stem}-c{number}", body, line, draft, at, _mark(m), heading=heading)
+        )
     dedupe_ids(contradictions, "contradiction", draft, "contradictions")
     check_numbering(
         [c["number"] for c in contradictions],
@@ -178,11 +187,30 @@ def _by_position(
     return entries, others
 
 
+def _heading_title(lines: list[Line], number: int) -> str | None:
+    """The title a Markdown heading at line ``number`` gives its contradiction (「### 矛盾 1：title」), or None
+    when the entry does not open with a heading."""
+    first = next((x.text for x in lines if x.number == number), "")
+    if not re.match(r"\s*#{1,6}\s", first):
+        return None
+    m = NUMBERED.match(first.strip())
+    return m["text"].strip() if m and m["text"].strip() else None
+
+
 def _read_contradiction(
-    number: int, cid: str, body: str, line: int, draft: Draft, at: At, mark: str | None = None
+    number: int,
+    cid: str,
+    body: str,
+    line: int,
+    draft: Draft,
+    at: At,
+    mark: str | None = None,
+    heading: str | None = None,
 ) -> dict[str, Any]:
     colon = label_colon(body)
-    if colon is None:
+    if heading is not None:
+        title, text = heading, body[len(heading) :].strip().lstrip("：:").strip()
+    elif colon is None:
         title, text = body, body
         draft.warn(line, f"矛盾 {number}: no 'title：text' colon; the whole entry is used as both", at + ("title",))
     else:

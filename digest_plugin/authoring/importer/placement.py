@@ -188,11 +188,22 @@ def _after(
     return after
 
 
+ADDS_NOTHING = (PlacementAction.duplicate, PlacementAction.citation_refresh, PlacementAction.not_placed)
+"""Actions that put nothing new into the doc: said anywhere in 建议归入, they win (the safe reading)."""
+
+
 def _placement_action(text: str, relation: str, draft: Draft) -> PlacementAction | None:
-    for action in PLACEMENT_ACTS:
-        words = draft.words.wording(action.value)
-        if words.search(text) or (action is PlacementAction.update_in_place and words.search(relation)):
+    """The action 建议归入 says (see :data:`PLACEMENT_ACTS`).  Of the others, the first clause that says one
+    decides: 「§5.4 新子条目「…」：…；挂一行线索（…）」 opens an entry, and the lead is a line inside it."""
+    for action in ADDS_NOTHING:
+        if draft.words.wording(action.value).search(text):
             return action
+    if draft.words.wording(PlacementAction.update_in_place.value).search(relation):
+        return PlacementAction.update_in_place
+    for clause in re.split(r"[；;。]", text):
+        for action in PLACEMENT_ACTS:
+            if action not in ADDS_NOTHING and draft.words.wording(action.value).search(clause):
+                return action
     return None
 
 
