@@ -254,13 +254,32 @@ def test_an_in_place_update_is_not_attached_to_an_entry_its_placement_names_only
             "new_sub_entry",
         ),
         ("§3.2 在「Dynamo 1.0 GA」子条目旁挂载线索。", "mount_lead"),
+        ("§1.1 的 Kapitsa 小注整条挪到 §5.4；挪过去后原地补本地数。", "update_in_place"),
         ("§3.2 新子条目「ModelExpress：传输」；与 10-21 条目 3 同一件事，不重复入档。", "duplicate"),
     ],
 )
 def test_the_first_clause_that_says_what_to_do_decides_unless_a_later_one_adds_nothing(placement, action) -> None:
     """「新子条目「…」：…；挂一行线索」 opens an entry with a lead line in it (blind6's 12-01 was read as a lead);
     within one clause the order of the acts decides (「子条目旁挂载线索」 is a lead); a clause that adds nothing
-    to the doc (a duplicate) wins wherever it stands."""
+    to the doc (a duplicate) wins wherever it stands, and so does an in-place update (「小注整条挪到 …；原地补」:
+    小注 names what moves)."""
     night = NIGHT.replace("建议归入：§3.1 新增子条目。", f"建议归入：{placement}")
     brief = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)
     assert brief["items"][0]["placement"]["action"] == action
+
+
+def test_an_update_of_places_counted_in_english_updates_each_entry_named() -> None:
+    """「§1.1, two in-place edits: 「Kapitsa」 …; 「选型决策树」 …」 (blind4's Ada writes her placements in English):
+    the count is read like 「两处」, each clause names its entry, and the item updates both."""
+    night = NIGHT.replace(
+        "建议归入：§3.1 新增子条目。",
+        "建议归入：§1.1, two in-place edits (as of 2026-10-22): 「Kapitsa」 gets Stars 526; 「选型决策树」 gets a row.",
+    )
+    placement = YAML(typ="safe").load(import_full(night, outline=OUTLINE, known_briefs=[FIRST]).text)["items"][0][
+        "placement"
+    ]
+    assert (placement["action"], placement["entry"], placement.get("entries")) == (
+        "update_in_place",
+        "kapitsa",
+        ["engine-decision-tree"],
+    )

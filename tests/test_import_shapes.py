@@ -236,6 +236,16 @@ def test_a_conclusion_that_recaps_tonights_items_by_number_opens_no_follow_up():
     assert [e.text for e in listed[0].entries] == ["复跑头阻塞", "问 Google 价格栏"]
 
 
+def test_an_inline_list_ends_with_its_sentence():
+    """「…；2 问维护者——续挂。另有 11月4日 那件，这件划掉。」: the words after the list's sentence are about
+    something else; the last entry's status is its own (carried over), not the next sentence's (blind2's
+    11-14 read it as dropped)."""
+    from digest_plugin.authoring.importer import lists
+
+    (listed,) = lists.inline_lists("昨晚的两件：1 复现 ITL——完成；2 问维护者——续挂。另有 11月4日 那件，这件划掉。", 1)
+    assert [e.text for e in listed.entries] == ["复现 ITL——完成", "问维护者——续挂"]
+
+
 def test_contradictions_in_a_nested_list_are_each_read_and_their_claims_withheld():
     """Part 二 as a list of groups (「- 新的」 over 「  - 甲 …」): each item is a paragraph of its own, so
     a new contradiction in a group is read by its place and its claim withheld.  Before, the whole

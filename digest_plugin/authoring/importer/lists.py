@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
-from .common import MARKDOWN_MARKS, SYMBOL_TAG, Line, strip_end, table_cells
+from .common import MARKDOWN_MARKS, SYMBOL_TAG, Line, split_outside, strip_end, table_cells
 from .numbers import ENCLOSED, MORE_ENCLOSED
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
@@ -203,7 +203,10 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
             continue  # numbers that run 1, 2, 3 nowhere: no list (「3（含昨天的两件）件」)
         current = NumberedList((start["heading"] or start["bar"] or "").strip(" ，,。；;"), line)
         for mk, nxt in zip(marks, [*marks[1:], None], strict=True):
-            piece = strip_end(body[mk.end() : nxt.start() if nxt else len(body)])
+            piece = body[mk.end() : nxt.start() if nxt else len(body)]
+            if nxt is None:  # the list ends with its sentence: 「…；3 #1931——没合，续挂。另有 …，这件划掉。」
+                piece = split_outside(piece, "。")[0]
+            piece = strip_end(piece)
             piece = re.sub(r"^[.、．]\s*", "", piece)  # 「1. …」, 「1、…」: the number's own stop
             if piece[:1] in "（(" and not re.match(r"[（(][^（()）]*[）)]", piece):
                 piece = piece[1:]  # an opening parenthesis nothing closes

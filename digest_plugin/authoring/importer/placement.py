@@ -193,12 +193,14 @@ ADDS_NOTHING = (PlacementAction.duplicate, PlacementAction.citation_refresh, Pla
 
 
 def _placement_action(text: str, relation: str, draft: Draft) -> PlacementAction | None:
-    """The action 建议归入 says (see :data:`PLACEMENT_ACTS`).  Of the others, the first clause that says one
-    decides: 「§5.4 新子条目「…」：…；挂一行线索（…）」 opens an entry, and the lead is a line inside it."""
+    """The action 建议归入 says (see :data:`PLACEMENT_ACTS`): one that adds nothing, else an in-place update
+    (「…小注整条挪到 §5.4；原地补本地数」 updates it: 小注 names what moves).  Of the others, the first clause that
+    says one decides: 「§5.4 新子条目「…」：…；挂一行线索（…）」 opens an entry, and the lead is a line inside it."""
     for action in ADDS_NOTHING:
         if draft.words.wording(action.value).search(text):
             return action
-    if draft.words.wording(PlacementAction.update_in_place.value).search(relation):
+    update = draft.words.wording(PlacementAction.update_in_place.value)
+    if update.search(text) or update.search(relation):
         return PlacementAction.update_in_place
     for clause in re.split(r"[；;。]", text):
         for action in PLACEMENT_ACTS:

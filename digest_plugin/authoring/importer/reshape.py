@@ -19,8 +19,13 @@ from .numbers import small_number
 from .placement import entry_to_update, section_entries
 
 CLAUSE = re.compile(r"[^。；;\n]+")
-PLACES = re.compile(r"[两二三四五六七八九\d]\s*处")
-"""「两处原地更新」: the placement counts the places it updates, one clause (；) each."""
+PLACES = re.compile(
+    r"(?P<n>[两二三四五六七八九\d])\s*处"
+    r"|(?<![A-Za-z])(?P<en>two|three|four|five)\s+(?:in-place\s+)?(?:edits|updates|places|changes)(?![A-Za-z])",
+    re.I,
+)
+"""「两处原地更新」, 「two in-place edits」: the placement counts the places it updates, one clause (；) each."""
+ENGLISH_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 ARROW = re.compile(r"\s*(?:→|->|⇒|=>|改为|改成|换成)\s*")
 OLD_NEW = re.compile(
     r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
@@ -93,7 +98,7 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
         )
         if entry and entry not in found:
             found.append(entry)
-    wanted = small_number(places.group(0)[:-1].strip()) if places else None
+    wanted = (small_number(places["n"]) if places["n"] else ENGLISH_COUNTS[places["en"].lower()]) if places else None
     listed = not places and len(headed) >= 2  # places listed, not counted: one may be only named (「§3.2 不动」)
     if listed:
         asked = (
