@@ -127,3 +127,35 @@ def test_a_line_that_only_names_the_claim_again_decides_nothing_and_asks_nothing
     assert not [
         line for line in text.splitlines() if MARK in line and "kapitsa-weekly-gain" in line
     ]  # 没有新材料: kept
+
+
+PROSE_ITEM = (
+    "论分量，这一则算中等价值。材料是 Jay 的 fetch-log 第 1 条（https://github.com/ai-dynamo/modelexpress/releases）。"
+    "一来，权重传输改走 NIXL 1.1；二来，冷启动的计时从绑定起算。这只是项目的发布说明，我们没上机，未复现。"
+    "它接的是 10-21 条目 3 开的那条。我的处理是在 §3.2「ModelExpress 工程细节」原地更新一行。数等明天。"
+)
+
+
+def test_an_item_told_in_prose_with_no_labels_is_read_sentence_by_sentence_and_asked_about():
+    """朔 (blind11/) writes each item as paragraphs in the team's order, with no labels: the rating, the source,
+    the points, how far it was checked, its tie to the doc, what to do.  Each sentence goes to the field its words
+    belong to, every sentence is kept, and the item is marked for the editor, whose reading this is."""
+    headings = {"first": "**第一则**　ModelExpress 0.3 发布说明", "second": "**第二则**　一篇 KV 卸载的博客（补白）"}
+    markdown = NIGHT.format(**{**PLAIN, **headings}).replace(
+        "来源：https://github.com/ai-dynamo/modelexpress/releases\n要点：\n- 权重传输改走 NIXL 1.1\n"
+        "证据边界：仓库 release 说明；未复现。\n与活文档脉络的关系：10-21 条目 3 开的那条。\n"
+        "建议归入：§3.2「ModelExpress 工程细节」原地更新。",
+        PROSE_ITEM,
+    )
+    assert PROSE_ITEM in markdown
+    done = import_full(markdown, known_briefs=[FIRST])
+    item = YAML(typ="safe").load(done.text)["items"][0]
+    assert item["value"] == ["medium"]
+    assert item["sources"]["urls"] == ["https://github.com/ai-dynamo/modelexpress/releases"]
+    assert "没上机，未复现" in item["evidence"]["boundary"]
+    assert item["relation"] == "它接的是 10-21 条目 3 开的那条。"
+    assert (item["placement"]["section"], item["placement"]["action"]) == ("3.2", "update_in_place")
+    assert "数等明天" in item["placement"]["text"]  # after the placement, the rest stays with it
+    assert any("权重传输改走 NIXL 1.1" in p for p in item["points"])
+    assert any("written as prose" in n.message for n in done.notes)
+    assert MARK in done.text

@@ -16,6 +16,7 @@ from .markdown import paragraphs_of
 from .numbering import check_numbering
 from .numbers import ROMAN, small_number
 from .placement import read_guards, read_placement, repo_card_figures
+from .prose import prose_fields
 from .shapes import reshaped
 from .words import title_rating, value_words
 
@@ -546,6 +547,14 @@ def _read_item(
     labels: _Labels,
 ) -> dict[str, Any]:
     fields = _item_fields(body, labels)
+    if fields and all(f.label is None for f in fields):  # told in prose: sorted sentence by sentence, then asked
+        fields = prose_fields([(f.line, f.text) for f in fields], lambda text: value_words(text, draft))
+        draft.warn(
+            line,
+            f"条目 {number}: written as prose, with no field labels; each sentence was sorted into a field by its "
+            "words (source, points, evidence boundary, relation, placement); check every field",
+            at,
+        )
     by_label: dict[str, Field] = {}
     notes: list[str] = []
     rated: list[ValueRating] = []
