@@ -596,6 +596,12 @@ def test_a_kind_named_by_both_the_source_gloss_and_the_boundary_is_proposed():
         base.replace("证据边界：已核查发布说明；未复现。", "证据边界：基准榜单，各行由提交方自报；未复现。")
     )
     assert "基准榜单" not in unglossed.new_words.get("source_kinds", {}).values()
+    # named inside the gloss, not at its head (blind2's 岚: 「（Jay 转存的 llm-d 频道 Slack 消息，11/14）」)
+    inside = base.replace(
+        "来源：https://docs.vllm.ai/en/latest/",
+        "来源：inbox/jay/slack.md（Jay 转存的 llm-d 频道 Slack 消息，11/14 22:05）",
+    ).replace("证据边界：已核查发布说明；未复现。", "证据边界：Slack 消息，Jay 复制下来的文字；未复现。")
+    assert "Slack 消息" in import_full(inside).new_words.get("source_kinds", {}).values()
 
 
 def _leo_night() -> tuple:

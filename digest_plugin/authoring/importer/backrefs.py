@@ -118,6 +118,9 @@ _ITEM_MARK = re.compile(r"^(?P<mark>[^\d\s]{1,4}?)\s*(?P<n>\d{1,2})$")
 """An item's mark that is a lead and its number: 「#增1」, 「A6」, 「No.3」 (not 「（五）」 or 「1/4」)."""
 _PAREN_MARK = re.compile(r"^[（(](?P<n>[一二三四五六七八九十]{1,3})[）)]$")
 """An item's mark that is a Chinese numeral in brackets: 「（五）」."""
+ROMAN_ITEMS = "i."
+"""Stands in :attr:`History.item_marks` for a night whose items were headed 「i.」 「ii.」 …: a later night
+names one by the numeral after the night (「周三砚 iv」)."""
 _NOT_ITEM_MARKS = frozenset(
     {"#", "＃", "条", "条目", "第", "No", "No.", "T", "E", "C", "v", "V", "§", "$", "~", "+", "-"}
 )
@@ -172,7 +175,7 @@ class History:
         if bracketed and small_number(bracketed["n"]) == number:
             self.item_marks.add("（）")  # 「1129 岚（五）」: item 5 of that night
         if ROMAN.get(mark.rstrip(".．、)）")) == number:
-            self.item_marks.add("iv")  # 「周三砚 iv」: item 4 of a night headed 「i.」 「ii.」 …
+            self.item_marks.add(ROMAN_ITEMS)  # 「周三砚 iv」: item 4 of a night headed 「i.」 「ii.」 …
 
     def add(self, brief: Brief) -> None:
         """Index ``brief``: after it is imported, the next night can refer to it."""
@@ -319,10 +322,10 @@ def _list_pattern(
         source = r"(?P<cdark>[❶-❿])|" + source
     if "（）" in item_marks:  # a night numbered its items （一）（二）: 「1129 岚（五）」 names its fifth
         source = r"[（(](?P<iparen>[一二三四五六七八九十]{1,3})[）)]|" + source
-    if "iv" in item_marks:
+    if ROMAN_ITEMS in item_marks:
         roman = r"(?:i{1,3}|iv|vi{0,3}|ix|x)(?![\w.])"
         source = rf"(?<![A-Za-z])(?P<iroman>{roman}(?:\s*(?:、|/|和|及|与)\s*{roman})*)|" + source
-    if leads := [m for m in item_marks if m not in ("（）", "iv")]:
+    if leads := [m for m in item_marks if m not in ("（）", ROMAN_ITEMS)]:
         marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
         source = rf"(?<![\w])(?:{marked})\s*(?P<imark>\d{{1,2}})(?![\d.])|" + source
     return re.compile(source)

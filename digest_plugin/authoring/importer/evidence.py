@@ -142,7 +142,7 @@ def read_evidence(
             at + ("level",),
         )
     where = f.line if f else line
-    tagged_kinds, tagged_gaps = head_tags(boundary, source_heads(source_text), draft, where)
+    tagged_kinds, tagged_gaps = head_tags(boundary, source_heads(source_text), draft, where, source_text)
     gaps = _merged(
         gap_codes(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where), tagged_gaps
     )
@@ -272,13 +272,18 @@ def source_heads(text: str) -> list[str]:
     return heads
 
 
-def head_tags(boundary: str, heads: list[str], draft: Draft, line: int) -> tuple[list[SourceKind], list[Gap]]:
+def head_tags(
+    boundary: str, heads: list[str], draft: Draft, line: int, source: str = ""
+) -> tuple[list[SourceKind], list[Gap]]:
     """A boundary headed by tags before a colon (「CI 日志，产物已过期：artifact 只留 72 小时…」) whose
     first tag is the kind its source line is headed by, or a kind the vocabulary knows: that tag is the
     source's kind, the others are gaps.  A new one is proposed for the vocabulary file, never dropped;
     a head that is no such tag list (「注意：…」) says nothing."""
-    tags = _tags(boundary) or _first_phrase_in(boundary, heads)
-    if not tags or not (tags[0] in heads or draft.words.find("source_kinds", tags[0])):
+    named = _first_phrase_in(boundary, heads, source)
+    tags = _tags(boundary) or named
+    if not tags or draft.words.level_reading(tags[0]):  # 「已核查发布说明」 says how far, not what kind
+        return [], []
+    if not (tags[0] in heads or tags == named or draft.words.find("source_kinds", tags[0])):
         return [], []
     kinds = [draft.code("source_kinds", tags[0], line)]
     gaps = [
@@ -289,12 +294,16 @@ def head_tags(boundary: str, heads: list[str], draft: Draft, line: int) -> tuple
     return kinds, gaps
 
 
-def _first_phrase_in(boundary: str, heads: list[str]) -> list[str]:
+def _first_phrase_in(boundary: str, heads: list[str], source: str = "") -> list[str]:
     """A boundary with no tags before a colon whose first phrase is the kind its source line names
-    (「基准榜单，各行由提交方自报；…」 under 「…（基准榜单，ServeBench 快照）」): that phrase, as a tag.
-    Both fields saying it is what makes it a kind, not a guess from one of them."""
+    (「基准榜单，各行由提交方自报；…」 under 「…（基准榜单，ServeBench 快照）」), as a head or anywhere in its words
+    (「Slack 消息，Jay 复制下来的文字；…」 under 「…（Jay 转存的 llm-d 频道 Slack 消息，11/14）」): that phrase, as a
+    tag.  Both fields saying it is what makes it a kind, not a guess from one of them."""
     first = re.split(r"[，,；;。：:（(]", boundary.strip(), maxsplit=1)[0].strip()
-    return [first] if first in heads else []
+    if first in heads:
+        return [first]
+    said = URL.sub("", source)
+    return [first] if TAG_SHAPE.fullmatch(first) and first in said else []
 
 
 TAG_SHAPE = re.compile(r"(?:[A-Za-z]{2,10}\s?)?[\u4e00-\u9fff]{2,8}|[A-Za-z]{2,10}(?:\s[A-Za-z]{2,10})?")

@@ -169,8 +169,8 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
                 current.lines.add(lines[j].number)  # the header and rule rows above the first entry
             elif m := ENTRY.match(text):
                 box = None if m["box"] is None else m["box"].strip()
-                text = (m["tag"] or "").strip() + m["text"].strip()  # 「〔收讫〕ⅰ …」: the tag is its status word
-                current.entries.append(Entry(_number(m), text, lines[j].number, box))
+                said = (m["tag"] or "").strip() + m["text"].strip()  # 「〔收讫〕ⅰ …」: the tag is its status word
+                current.entries.append(Entry(_number(m), said, lines[j].number, box))
                 current.lines.add(lines[j].number)
             elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):
                 current.entries[-1].text += text.strip()  # a continuation line
