@@ -32,6 +32,7 @@ def cited(line: str) -> tuple[dict, list[str]]:
         f"- arXiv:2309.06180 — {TITLE}（被引 5,231 / S2、3,068 / OpenAlex，截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
         f"- arXiv:2309.06180 — {TITLE}：S2 5,231、OpenAlex 3,068（截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
         f"arXiv:2309.06180\u3000{TITLE}——被引 S2 5,231、OpenAlex 3,068（截至 2026-10-22；上周为 5,216 / 3,060）——分页块",
+        f"- arXiv:2309.06180 — {TITLE}（被引 5,231 / S2、3,068 / OpenAlex，截至 2026-10-22；新登记）——分页块；上周为 5,216 / 3,060",
     ],
 )
 def test_a_citation_line_in_any_of_the_writers_shapes_reads_the_same(line):
@@ -122,3 +123,12 @@ def test_a_table_of_citations_with_no_title_column_asks_for_the_title_and_never_
     citation, notes = cited(table)
     assert citation["title"] == "2309.06180" and any("no title read" in n for n in notes)
     assert [c["count"] for c in citation["cited_by"]] == [5231, 3068]
+
+
+def test_a_citation_said_to_be_newly_listed_keeps_the_words_and_asks_nothing():
+    """「（被引 …，截至 …；新登记）」 (blind11's 乔): the paper is new to the list; the words stay in its note."""
+    citation, notes = cited(
+        f"- arXiv:2309.06180 — {TITLE}（被引 5,231 / S2、3,068 / OpenAlex，截至 2026-10-22；新登记）——分页块"
+    )
+    assert "新登记" in citation["use_note"] and "分页块" in citation["use_note"]
+    assert notes == []

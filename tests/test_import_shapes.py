@@ -383,6 +383,14 @@ def test_a_rating_in_brackets_before_the_title_is_the_items_rating(rating):
     assert [i["value"] for i in brief["items"]] == [["high"], ["high"]]
 
 
+@pytest.mark.parametrize("after", ["｜高价值", " · 高价值", " | 高价值"])
+def test_a_rating_set_apart_after_the_title_is_the_items_rating(after):
+    """「### 第一条｜title｜高价值」 (blind11's 乔): a full-width bar needs no space before the rating."""
+    markdown = night(PARTS["plain"], "条目 {n}：{t}" + after, "lines", FOLLOW_UPS["task list"])
+    brief, _ = imported(markdown.replace("（高价值）", "").replace("（中等价值）", ""))
+    assert [i["value"] for i in brief["items"]] == [["high"], ["high"]]
+
+
 def test_a_bracketed_word_before_the_title_that_is_no_rating_is_no_rating():
     brief, _ = imported(night(PARTS["plain"], "条目 {n}：【更正】{t}", "lines", FOLLOW_UPS["task list"]))
     assert brief["items"][0]["value"] == ["high"]  # from the title's end, not from 【更正】

@@ -34,6 +34,7 @@ CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("openalex_id", re.compile(r"^OpenAlex\s*ID\s*(?P<value>W\d+)$")),
     ("doi", re.compile(r"^DOI\s*(?P<value>10\.\S+)$")),
     ("oa_status", re.compile(r"^开放获取\s*(?P<value>\w+)$")),
+    ("first_listed", re.compile(r"^(?P<value>新登记|首次登记|新收录|首次收录)$")),
 ]
 
 
@@ -335,6 +336,8 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: Draft
                     draft.unplaced(line, piece, f"citation {citation['arxiv']}: count not read", at + ("title",))
                     return
                 citation.setdefault("cited_by", []).append({"source": m["source"], "count": count})
+            elif key == "first_listed":  # 「新登记」: the paper is new to the list, as its missing refresh says; kept
+                citation["use_note"] = citation.get("use_note", "") + f"（{m['value']}）"
             elif key == "doi" and not DOI.fullmatch(m["value"]):
                 draft.unplaced(line, piece, f"citation {citation['arxiv']}: not a DOI (10.NNNN/…)", at + ("title",))
             else:

@@ -29,8 +29,9 @@ LEADING_BRACKET = re.compile(r"^\s*[〈<【\[［〔（(](?P<inner>[^〈<【\[［
 """「〈中等价值〉 标题」, 「[高价值] 标题」: a rating in brackets before the title."""
 OTHER_TRAILING = re.compile(r"[〈<【\[［〔](?P<inner>[^〈<【\[［〔〕］\]】>〉]{1,12})[〉>】\]］〕]\s*$")
 """「标题〈高价值〉」, 「标题【中等价值】」: a rating in other brackets after it."""
-SET_APART = re.compile(r"\s[·|｜]\s*(?P<inner>[^·|｜]{1,12})$")
-"""「标题 · 高价值」: a rating set apart after the title by a middle dot or a bar."""
+SET_APART = re.compile(r"(?:\s[·|]|\s?｜)\s*(?P<inner>[^·|｜]{1,12})$")
+"""「标题 · 高价值」, 「标题｜高价值」: a rating set apart after the title by a middle dot or a bar (a full-width
+bar needs no space before it)."""
 
 
 def title_rating(title: str, line: int, draft: Draft) -> list[ValueRating]:
