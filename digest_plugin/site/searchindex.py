@@ -36,6 +36,10 @@ EXCLUDE_SELECTORS = (f"[{SEARCH_EXCLUDE}]", ".headerlink", ".md-content__button"
 INCLUDE_CHARACTERS = "-."
 """Kept inside a word: a product name (llm-d) and an arXiv id (1605.08803) are one word each."""
 OUTPUT_SUBDIR = "pagefind"
+NEXT_SUBDIR = f".{OUTPUT_SUBDIR}-next"
+"""Where a preview makes its next index before putting it in place of the live one."""
+OLD_SUBDIR = f".{OUTPUT_SUBDIR}-old"
+"""Where the live index goes while the next one takes its place, until it is removed."""
 TIMEOUT_S = 1800
 T = TypeVar("T")
 
@@ -125,7 +129,7 @@ def in_preview_index(name: str) -> bool:
     """Whether a file of a preview's site (by its name there) belongs to its search index, live or
     being made: :class:`PreviewIndex` reads those itself once each indexing ends, and replaces them
     whole meanwhile, so a rebuild's own read leaves them out."""
-    return name.startswith((f"{OUTPUT_SUBDIR}/", f".{OUTPUT_SUBDIR}-next/", f".{OUTPUT_SUBDIR}-old/"))
+    return name.startswith((f"{OUTPUT_SUBDIR}/", f"{NEXT_SUBDIR}/", f"{OLD_SUBDIR}/"))
 
 
 PREVIEW_REINDEX_S = 1.0
@@ -153,7 +157,7 @@ class PreviewIndex:
         """Index ``site_dir`` in the background unless an indexing runs; whether one was started."""
         if self._stopped or (self.thread is not None and self.thread.is_alive()):
             return False
-        fresh = site_dir / f".{OUTPUT_SUBDIR}-next"
+        fresh = site_dir / NEXT_SUBDIR
         shutil.rmtree(fresh, ignore_errors=True)
         began = time.monotonic()
         try:
@@ -181,7 +185,7 @@ class PreviewIndex:
             shutil.rmtree(fresh, ignore_errors=True)
             log.warning("digest: the preview's search index failed: " + " | ".join(stderr.strip().splitlines()[-3:]))
             return
-        live, old = site_dir / OUTPUT_SUBDIR, site_dir / f".{OUTPUT_SUBDIR}-old"
+        live, old = site_dir / OUTPUT_SUBDIR, site_dir / OLD_SUBDIR
         shutil.rmtree(old, ignore_errors=True)
         if live.exists():
             os.replace(live, old)

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...core.model import Brief, Outline, PlacementAction
-from .numbers import ENCLOSED, MORE_ENCLOSED, ROMAN, small_number
+from .numbers import ENCLOSED, MORE_ENCLOSED, ROMAN, ROMAN_NUMERAL, small_number
 
 __all__ = ["History", "Reference", "find_references"]
 
@@ -323,7 +323,7 @@ def _list_pattern(
     if "（）" in item_marks:  # a night numbered its items （一）（二）: 「1129 岚（五）」 names its fifth
         source = r"[（(](?P<iparen>[一二三四五六七八九十]{1,3})[）)]|" + source
     if ROMAN_ITEMS in item_marks:
-        roman = r"(?:i{1,3}|iv|vi{0,3}|ix|x)(?![\w.])"
+        roman = rf"{ROMAN_NUMERAL}(?![\w.])"
         source = rf"(?<![A-Za-z])(?P<iroman>{roman}(?:\s*(?:、|/|和|及|与)\s*{roman})*)|" + source
     if leads := [m for m in item_marks if m not in ("（）", ROMAN_ITEMS)]:
         marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))

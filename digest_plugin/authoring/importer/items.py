@@ -14,7 +14,7 @@ from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_
 from .evidence import GAP_SHAPE, read_evidence, read_points, read_sources
 from .markdown import paragraphs_of
 from .numbering import check_numbering
-from .numbers import ROMAN, small_number
+from .numbers import ROMAN, ROMAN_NUMERAL, small_number
 from .placement import read_guards, read_placement, repo_card_figures
 from .prose import prose_fields
 from .shapes import reshaped
@@ -34,7 +34,7 @@ ITEM_HEADINGS = [
     ),
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
-    re.compile(r"^\s*(?P<number>i{1,3}|iv|vi{0,3}|ix|x)\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
+    re.compile(rf"^\s*(?P<number>{ROMAN_NUMERAL})\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number),

@@ -46,6 +46,8 @@ ROMAN = {
 }
 """Lower-case Roman numerals, as some writers number their items (「i. …」, 「iv. …」) and name them later
 (「周三砚 iv」)."""
+ROMAN_NUMERAL = r"(?:i{1,3}|iv|vi{0,3}|ix|x)"
+"""One of :data:`ROMAN` up to ten, for a pattern (an item's heading, a reference to it)."""
 
 
 def small_number(text: str) -> int | None:
