@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, copy_project
+from helpers import ROOT, brief_item, copy_project, later_brief
 
 from digest_plugin.core.merge import merge
 from digest_plugin.site.layout import Layout, Linker
@@ -416,3 +416,170 @@ def test_a_follow_up_override_gets_its_items_and_its_story_as_records(lived, tmp
         story = re.findall(r"<s>(\S+) (\w+)</s>", rows[f.follow_up.id])
         assert story == [(b.date.isoformat(), u.status.value) for b, u in f.history]
     assert any(f.history for f in lived.doc.follow_ups)  # the lifecycle nights close or carry some over
+
+
+# Issue 31, the rest of the fragments: a brief's changes, errata and questions, an entry's notices
+# (moved here, split, corrected) and dispute tags, where a moved entry went, and the archive links
+# are templates given records too.  One night after the shipped brief makes each of them happen.
+
+ITEMS = [
+    brief_item("night-1", 1, "vLLM TPU 后端", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}),
+    brief_item("night-2", 2, "SGLang-TorchTPU", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}),
+]
+RESHAPED = later_brief(
+    items=ITEMS,
+    moves=[{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
+    splits=[{"entry": "torchtpu-backends", "into": ["night-1", "night-2"], "text": "「TPU 后端」拆为两条。"}],
+    errata=[
+        {
+            "brief": "2026-10-21-inference-E1",
+            "item": "llm-d-1-0",
+            "old": "500+ 贡献者",
+            "new": "550+ 贡献者",
+            "text": "复核发布页时数错了。",
+        }
+    ],
+    questions=[
+        {
+            "id": "night-1-placement",
+            "at": "items[0].placement",
+            "ask": "条目 1 是新增子条目，还是更新「TPU 后端」？",
+            "reading": "新增子条目",
+            "context": "§1.1 新增。",
+            "choices": [
+                {"label": "新增子条目", "set": {}},
+                {"label": "更新 TPU 后端", "set": {"entry": "torchtpu-backends"}},
+            ],
+        }
+    ],
+)
+
+
+@pytest.fixture(scope="module")
+def reshaped(shipped):
+    return Layout(merge(shipped.outlines["inference"], [*shipped.briefs, RESHAPED]))
+
+
+def test_a_questions_override_gets_each_question_and_its_choices(reshaped, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "questions.html",
+        '{% for q in questions %}<div class="team-q" data-id="{{ q.id }}" data-at="{{ q.at }}">'
+        "{% for c in q.choices %}<i>{{ c.label }}</i>{% endfor %}</div>{% endfor %}",
+    )
+    html = rendered(reshaped, "inference/briefs/2026-10-22-inference-E1.md", lambda r: r.brief(RESHAPED.id), folder)
+    assert "digest-questions" not in html
+    assert re.findall(r'<div class="team-q" data-id="([^"]+)" data-at="([^"]+)">', html) == [
+        ("night-1-placement", "items[0].placement")
+    ]
+    assert re.findall(r"<i>([^<]+)</i>", html) == ["新增子条目", "更新 TPU 后端"]
+
+
+def test_an_errata_override_gets_each_erratum_on_both_briefs(reshaped, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "errata.html",
+        '{% for r in made %}<p class="team-made" data-item="{{ r.item }}" data-of="{{ r.earlier.id }}">'
+        "{{ r.erratum.old }}→{{ r.erratum.new }}</p>{% endfor %}"
+        '{% for r in received %}<p class="team-got" data-by="{{ r.brief.id }}">{{ r.erratum.new }}</p>{% endfor %}',
+    )
+    later = rendered(reshaped, "inference/briefs/x.md", lambda r: r.brief(RESHAPED.id), folder)
+    earlier = rendered(reshaped, "inference/briefs/y.md", lambda r: r.brief("2026-10-21-inference-E1"), folder)
+    assert "digest-erratum" not in later + earlier
+    made = '<p class="team-made" data-item="llm-d-1-0" data-of="2026-10-21-inference-E1">500+ 贡献者→550+ 贡献者</p>'
+    assert made in later and "team-got" not in later
+    assert '<p class="team-got" data-by="2026-10-22-inference-E1">550+ 贡献者</p>' in earlier
+    assert "team-made" not in earlier
+
+
+def test_a_notices_override_gets_where_an_entry_came_from_and_what_became_of_it(reshaped, layout, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "notices.html",
+        '<p class="team-notice" data-entry="{{ entry.id }}">'
+        "{% for s, b in moved_from %}<i>from {{ s }} by {{ b.id }}</i>{% endfor %}"
+        "{% for e in split_into %}<i>into {{ e }}</i>{% endfor %}"
+        "{% if split_from %}<i>from {{ split_from }}</i>{% endif %}"
+        "{% for e, b in errata %}<i>erratum {{ e.new }}</i>{% endfor %}</p>",
+    )
+    pages = {n: rendered(reshaped, f"inference/{n}.md", lambda r, n=n: r.section(n), folder) for n in "123456"}
+    notices = {
+        entry: re.findall(r"<i>([^<]+)</i>", body)
+        for entry, body in re.findall(r'<p class="team-notice" data-entry="([^"]+)">(.*?)</p>', "".join(pages.values()))
+    }
+    assert "digest-entry__reshaped" not in "".join(pages.values())
+    assert notices == {
+        "torchtpu-backends": ["into night-1", "into night-2"],
+        "night-1": ["from torchtpu-backends"],
+        "night-2": ["from torchtpu-backends"],
+        "llm-d-1-0": ["erratum 550+ 贡献者"],
+        "inferact-funding": [f"from {layout.doc.entries['inferact-funding'].section} by 2026-10-22-inference-E1"],
+    }
+
+
+def test_a_moved_override_is_where_the_old_link_lands(reshaped, layout, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "moved.html",
+        '<p class="team-moved" id="{{ anchor }}" data-to="{{ to }}" data-href="{{ href }}">{{ entry.title }}</p>',
+    )
+    left = layout.doc.entries["inferact-funding"].section.split(".")[0]  # the section it was moved out of
+    html = rendered(reshaped, f"inference/{left}.md", lambda r: r.section(left), folder)
+    entry = reshaped.doc.entries["inferact-funding"]
+    assert "digest-moved" not in html
+    moved = re.findall(r'<p class="team-moved" id="([^"]+)" data-to="([^"]+)" data-href="([^"]+)">(.*?)</p>', html)
+    assert [(i, to, title) for i, to, _, title in moved] == [("entry-inferact-funding", "5.2", entry.title)]
+    assert moved[0][2].endswith("#entry-inferact-funding")
+
+
+def test_a_dispute_tags_override_gets_each_open_contradiction_of_an_entry(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "dispute_tags.html",
+        '{% for d in disputes %}<s class="team-dispute" data-id="{{ d.view.id }}" data-href="{{ d.href }}">'
+        "{{ d.view.disposition }}</s>{% endfor %}",
+    )
+    html = rendered(lived, "inference/1.md", lambda r: r.section("1"), folder)
+    assert "digest-dispute" not in html
+    kapitsa = re.search(r'data-digest-entry="kapitsa".*?</h\d>', html, re.S).group(0)
+    gain = lived.doc.contradiction("kapitsa-weekly-gain")
+    tags = re.findall(r'<s class="team-dispute" data-id="([^"]+)" data-href="([^"]+)">(\w+)</s>', kapitsa)
+    assert ("kapitsa-weekly-gain", gain.disposition) in [(i, d) for i, _, d in tags]
+    assert all(h.endswith("#contradiction-" + i) for i, h, _ in tags)
+
+
+def test_a_changes_override_gets_each_kind_of_change_and_its_targets(reshaped, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "changes.html",
+        '{% for row in rows %}<p class="team-change" data-kind="{{ row.kind }}" data-links="{{ row.links }}">'
+        "{% for t in row.targets %}<i>{{ t if row.links == 'entry' else '' }}</i>{% endfor %}</p>{% endfor %}",
+    )
+    html = rendered(reshaped, "inference/briefs/x.md", lambda r: r.brief(RESHAPED.id), folder)
+    assert "digest-changes" not in html
+    rows = {
+        kind: (links, re.findall(r"<i>([^<]*)</i>", body))
+        for kind, links, body in re.findall(r'data-kind="(\w+)" data-links="(\w+)">(.*?)</p>', html)
+    }
+    counts = reshaped.doc.changes[RESHAPED.id].counts()
+    assert {k for k, n in counts.items() if n} == set(rows)
+    assert rows["entries_added"] == ("entry", ["night-1", "night-2"])
+
+
+def test_an_archive_links_override_gets_the_months_by_year(lived, tmp_path):
+    from dataclasses import replace as replaced
+
+    folder = override(
+        tmp_path / "templates",
+        "archive_links.html",
+        '<nav class="team-archive" data-kind="{{ kind }}" data-key="{{ key }}">{% for year, months in years %}'
+        '{% for m in months %}<a href="{{ m.href }}">{{ year }}-{{ m.month }}:{{ m.count }}</a>{% endfor %}'
+        "{% endfor %}</nav>",
+    )
+    archived = Layout(replaced(lived.doc, archive_after_days=1))  # the newest lifecycle night is 10-24
+    html = rendered(archived, "inference/5.md", lambda r: r.section("5"), folder)
+    assert "digest-archive-links" not in html
+    nav = re.findall(r'<nav class="team-archive" data-kind="(\w+)" data-key="([^"]+)">(.*?)</nav>', html)
+    assert [(k, key) for k, key, _ in nav][:1] == [("section", "5")]
+    links = re.findall(r'<a href="([^"]+)">(\d+)-(\d+):(\d+)</a>', nav[0][2])
+    assert links and links[0][0].endswith("2026-10/") and links[0][1:3] == ("2026", "10") and int(links[0][3]) >= 1

@@ -34,7 +34,6 @@ from .layout import (
 from .text import (
     CREDENTIALS,
     MAX_URL_SHOWN,
-    NOT_SEARCHED,
     OUTBOUND_REL,
     TextRenderer,
     esc,
@@ -140,6 +139,26 @@ FIGURE_WORDS = word_sheet(
     clause_sep=labels.CLAUSE_SEP,
 )
 """The words ``figures.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
+CHANGE_WORDS = word_sheet(row=labels.CHANGE_ROW, list_sep=labels.LIST_SEP)
+"""The words ``changes.html`` is written with."""
+ERRATA_WORDS = word_sheet(made=labels.BRIEF_ERRATUM_MADE, received=labels.BRIEF_ERRATUM_RECEIVED)
+"""The words ``errata.html`` is written with."""
+QUESTION_WORDS = word_sheet(
+    pending=labels.PENDING, reading=labels.BRIEF_QUESTION_READING, choices=labels.BRIEF_QUESTION_CHOICES
+)
+"""The words ``questions.html`` is written with."""
+NOTICE_WORDS = word_sheet(
+    moved_from=labels.ENTRY_MOVED_FROM,
+    split_into=labels.ENTRY_SPLIT_INTO,
+    split_from=labels.ENTRY_SPLIT_FROM,
+    erratum=labels.ENTRY_ERRATUM,
+    list_sep=labels.LIST_SEP,
+)
+"""The words ``notices.html`` is written with."""
+MOVED_WORDS = word_sheet(moved_out=labels.ENTRY_MOVED_OUT)
+"""The words ``moved.html`` is written with."""
+DISPUTE_WORDS = word_sheet(tag=labels.DISPUTE_TAG, required=labels.REQUIRED_LABEL_TAG)
+"""The words ``dispute_tags.html`` is written with."""
 FIGURE_VALUES = 5
 """Earlier values of a figure listed beside it (the chart shows the whole series)."""
 
@@ -457,23 +476,20 @@ class FragmentRenderer(TextRenderer):
         )
 
     def reshaped(self, entry: EntryView) -> str:
-        """What later briefs did to the entry's place and words: moved here, split, corrected (勘误)."""
-        lines = [labels.ENTRY_MOVED_FROM.format(brief=self.brief_link(b), section=esc(s)) for s, b in entry.moved_from]
-        if entry.split_into:
-            links = labels.LIST_SEP.join(self.entry_link(e) for e in entry.split_into if e in self.doc.entries)
-            split_in = next((u.brief for u in reversed(entry.history) if u.kind == "split"), None)
-            lines.append(
-                labels.ENTRY_SPLIT_INTO.format(brief=self.brief_link(split_in) if split_in else "", links=links)
-            )
-        if entry.split_from is not None and entry.split_from in self.doc.entries:
-            lines.append(labels.ENTRY_SPLIT_FROM.format(link=self.entry_link(entry.split_from)))
-        lines += [
-            labels.ENTRY_ERRATUM.format(
-                brief=self.brief_link(b), old=self.text(e.old), new=self.text(e.new), text=self.text(e.text)
-            )
-            for e, b in entry.errata
-        ]
-        return "".join(f'<p class="digest-entry__reshaped"{NOT_SEARCHED}>{line}</p>' for line in lines)
+        """What later briefs did to the entry's place and words (``notices.html``): moved here,
+        split, corrected (勘误); '' for the many entries none of that happened to."""
+        if not (entry.moved_from or entry.split_into or entry.split_from is not None or entry.errata):
+            return ""
+        return self.render(
+            "notices.html",
+            entry=entry,
+            moved_from=entry.moved_from,
+            split_into=[e for e in entry.split_into if e in self.doc.entries],
+            split_in=next((u.brief for u in reversed(entry.history) if u.kind == "split"), None),
+            split_from=entry.split_from if entry.split_from in self.doc.entries else None,
+            errata=entry.errata,
+            words=NOTICE_WORDS,
+        )
 
     def fresh(self, entry: EntryView) -> str | None:
         """``new`` when the latest brief placed the entry, ``changed`` when it changed it, else None."""
@@ -485,20 +501,9 @@ class FragmentRenderer(TextRenderer):
 
     def dispute_tags(self, entry: EntryView) -> str:
         """After the title, one short dated tag per open contradiction on the entry, linked to its
-        callout, with the label the statement must carry (须带标注写入) right there."""
-        tags = []
-        for view in self.contradictions_of(entry):
-            if not view.is_open:
-                continue
-            href = self.callout_href(view)
-            text = labels.DISPUTE_TAG.format(
-                disposition=self.word("dispositions", view.disposition), date=view.brief.date.isoformat()
-            )
-            required = view.contradiction.required_label
-            if required:
-                text += labels.REQUIRED_LABEL_TAG.format(label=self.text(required, links=False))
-            tags.append(f' <a class="digest-dispute" data-contradiction="{esc(view.id)}" href="{esc(href)}">{text}</a>')
-        return "".join(tags)
+        callout, with the label the statement must carry (``dispute_tags.html``; '' when none is open)."""
+        disputes = [{"view": v, "href": self.callout_href(v)} for v in self.contradictions_of(entry) if v.is_open]
+        return self.render("dispute_tags.html", disputes=disputes, words=DISPUTE_WORDS) if disputes else ""
 
     def contradictions_of(self, entry: EntryView) -> list[ContradictionView]:
         """The contradictions that touch an entry, directly or through its item."""
@@ -508,17 +513,17 @@ class FragmentRenderer(TextRenderer):
         return related
 
     def moved_out(self, entry_id: str, to: str, brief: Brief) -> str:
-        """Where an entry this section lost went: old links (``#entry-<id>``) land here and go on."""
-        entry = self.doc.entries[entry_id]
-        href = self.linker.url(self.layout.entry_page(entry_id), f"entry-{entry_id}")
-        line = labels.ENTRY_MOVED_OUT.format(
-            title=self.text(entry.title, links=False),
-            brief=self.brief_link(brief),
-            link=f'<a href="{esc(href)}">§{esc(to)}</a>',
+        """Where an entry this section lost went (``moved.html``): old links (``#entry-<id>``) land here and go on."""
+        return self.render(
+            "moved.html",
+            entry=self.doc.entries[entry_id],
+            id=entry_id,
+            to=to,
+            href=self.linker.url(self.layout.entry_page(entry_id), f"entry-{entry_id}"),
+            brief=brief,
+            anchor=self.anchor_id("entry-" + entry_id),
+            words=MOVED_WORDS,
         )
-        anchor = self.anchor_id("entry-" + entry_id)
-        id_attr = f' id="{esc(anchor)}"' if anchor else ""
-        return f'<p class="digest-moved"{id_attr}>{line}</p>'
 
     def stub(self, stub: Stub) -> str:
         href = self.linker.url(self.layout.entry_page(stub.item.id), f"entry-{stub.item.id}")
@@ -664,82 +669,72 @@ class FragmentRenderer(TextRenderer):
         )
 
     def changes(self, brief: Brief) -> str:
-        """Exactly what one brief did to the living doc, each with a link to where it happened."""
+        """Exactly what one brief did to the living doc (``changes.html``), each with what to link to
+        where it happened."""
         ch = self.doc.changes[brief.id]
         rows: list[dict[str, Any]] = []
         for name in CHANGE_KINDS:
-            label, ids = labels.CHANGE_KINDS[name], ch.of(name)
+            ids = ch.of(name)
             if not ids:
                 continue
+            targets: list[Any]
             if name == "sections_opened":
-                links = [
-                    f"{self.section_link(str(n))} {self.text(self.doc.sections[str(n)].section.title or '', links=False)}"
-                    for n in ids
-                ]
+                links = "section"
+                targets = [{"number": str(n), "title": self.doc.sections[str(n)].section.title or ""} for n in ids]
             elif name == "citations_added":
+                links = "citation"
                 by_number = {v.number: v for v in self.doc.citations_by_brief.get(brief.id, [])}
-                links = [
-                    f'<a href="{esc(self.linker.url(self.layout.citation_page(by_number[n]), f"ref-{n}"))}">[{n}]</a>'
+                targets = [
+                    {"number": n, "href": self.linker.url(self.layout.citation_page(by_number[n]), f"ref-{n}")}
                     for n in ch.citations_added
                 ]
             elif name.startswith("entries") or name == "evidence_changed":
-                links = [self.entry_link(str(i)) for i in ids]
+                links, targets = "entry", [str(i) for i in ids]
             elif name.startswith("contradictions"):
-                views = (self.doc.contradiction(str(i)) for i in ids)
-                links = [self.contradiction_link(v) for v in views if v is not None]
-            else:
-                links = []  # a follow-up by what it says, not by its id
+                links = "contradiction"
+                targets = [v for v in (self.doc.contradiction(str(i)) for i in ids) if v is not None]
+            else:  # a follow-up, by what it says, not by its id
+                links, targets = "follow_up", []
                 for i in ids:
                     view = self.doc.follow_up(str(i))
                     href = self.linker.url(self.layout.follow_up_page(view), f"follow-up-{i}")
-                    links.append(f'<a href="{esc(href)}">{self.text(view.follow_up.text, links=False)}</a>')
-            row = labels.CHANGE_ROW.format(label=label, count=len(ids), links=labels.LIST_SEP.join(links))
-            rows.append({"kind": name, "count": len(ids), "text": Markup(row)})
-        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES)
+                    targets.append({"view": view, "href": href})
+            rows.append(
+                {
+                    "kind": name,
+                    "label": labels.CHANGE_KINDS[name],
+                    "count": len(ids),
+                    "links": links,
+                    "targets": targets,
+                }
+            )
+        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES, words=CHANGE_WORDS)
 
     def errata(self, brief: Brief) -> str:
-        """The errata this brief makes of earlier ones, and those later briefs made of it."""
-        rows = []
-        for e in brief.errata:
-            earlier = self.doc.briefs_by_id.get(e.brief)
-            target = self.brief_link(earlier) if earlier else esc(e.brief)
-            if e.item is not None and e.item in self.doc.items:
-                target = self.item_link(e.item)
-            rows.append(
-                labels.BRIEF_ERRATUM_MADE.format(
-                    target=target, old=self.text(e.old), new=self.text(e.new), text=self.text(e.text)
-                )
-            )
-        for later in self.doc.briefs:
-            for e in later.errata:
-                if e.brief != brief.id:
-                    continue
-                item = f" {self.item_link(e.item)}" if e.item is not None and e.item in self.doc.items else ""
-                rows.append(
-                    labels.BRIEF_ERRATUM_RECEIVED.format(
-                        brief=self.brief_link(later),
-                        item=item,
-                        old=self.text(e.old),
-                        new=self.text(e.new),
-                        text=self.text(e.text),
-                    )
-                )
-        return "".join(f'<p class="digest-erratum">{row}</p>' for row in rows)
+        """The errata this brief makes of earlier ones, and those later briefs made of it
+        (``errata.html``; '' when there are none, so the page has no 勘误 heading)."""
+        made = [
+            {"erratum": e, "earlier": self.doc.briefs_by_id.get(e.brief), "item": self._item_in_doc(e.item)}
+            for e in brief.errata
+        ]
+        received = [
+            {"brief": later, "erratum": e, "item": self._item_in_doc(e.item)}
+            for later in self.doc.briefs
+            for e in later.errata
+            if e.brief == brief.id
+        ]
+        if not made and not received:
+            return ""
+        return self.render("errata.html", made=made, received=received, words=ERRATA_WORDS)
+
+    def _item_in_doc(self, item_id: str | None) -> str | None:
+        """The id of an item the merged doc holds, or None (an erratum may name one no brief placed)."""
+        return item_id if item_id is not None and item_id in self.doc.items else None
 
     def questions(self, brief: Brief) -> str:
-        """The importer's open questions on this brief: what is asked, what is published meanwhile,
-        the candidates (the brief's words and ids, escaped like all brief text)."""
-        rows = []
-        for qu in brief.questions:
-            choices = "".join(f"<li>{self.text(c.label, links=False)}</li>" for c in qu.choices)
-            context = f'<p class="digest-question__context">「{self.text(qu.context)}」</p>' if qu.context else ""
-            rows.append(
-                f'<li class="digest-question" data-question="{esc(qu.id)}"><p><strong>{labels.PENDING}</strong>：'
-                f"{self.text(qu.ask)}</p>{context}"
-                f"<p>{labels.BRIEF_QUESTION_READING}{self.text(qu.reading)}</p>"
-                f"<p>{labels.BRIEF_QUESTION_CHOICES}</p><ol>{choices}</ol></li>"
-            )
-        return f'<ul class="digest-questions">{"".join(rows)}</ul>'
+        """The importer's open questions on this brief (``questions.html``): what is asked, what is
+        published meanwhile, the candidates (the brief's words and ids, escaped like all brief text)."""
+        return self.render("questions.html", questions=brief.questions, words=QUESTION_WORDS)
 
     def timeline(self, briefs: Sequence[Brief]) -> str:
         """Newest first: each brief with the counts of what it changed (``timeline.html``)."""

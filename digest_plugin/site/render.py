@@ -9,7 +9,7 @@ bibliography, the follow-ups, one brief's page, the briefs' index, the overview 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,6 +47,17 @@ from .text import (
     word_sheet,
 )
 
+ARCHIVE_WORDS = word_sheet(
+    section=labels.ARCHIVE_SECTION,
+    older_open=labels.SECTION_OLDER_OPEN,
+    other=labels.ARCHIVE_OTHER,
+    month=labels.ARCHIVE_MONTH,
+    month_count=labels.ARCHIVE_SECTION_MONTH,
+    year=labels.ARCHIVE_YEAR,
+    year_sep=labels.ARCHIVE_YEAR_SEP,
+    list_sep=labels.LIST_SEP,
+)
+"""The words ``archive_links.html`` is written with."""
 OVERVIEW_WORDS = word_sheet(
     latest=labels.OVERVIEW_LATEST,
     no_changes=labels.NO_CHANGES_SHORT,
@@ -228,29 +239,41 @@ class Renderer(FragmentRenderer):
         months = self.layout.archive_months.get(number, [])
         if not months:
             return []
-        counts = Counter(
-            self.layout.entry_month(e) for e in self.doc.entries.values() if e.section.split(".")[0] == number
+        counts: Counter[str] = Counter(
+            m
+            for e in self.doc.entries.values()
+            if e.section.split(".")[0] == number and (m := self.layout.entry_month(e)) is not None
         )
-        links = self._by_year(
-            months,
-            lambda m: (
-                f'<a href="{esc(self.linker.url(section_page(self.doc.topic, number, m)))}">'
-                f"{labels.ARCHIVE_SECTION_MONTH.format(month=int(m[5:]), count=counts[m])}</a>"
-            ),
-        )
-        text = labels.ARCHIVE_SECTION.format(days=self.doc.archive_after_days, links=links)
-        return [Raw(f'<p class="digest-archive-links" data-archive="{esc(number)}">{text}</p>')]
+        url = self.linker.url
+        return [
+            Raw(
+                self._archive("section", number, months, lambda m: url(section_page(self.doc.topic, number, m)), counts)
+            )
+        ]
 
-    @staticmethod
-    def _by_year(months: list[str], link: Callable[[str], str]) -> str:
-        """Links to archive months, newest first, one group per year (ten years: 120 links)."""
-        years: dict[str, list[str]] = {}
+    def _archive(
+        self,
+        kind: str,
+        key: str,
+        months: Sequence[str],
+        href: Callable[[str], str],
+        counts: Mapping[str, int] | None = None,
+    ) -> str:
+        """``archive_links.html``: links to archive months (``YYYY-MM``), newest first, one group per year."""
+        years: dict[str, list[dict[str, Any]]] = {}
         for month in reversed(months):
-            years.setdefault(month[:4], []).append(link(month))
-        return labels.ARCHIVE_YEAR_SEP.join(
-            f'<span class="digest-archive-year">'
-            f"{labels.ARCHIVE_YEAR.format(year=year, months=labels.LIST_SEP.join(found))}</span>"
-            for year, found in years.items()
+            years.setdefault(month[:4], []).append(
+                {"href": href(month), "month": int(month[5:]), "count": counts[month] if counts is not None else None}
+            )
+        return self.render(
+            "archive_links.html",
+            kind=kind,
+            key=key,
+            count=sum(counts.values()) if counts is not None else 0,
+            days=self.doc.archive_after_days,
+            noun=labels.ARCHIVE_NOUNS.get(kind, ""),
+            years=list(years.items()),
+            words=ARCHIVE_WORDS,
         )
 
     def _section_body(self, view: SectionView, month: str | None, here: list[EntryView]) -> list[Block]:
@@ -301,17 +324,10 @@ class Renderer(FragmentRenderer):
         )
         if not months:
             return ""
-        links = self._by_year(
-            sorted(months),
-            lambda m: (
-                f'<a href="{esc(self.linker.url(register_page(self.doc.topic, m)))}">'
-                f"{labels.ARCHIVE_SECTION_MONTH.format(month=int(m[5:]), count=months[m])}</a>"
-            ),
+        url = self.linker.url
+        return self._archive(
+            "older-open", view.number, sorted(months), lambda m: url(register_page(self.doc.topic, m)), months
         )
-        text = labels.SECTION_OLDER_OPEN.format(
-            count=sum(months.values()), days=self.doc.archive_after_days, links=links
-        )
-        return f'<p class="digest-archive-links" data-older-open="{sum(months.values())}">{text}</p>'
 
     def _month_links(self, kind: str) -> str:
         """Links to the monthly archive pages of the register, bibliography, follow-ups or briefs."""
@@ -319,17 +335,7 @@ class Renderer(FragmentRenderer):
         if not months:
             return ""
         page = ARCHIVE_PAGES[kind]
-        links = self._by_year(
-            months,
-            lambda m: (
-                f'<a href="{esc(self.linker.url(page(self.doc.topic, m)))}">'
-                f"{labels.ARCHIVE_MONTH.format(month=int(m[5:]))}</a>"
-            ),
-        )
-        text = labels.ARCHIVE_OTHER.format(
-            days=self.doc.archive_after_days, noun=labels.ARCHIVE_NOUNS[kind], links=links
-        )
-        return f'<p class="digest-archive-links" data-archive="{kind}">{text}</p>'
+        return self._archive(kind, kind, months, lambda m: self.linker.url(page(self.doc.topic, m)))
 
     def register(self, month: str | None = None) -> list[Block]:
         """Every contradiction with its whole story; settled ones older than the window by month.

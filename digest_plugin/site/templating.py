@@ -68,6 +68,7 @@ class TextPath(Protocol):
     def brief_link(self, brief: Any) -> str: ...
     def section_link(self, number: str) -> str: ...
     def item_link(self, item_id: str) -> str: ...
+    def entry_link(self, entry_id: str) -> str: ...
     def contradiction_link(self, view: Any) -> str: ...
     def cite(self, view: Any, *, number: bool = True, card: bool = True) -> str: ...
     def material(self, path: str, anchor: str | None = None) -> str: ...
@@ -157,6 +158,12 @@ def _section_link(context: Context, number: Any) -> Markup:
 def _item_link(context: Context, item_id: Any) -> Markup:
     """``{{ item_id|item_link }}``: the item's title (withheld like all brief text) linked to its entry."""
     return Markup(_renderer(context).item_link(str(item_id)))
+
+
+@pass_context
+def _entry_link(context: Context, entry_id: Any) -> Markup:
+    """``{{ entry_id|entry_link }}``: 「§3.1 title」 (the title withheld like all brief text) linked to the entry."""
+    return Markup(_renderer(context).entry_link(str(entry_id)))
 
 
 @pass_context
@@ -350,6 +357,7 @@ def environment(overrides: tuple[str, ...] = ()) -> _Sandbox:
         brief_link=_brief_link,
         section_link=_section_link,
         item_link=_item_link,
+        entry_link=_entry_link,
         contradiction_link=_contradiction_link,
         cite=_cite,
         material=_material,
