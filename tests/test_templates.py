@@ -425,10 +425,17 @@ def test_a_follow_up_override_gets_its_items_and_its_story_as_records(lived, tmp
 ITEMS = [
     brief_item("night-1", 1, "vLLM TPU 后端", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}),
     brief_item("night-2", 2, "SGLang-TorchTPU", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}),
+    brief_item(
+        "night-3",
+        3,
+        "KV 缓存压缩",
+        {"section": "2.6", "action": "new_section", "section_title": "KV 缓存压缩", "text": "新建 §2.6。"},
+    ),
 ]
 RESHAPED = later_brief(
     items=ITEMS,
     moves=[{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
+    section_renames=[{"section": "3.1", "title": "调度算法与分块调参", "text": "§3.1 改名，编号不动。"}],
     splits=[{"entry": "torchtpu-backends", "into": ["night-1", "night-2"], "text": "「TPU 后端」拆为两条。"}],
     errata=[
         {
@@ -563,7 +570,7 @@ def test_a_changes_override_gets_each_kind_of_change_and_its_targets(reshaped, t
     }
     counts = reshaped.doc.changes[RESHAPED.id].counts()
     assert {k for k, n in counts.items() if n} == set(rows)
-    assert rows["entries_added"] == ("entry", ["night-1", "night-2"])
+    assert rows["entries_added"] == ("entry", [i.id for i in RESHAPED.items])  # each opens an entry
 
 
 def test_an_archive_links_override_gets_the_months_by_year(lived, tmp_path):
@@ -583,3 +590,62 @@ def test_an_archive_links_override_gets_the_months_by_year(lived, tmp_path):
     assert [(k, key) for k, key, _ in nav][:1] == [("section", "5")]
     links = re.findall(r'<a href="([^"]+)">(\d+)-(\d+):(\d+)</a>', nav[0][2])
     assert links and links[0][0].endswith("2026-10/") and links[0][1:3] == ("2026", "10") and int(links[0][3]) >= 1
+
+
+def test_a_section_notes_override_gets_who_opened_the_section_and_its_former_titles(reshaped, layout, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "section_notes.html",
+        '<p class="team-notes" data-section="{{ view.number }}" '
+        'data-opened="{{ view.opened_by.id if view.opened_by else "-" }}">'
+        "{% for title, b in view.former_titles %}<i>{{ title }} @ {{ b.id }}</i>{% endfor %}</p>",
+    )
+    pages = "".join(rendered(reshaped, f"inference/{n}.md", lambda r, n=n: r.section(n), folder) for n in "23")
+    assert "digest-section__origin" not in pages and "digest-section__renamed" not in pages
+    notes = re.findall(r'<p class="team-notes" data-section="([^"]+)" data-opened="([^"]*)">(.*?)</p>', pages)
+    old = layout.doc.sections["3.1"].section.title
+    assert notes == [("2.6", RESHAPED.id, ""), ("3.1", "-", f"<i>{old} @ {RESHAPED.id}</i>")]
+
+
+def test_a_section_status_override_gets_the_last_brief_and_the_pending_follow_ups(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "section_status.html",
+        '<p class="team-status" data-count="{{ count }}" data-last="{{ last.id }}">'
+        "{% for f in pending %}<i>{{ f.follow_up.id }}</i>{% endfor %}|{{ rounds|join(',') }}</p>",
+    )
+    html = rendered(lived, "inference/3.md", lambda r: r.section("3"), folder)  # a follow-up is open on §3.2
+    assert "digest-section-status" not in html
+    count, last, body = re.search(
+        r'<p class="team-status" data-count="(\d+)" data-last="([^"]+)">(.*?)</p>', html
+    ).groups()
+    shown = set(re.findall(r'data-digest-entry="([^"]+)"', html))
+    entries = [lived.doc.entries[e] for e in shown]
+    assert int(count) == len(entries)
+    assert last == max((e.last_brief for e in entries if e.last_brief), key=lambda b: (b.date, b.id)).id
+    pending = {
+        f.follow_up.id for e in entries if e.item for f in lived.doc.follow_ups_by_item.get(e.item.id, []) if f.pending
+    }
+    ids, rounds = re.findall(r"<i>([^<]+)</i>", body), body.rsplit("|", 1)[1]
+    assert (
+        pending
+        and set(ids) == pending
+        and rounds.split(",") == sorted({lived.doc.follow_up(i).follow_up.round for i in ids})
+    )
+
+
+def test_a_conclusions_override_gets_the_conclusions_and_the_follow_ups_as_records(lived, tmp_path):
+    folder = override(
+        tmp_path / "templates",
+        "conclusions.html",
+        '<div class="team-end" data-heading="{{ heading }}">{% for c in conclusions %}<p>{{ c }}</p>{% endfor %}'
+        "{% for f in follow_ups %}<i>{{ f.number }}:{{ f.status.value }}</i>{% endfor %}</div>",
+    )
+    brief = next(b for b in lived.doc.briefs if b.follow_ups and b.conclusions)
+    html = rendered(lived, "inference/briefs/x.md", lambda r: r.brief(brief.id), folder)
+    assert "digest-conclusions" not in html and "digest-follow-ups" not in html
+    end = re.search(r'<div class="team-end" data-heading="([^"]*)">(.*?)</div>', html, re.S)
+    assert len(re.findall(r"<p>", end.group(2))) == len(brief.conclusions)
+    assert re.findall(r"<i>(\d+):(\w+)</i>", end.group(2)) == [
+        (str(f.number), f.status.value) for f in sorted(brief.follow_ups, key=lambda f: f.number)
+    ]

@@ -47,6 +47,25 @@ from .text import (
     word_sheet,
 )
 
+STATUS_WORDS = word_sheet(
+    status=labels.SECTION_STATUS,
+    next_check=labels.SECTION_NEXT_CHECK,
+    round=labels.SECTION_NEXT_CHECK_ROUND,
+    list_sep=labels.LIST_SEP,
+)
+"""The words ``section_status.html`` is written with."""
+SECTION_WORDS = word_sheet(opened=labels.SECTION_OPENED, former_title=labels.SECTION_FORMER_TITLE)
+"""The words ``section_notes.html`` is written with."""
+HEADER_WORDS = word_sheet(
+    meta=labels.BRIEF_META,
+    header=labels.BRIEF_HEADER,
+    job_id=labels.JOB_ID,
+    job_item=labels.JOB_ITEM,
+    ref_count=labels.BRIEF_REF_COUNT,
+    counts=labels.BRIEF_COUNTS,
+    sep=labels.SEP,
+)
+"""The words ``brief_header.html`` is written with."""
 ARCHIVE_WORDS = word_sheet(
     section=labels.ARCHIVE_SECTION,
     older_open=labels.SECTION_OLDER_OPEN,
@@ -152,8 +171,6 @@ class Renderer(FragmentRenderer):
         dated = [e.last_brief for e in entries if e.last_brief is not None]
         if not dated:
             return []
-        last = max(dated, key=lambda b: (b.date, b.id))
-        text = labels.SECTION_STATUS.format(count=len(entries), date=last.date.isoformat(), brief=self.brief_link(last))
         pending = sorted(  # in the follow-up list's order: the link goes to the first
             {
                 f.follow_up.id: f
@@ -164,15 +181,17 @@ class Renderer(FragmentRenderer):
             }.values(),
             key=lambda f: (f.brief.date, f.brief.id, f.follow_up.number),
         )
-        if pending:
-            rounds = sorted({f.follow_up.round for f in pending})
-            href = self.linker.url(self.layout.follow_up_page(pending[0]), f"follow-up-{pending[0].follow_up.id}")
-            count = f'<a href="{esc(href)}">{len(pending)}</a>'
-            text += labels.SECTION_NEXT_CHECK.format(
-                count=count,
-                rounds=labels.LIST_SEP.join(labels.SECTION_NEXT_CHECK_ROUND.format(round=esc(r)) for r in rounds),
-            )
-        return [Raw(f'<p class="digest-section-status" data-search-exclude>{text}</p>')]
+        first = pending[0] if pending else None
+        html = self.render(
+            "section_status.html",
+            count=len(entries),
+            last=max(dated, key=lambda b: (b.date, b.id)),
+            pending=pending,
+            href=self.linker.url(self.layout.follow_up_page(first), f"follow-up-{first.follow_up.id}") if first else "",
+            rounds=sorted({f.follow_up.round for f in pending}),
+            words=STATUS_WORDS,
+        )
+        return [Raw(html)]
 
     def _section_filter(self, entries: Sequence[EntryView]) -> list[Block]:
         """A section page's filter: by evidence level (in rank order, then 活文档既有) and by what the
@@ -219,21 +238,12 @@ class Renderer(FragmentRenderer):
         assert anchor is not None, "only a sub-section has a heading of its own"
         return anchor
 
-    def section_origin(self, view: SectionView) -> str:
-        """Under a section a brief opened: which brief, linked to its page; and the titles it had
-        before a brief renamed it ('' for an outline section never renamed)."""
-        if view.opened_by is None:
+    def section_notes(self, view: SectionView) -> str:
+        """At the head of a section: which brief opened it, and the titles it had before a brief
+        renamed it (``section_notes.html``; '' for an outline section never renamed)."""
+        if view.opened_by is None and not view.former_titles:
             return ""
-        origin = labels.SECTION_OPENED.format(brief=self.brief_link(view.opened_by))
-        return f'<p class="digest-section__origin" data-opened-by="{esc(view.opened_by.id)}">{origin}</p>'
-
-    def former_titles(self, view: SectionView) -> str:
-        """The titles a section had before a brief renamed it (its number and anchors stay)."""
-        return "".join(
-            f'<p class="digest-section__renamed">'
-            f"{labels.SECTION_FORMER_TITLE.format(title=self.text(title or ''), brief=self.brief_link(b))}</p>"
-            for title, b in view.former_titles
-        )
+        return self.render("section_notes.html", view=view, words=SECTION_WORDS)
 
     def _archive_links(self, number: str) -> list[Block]:
         months = self.layout.archive_months.get(number, [])
@@ -292,8 +302,7 @@ class Renderer(FragmentRenderer):
         for c, compact in callouts:
             last = next((e.id for e in reversed(ordered) if c.id in touching[e.id]), None)
             (after.setdefault(last, []) if last else lead).append(self.callout(c, compact=compact))
-        parts = [self.former_titles(view)] if view.former_titles and month is None else []
-        parts += lead
+        parts = list(lead)
         for e in ordered:
             parts.append(self.entry(e))
             parts += after.get(e.id, [])
@@ -302,15 +311,16 @@ class Renderer(FragmentRenderer):
             parts += [self.moved_out(entry_id, to, b) for entry_id, to, b in view.moved_out]
             if older := self._older_open(view):
                 parts.append(older)
-        if not parts and month is None and not self.doc.children(view.number):
+        renamed = bool(view.former_titles) and month is None  # the old titles are said even with no entry
+        if not parts and not renamed and month is None and not self.doc.children(view.number):
             parts.append(f'<p class="digest-empty">{labels.SECTION_EMPTY}</p>')
-        if not parts:
+        if not parts and not renamed:
             return []
-        origin = self.section_origin(view) if month is None else ""
+        notes = self.section_notes(view) if month is None else ""
         return [
             Raw(
                 f'<div class="digest-section" data-section="{esc(view.number)}" data-filter-group>'
-                + origin
+                + notes
                 + "".join(parts)
                 + "</div>"
             )
@@ -574,21 +584,13 @@ class Renderer(FragmentRenderer):
             parts.append(f'<p class="digest-not-registered">{self.text(brief.citations_not_registered)}</p>')
         blocks.append(Raw("".join(parts) or f'<p class="digest-empty">{labels.EMPTY_NONE}</p>'))
         blocks.append(Heading(2, "conclusions", labels.BRIEF_CONCLUSIONS))
-        parts = [
-            f'<ul class="digest-conclusions"{NOT_SEARCHED}>'
-            + "".join(f"<li>{self.text(c)}</li>" for c in brief.conclusions)
-            + "</ul>"
-        ]
-        if brief.follow_ups:
-            parts.append(
-                f'<p><strong>{self.text(brief.follow_ups_heading or labels.BRIEF_FOLLOW_UPS_DEFAULT)}</strong></p><ol class="digest-follow-ups"{NOT_SEARCHED}>'
-                + "".join(
-                    f'<li data-follow-up="{esc(f.id)}" data-status="{f.status.value}">{esc(f.round)} · {self.text(f.text)}（{esc(f.status.label)}）</li>'
-                    for f in sorted(brief.follow_ups, key=lambda f: f.number)
-                )
-                + "</ol>"
-            )
-        blocks.append(Raw("".join(parts)))
+        conclusions = self.render(
+            "conclusions.html",
+            conclusions=brief.conclusions,
+            follow_ups=sorted(brief.follow_ups, key=lambda f: f.number),
+            heading=brief.follow_ups_heading or labels.BRIEF_FOLLOW_UPS_DEFAULT,
+        )
+        blocks.append(Raw(conclusions))
         if self._brief_searched(brief):
             return blocks
         return [
@@ -605,64 +607,8 @@ class Renderer(FragmentRenderer):
         return any(self.doc.items[item.id].entry_id not in self.doc.entries for item in brief.items)
 
     def _brief_header(self, brief: Brief) -> str:
-        head = labels.BRIEF_HEADER
-        rows = [
-            (head["topic"], esc(brief.topic)),
-            (head["round"], esc(brief.round) + (f"（{self.text(brief.round_label)}）" if brief.round_label else "")),
-            (head["date"], brief.date.isoformat() + (f" {self.text(brief.written_at)}" if brief.written_at else "")),
-        ]
-        if brief.author:
-            rows.append((head["author"], self.text(brief.author)))
-        job = brief.job
-        if job.checklist or job.job_id or job.item:
-            rows.append(
-                (
-                    head["job"],
-                    labels.SEP.join(
-                        self.text(x)
-                        for x in (
-                            job.checklist,
-                            labels.JOB_ID.format(id=job.job_id) if job.job_id else None,
-                            labels.JOB_ITEM.format(item=job.item) if job.item else None,
-                        )
-                        if x
-                    ),
-                )
-            )
-        if brief.materials or brief.materials_note:
-            mats = "".join(f"<li>{self.material(m.path, m.anchor)}</li>" for m in brief.materials)
-            rows.append(
-                (
-                    head["materials"],
-                    (self.text(brief.materials_note) if brief.materials_note else "")
-                    + (f"<ul>{mats}</ul>" if mats else ""),
-                )
-            )
-        for label, ref in ((head["living_doc"], brief.living_doc), (head["queue"], brief.queue)):
-            if ref:
-                version = self.text(ref.version) if ref.version else ""
-                count = (
-                    labels.BRIEF_REF_COUNT.format(count=ref.reference_count) if ref.reference_count is not None else ""
-                )
-                extra = f"（{version}{count}）" if version or count else ""
-                rows.append((label, f"{self.material(ref.path)}{extra}"))
-        if brief.scope:
-            rows.append((head["scope"], self.text(brief.scope)))
-        counts = labels.BRIEF_COUNTS.format(
-            items=len(brief.items),
-            contradictions=len(brief.contradictions),
-            citations=len(brief.citations),
-            follow_ups=len(brief.follow_ups),
-        )
-        return self.render(
-            "brief_header.html",
-            brief=brief,
-            id=brief.id,
-            title=brief.title,
-            summary=labels.BRIEF_META,
-            rows=[(Markup(k), Markup(v)) for k, v in rows],
-            counts=Markup(counts),
-        )
+        """The head of a brief's page (``brief_header.html``, given the brief's record)."""
+        return self.render("brief_header.html", brief=brief, words=HEADER_WORDS)
 
     def briefs_index(self, month: str | None = None) -> list[Block]:
         briefs = self.layout.briefs_in(month)
