@@ -370,6 +370,16 @@ class LivingDoc:
         return _group(sorted(self.citations.values(), key=lambda v: v.number), lambda v: [v.brief.id])
 
     @cached_property
+    def errata_received(self) -> dict[str, list[tuple[Brief, Erratum]]]:
+        """The errata later briefs made of each brief (by the corrected brief's id), in brief order:
+        looked up once per brief page, so kept here rather than found by scanning every brief."""
+        found: dict[str, list[tuple[Brief, Erratum]]] = {}
+        for later in self.briefs:
+            for e in later.errata:
+                found.setdefault(e.brief, []).append((later, e))
+        return found
+
+    @cached_property
     def contradictions_by_item(self) -> dict[str, list[ContradictionView]]:
         return _group(self.contradictions, lambda c: c.contradiction.touches.items)
 

@@ -719,9 +719,7 @@ class FragmentRenderer(TextRenderer):
         ]
         received = [
             {"brief": later, "erratum": e, "item": self._item_in_doc(e.item)}
-            for later in self.doc.briefs
-            for e in later.errata
-            if e.brief == brief.id
+            for later, e in self.doc.errata_received.get(brief.id, [])
         ]
         if not made and not received:
             return ""
