@@ -599,6 +599,40 @@ def totals(scores: list[Score]) -> Counter[str]:
     return total
 
 
+KINDS = (
+    ("new contradiction", "new contradiction"),
+    ("new follow-up", "new follow-up"),
+    ("new word", "new word"),
+    ("contradiction", "contradiction status"),
+    ("follow-up", "follow-up status"),
+    ("retraction", "retraction"),
+    ("citation", "citation"),
+    ("erratum", "erratum"),
+    ("item", "item placement"),
+    ("section", "section renamed"),
+    ("entry", "entry moved or split"),
+)
+"""Decision kinds by how a verdict's ``what`` begins (the longer prefixes first)."""
+
+
+def kind_of(what: str) -> str:
+    """The decision kind of a verdict: the word an editor would file it under, no text of the night."""
+    return next((name for prefix, name in KINDS if what.startswith(prefix)), "other")
+
+
+def kinds_table(scores: list[Score]) -> str:
+    """Correct / asked / wrong by decision kind, summed over the nights: counts only, so it may be
+    printed for held-out nights (their verdicts and texts stay unread)."""
+    by_kind: dict[str, Counter[str]] = {}
+    for s in scores:
+        for verdict, what, _ in s.verdicts:
+            by_kind.setdefault(kind_of(what), Counter())[verdict] += 1
+    rows = [f"{'decision kind':<22} {'correct':>8} {'asked':>6} {'wrong':>6}"]
+    for name, c in sorted(by_kind.items(), key=lambda kv: -sum(kv[1].values())):
+        rows.append(f"{name:<22} {c['correct']:>8} {c['asked']:>6} {c['wrong']:>6}")
+    return "\n".join(rows)
+
+
 def table(scores: list[Score]) -> str:
     rows = [f"{'night':<26} {'correct':>8} {'asked':>6} {'wrong':>6} {'publishes':>10} {'check errors':>13}"]
     for s in scores:
@@ -626,6 +660,7 @@ if __name__ == "__main__":
         "--only", choices=("all", "tune", "holdout", "fresh", *(c.name for c in CORPORA)), default="all"
     )
     parser.add_argument("--wrong", action="store_true", help="list every decision not scored correct")
+    parser.add_argument("--kinds", action="store_true", help="also count verdicts by decision kind (no text)")
     parser.add_argument("--keep", type=Path, help="work in this (new) folder and leave it there, to look at")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -634,6 +669,8 @@ if __name__ == "__main__":
         prepare(work)
         result = run(work, args.only)
     print(table(result))
+    if args.kinds:
+        print(kinds_table(result))
     for s in result:
         for e in s.check_errors:
             print("  ", e)

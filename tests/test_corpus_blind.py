@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from corpus_blind import holdout, nights, prepare, run, table, totals
+from corpus_blind import holdout, kind_of, nights, prepare, run, table, totals
 from helpers import ROOT, built, copy_project
 from html_dom import norm, parse
 from ruamel.yaml import YAML
@@ -55,6 +55,12 @@ def test_every_night_checks_clean_with_no_edit(scores):
 
 def test_no_decision_publishes_a_withheld_claim(scores):
     assert [p for s in scores for p in s.publishes] == [], table(scores)
+
+
+def test_every_decision_is_counted_under_a_kind(scores):
+    """``--kinds`` counts held-out nights by decision kind: a verdict under no kind would hide there."""
+    kinds = {kind_of(what) for s in scores for _, what, _ in s.verdicts}
+    assert "other" not in kinds and {"item placement", "follow-up status", "contradiction status"} <= kinds
 
 
 def _of(scores, corpus: str) -> list:
