@@ -79,8 +79,9 @@ class Visit:
     name: str
     width: int
     scheme: str
-    first: Path
-    full: Path
+    first: Path | None
+    """The first screen's picture (None: not photographed, see ``visit``)."""
+    full: Path | None
     look: dict
     axe: dict | None = None
     errors: list[str] = field(default_factory=list)
@@ -98,16 +99,18 @@ class Visit:
 
 @pytest.fixture(scope="module")
 def visit(browser, base_url):  # noqa: F811 - the fixtures imported above
-    """visit(name, width, scheme) → the Visit of that combination, made once per module.
+    """visit(name, width, scheme, shots=False) → the Visit of that combination, made once per module.
 
     The page is loaded in a fresh context (no stored palette choice), left to settle (network idle,
-    fonts ready), photographed (first screen, whole page), measured (JS_LOOK) and, where axe-core is
-    installed, checked by it; then its context is closed."""
+    fonts ready), measured (JS_LOOK) and, where axe-core is installed, checked by it; then its
+    context is closed.  With ``shots`` it is also photographed (first screen, whole page): only the
+    screenshot test (a slow one) looks at the pictures, and a whole-page picture of a long page is
+    most of a visit's time, so the default run's axe checks take none."""
     visits: dict[tuple[str, int, str], Visit] = {}
 
-    def _open(name: str, width: int, scheme: str) -> Visit:
+    def _open(name: str, width: int, scheme: str, shots: bool = False) -> Visit:
         key = (name, width, scheme)
-        if key in visits:
+        if key in visits and (visits[key].first is not None or not shots):
             return visits[key]
         context = browser.new_context(**WIDTHS[width], color_scheme=scheme, locale="zh-CN")
         try:
@@ -118,11 +121,13 @@ def visit(browser, base_url):  # noqa: F811 - the fixtures imported above
             page.goto(base_url + PAGES[name], wait_until="load")
             page.wait_for_load_state("networkidle")
             page.evaluate("() => document.fonts.ready.then(() => true)")
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            stem = f"{name}-{width}-{scheme}"
-            first, full = ARTIFACTS / f"{stem}.png", ARTIFACTS / f"{stem}-full.png"
-            page.screenshot(path=str(first), animations="disabled")
-            page.screenshot(path=str(full), full_page=True, animations="disabled")
+            first = full = None
+            if shots:
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                stem = f"{name}-{width}-{scheme}"
+                first, full = ARTIFACTS / f"{stem}.png", ARTIFACTS / f"{stem}-full.png"
+                page.screenshot(path=str(first), animations="disabled")
+                page.screenshot(path=str(full), full_page=True, animations="disabled")
             visit = Visit(name, width, scheme, first, full, page.evaluate(JS_LOOK), errors=errors)
             if AXE_JS.exists():
                 page.add_script_tag(path=str(AXE_JS))
@@ -144,7 +149,7 @@ def visit(browser, base_url):  # noqa: F811 - the fixtures imported above
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", list(PAGES))
 def test_screenshots_light_and_dark(visit, name, width):
-    light, dark = (visit(name, width, scheme) for scheme in SCHEMES)
+    light, dark = (visit(name, width, scheme, shots=True) for scheme in SCHEMES)
     problems = []
     for visit in (light, dark):
         for shot in (visit.first, visit.full):

@@ -240,7 +240,7 @@ class Renderer(FragmentRenderer):
 
     def section_notes(self, view: SectionView) -> str:
         """At the head of a section: which brief opened it, and the titles it had before a brief
-        renamed it (``section_notes.html``; '' for an outline section never renamed)."""
+        renamed it (``section_notes.html``; '' for an outline section no brief renamed)."""
         if view.opened_by is None and not view.former_titles:
             return ""
         return self.render("section_notes.html", view=view, words=SECTION_WORDS)
