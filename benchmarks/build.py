@@ -190,6 +190,7 @@ def baseline_site(rev: str, data: Path, work: Path) -> tuple[Path, Path]:
     code.mkdir()
     archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    _entry_point_shim(code)
     site = work / "baseline"
     shutil.copytree(code / "docs", site / "docs")
     shutil.copytree(code / "overrides", site / "overrides")
@@ -203,6 +204,19 @@ def baseline_site(rev: str, data: Path, work: Path) -> tuple[Path, Path]:
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(data, site / "data")
     return site, code
+
+
+def _entry_point_shim(code: Path) -> None:
+    """Make this checkout's plugin entry point (``digest_plugin.hosts.plugin:DigestPlugin``) load an
+    earlier revision's plugin, which lived at ``digest_plugin/plugin.py``.  Without it, the editable
+    install's import hook fills the missing ``digest_plugin.hosts`` from this checkout, and the
+    baseline build runs this checkout's plugin over the old package (it fails, or measures a mix)."""
+    package = code / "digest_plugin"
+    if (package / "hosts" / "plugin.py").is_file() or not (package / "plugin.py").is_file():
+        return
+    (package / "hosts").mkdir(exist_ok=True)
+    (package / "hosts" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "hosts" / "plugin.py").write_text("from ..plugin import DigestPlugin  # noqa: F401\n", encoding="utf-8")
 
 
 def material_search_site(plugin: Path, work: Path) -> Path:
