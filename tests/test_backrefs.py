@@ -477,6 +477,24 @@ def test_a_part_and_a_number_and_a_mark_after_a_symbol() -> None:
     assert find_references("FIXED 2026-10-21 芮 #疑2", friday, History([first])) == []
 
 
+def test_a_follow_up_named_by_quoting_it_after_its_night() -> None:
+    """「10月21日 那件「打开 RecSys Vol.178 逐条锚点」，…这件划掉」 (blind2, 11-14): a writer names a follow-up of an
+    earlier list by quoting its words.  The quote must fit exactly one follow-up of that night; a quote of
+    words no follow-up has, or that two share, names none."""
+    first = first_brief()
+    history = History([first])
+    friday = dt.date(2026, 10, 23)
+    for text in (
+        "另有 10月21日 那件「打开 RecSys Vol.178 逐条锚点」，这件划掉。",
+        "前天的「回溯 vLLM 长 prefill 冻结」续挂",
+    ):
+        ids = [r.id for r in find_references(text, friday, history) if r.kind == "follow_up"]
+        wanted = "recsys-vol178-anchors" if "RecSys" in text else "vllm-long-prefill-issue"
+        assert ids == [wanted], text
+    for text in ("另有 10月21日 那件「去问 Liquid AI 的定价」，划掉。", "10月21日 那件「vLLM」，划掉。"):
+        assert [r for r in find_references(text, friday, history) if r.kind == "follow_up"] == [], text
+
+
 def test_an_item_named_as_its_number_of_the_nights_count() -> None:
     """「11月21日 1/4」, 「昨晚宁的 1/4」, 「11-28 宁 2/5」: item 1 of that night's four (blind4's 苏, blind11's 珩).
     Read only when that night has exactly that many items: otherwise 「1/4」 is a fraction or a date."""

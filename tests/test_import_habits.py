@@ -133,3 +133,16 @@ def test_a_relation_that_says_same_event_makes_a_marked_duplicate_not_an_update(
     assert any("told again" in m and "同一件事" in m for m in _marks(text)), _marks(text)
     other = {**same, "relation": "和 10-21 条目 3 不是同一件事：那条讲 0.2。"}
     assert _imported(_night([other], "- 一条。"))[1]["items"][0]["placement"]["action"] == "update_in_place"
+
+
+def test_a_follow_up_quoted_after_its_night_takes_the_status_tonight_gives_it_not_the_one_recapped():
+    """「另有 10月21日 那件「…」，上周五 顺延之后就一直挂着；…这件划掉。」 (blind2, 11-14): the follow-up is named by
+    quoting it, 「上周五 顺延」 recaps what that night did, and 「划掉」 at the sentence's end is tonight's word."""
+    night = _night(
+        [MODELEXPRESS],
+        "- 另有 10月21日 那件「打开 RecSys Vol.178 逐条锚点」，上周五 顺延之后就一直挂在清单外面；"
+        "锚点页已经下线，这件划掉。",
+    )
+    _text, brief = _imported(night)
+    updates = {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
+    assert updates.get("recsys-vol178-anchors") == "dropped", updates

@@ -789,6 +789,28 @@ def _described(
     return None
 
 
+_QUOTED_AFTER = re.compile(r"\s*[^「」，,。；;\n]{0,6}?「([^「」\n]{4,80})」")
+"""A quote right after a night, a few words between (「11月4日 那件「v1.1 发版后核对 SGLang-TorchTPU」」)."""
+
+
+def _quoted_follow_up(
+    rest: str, candidates: Sequence[tuple[str, str, str]], briefs: dict[str, _Indexed]
+) -> tuple[tuple[str, str, str], int] | None:
+    """The one follow-up of the night whose words hold the quote that follows the night, and where the
+    quote ends: a writer names a follow-up of an earlier list by quoting it (「11月4日 那件「v1.1 发版后核对
+    SGLang-TorchTPU」，…这件划掉」).  Items and entries named by a quoted title are found by
+    :func:`list_entries`; a quote two follow-ups share names neither."""
+    quoted = _QUOTED_AFTER.match(rest)
+    if quoted is None:
+        return None
+    words = _norm(quoted.group(1))
+    fits = [c for c in candidates if c[1] == "follow_up" and words in _norm(briefs[c[0]].texts.get((c[1], c[2]), ""))]
+    if len(fits) != 1:
+        return None
+    brief_id, kind, ident = fits[0]
+    return (kind, brief_id, ident), quoted.end()
+
+
 def _descriptive(
     text: str,
     scan: str,
@@ -829,6 +851,13 @@ def _descriptive(
         if not candidates:
             continue
         briefs = {b.id: b for b in when.briefs}
+        quoted = _quoted_follow_up(rest, candidates, briefs) if hinted in (None, "follow_up") else None
+        if quoted is not None:
+            (kind, brief_id, ident), length = quoted
+            out.append(
+                Reference(text[when.start : when.end + length], when.start, when.end + length, kind, brief_id, ident)
+            )
+            continue
         picked = _described(described, candidates, briefs, strong_only=hinted is None)
         if picked is None and hinted and len(candidates) == 1:
             picked = candidates[0]

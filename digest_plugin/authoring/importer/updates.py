@@ -38,10 +38,25 @@ FOLLOW_UP_ACTS: list[tuple[FollowUpStatus, str]] = [
 ]
 
 
-def last_status(text: str, words: Vocabulary) -> FollowUpStatus | None:
-    """The status the last follow-up word of ``text`` says (「顺延一次，今天完成」 is done), or None."""
-    said = [(m.start(), status) for status, act in FOLLOW_UP_ACTS for m in words.wording(act).finditer(text)]
+def last_status(text: str, words: Vocabulary, *, recaps: bool = True) -> FollowUpStatus | None:
+    """The status the last follow-up word of ``text`` says (「顺延一次，今天完成」 is done), or None.
+
+    With ``recaps=False`` a word right after another night (「11月5日 顺延之后就一直挂着」) is not counted:
+    it tells what that night did, not what tonight does."""
+    said = [
+        (m.start(), status)
+        for status, act in FOLLOW_UP_ACTS
+        for m in words.wording(act).finditer(text)
+        if recaps or not RECAP.search(text[max(0, m.start() - 12) : m.start()])
+    ]
     return max(said, key=lambda x: x[0])[1] if said else None
+
+
+RECAP = re.compile(
+    r"(?:\d{1,2}\s*月\s*\d{1,2}\s*[日号]|\d{1,2}[-/]\d{1,2}|(?:上)?(?:周|礼拜|星期)[一二三四五六日天]|昨[天晚日]|前[天晚])"
+    r"\s*(?:已经?|就|曾|又)?\s*$"
+)
+"""Another night right before a status word: the word recaps what that night did (「11月5日 顺延」)."""
 
 
 REPLACED_BY_NUMBER = re.compile(
@@ -210,7 +225,7 @@ class _State:
                 change = self.change(scope, before + scope)
                 self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
             elif ref.kind == "follow_up":
-                self.follow_up_update(ref.id, scope or before, piece)
+                self.follow_up_update(ref.id, scope or before, piece, _sentence_after(piece.text, ref.end))
             elif ref.kind == "item" and (self.retract.search(before) or self.retract.search(scope[:4])):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
@@ -380,8 +395,15 @@ class _State:
 
     # ------------------------------------------------------------------ follow-ups, retractions, entries
 
-    def follow_up_update(self, fid: str, scope: str, piece: _Piece) -> None:
-        status = last_status(scope, self.draft.words) or piece.default
+    def follow_up_update(self, fid: str, scope: str, piece: _Piece, sentence: str = "") -> None:
+        """Tonight's status of an earlier follow-up, from the words after it (``scope``).  When they only
+        recap what another night did (「，11月5日 顺延之后就一直挂在清单外面；…这件划掉。」), the rest of the
+        sentence says what tonight does."""
+        words = self.draft.words
+        status = last_status(scope, words, recaps=False)
+        if status is None and last_status(scope, words) is not None:
+            status = last_status(sentence, words, recaps=False)
+        status = status or last_status(scope, words) or piece.default
         if status is None:
             return
         if fid in self.follow_ups:  # (read from a list of part 四 already): its evidence, once
@@ -602,6 +624,12 @@ def _shared_scope(text: str, refs: list[Reference], k: int) -> str:
         k += 1
     end = refs[k + 1].start if k + 1 < len(refs) else len(text)
     return _clause_after(text, refs[k].end, end)
+
+
+def _sentence_after(text: str, start: int) -> str:
+    """From ``start`` to the end of its sentence (「。」 or the line's end)."""
+    line = text[start:].split("\n", 1)[0]
+    return line.split("。", 1)[0]
 
 
 def _clause_before(text: str, start: int, end: int) -> str:
