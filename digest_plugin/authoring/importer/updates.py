@@ -401,9 +401,9 @@ class _State:
         sentence says what tonight does."""
         words = self.draft.words
         status = last_status(scope, words, recaps=False)
-        if status is None and last_status(scope, words) is not None:
-            status = last_status(sentence, words, recaps=False)
-        status = status or last_status(scope, words) or piece.default
+        if status is None and (recapped := last_status(scope, words)) is not None:
+            status = last_status(sentence, words, recaps=False) or recapped
+        status = status or piece.default
         if status is None:
             return
         if fid in self.follow_ups:  # (read from a list of part 四 already): its evidence, once
