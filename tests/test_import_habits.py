@@ -8,7 +8,10 @@ not only in the blind corpus's totals:
 * an erratum of an earlier item whose entry tonight also updates: an update of the entry does not
   answer what the earlier brief wrote wrong, so it is asked about;
 * a relation that says the item is an earlier one told again, under a placement that says 原地更新:
-  the reading that adds nothing is taken, and asked about.
+  the reading that adds nothing is taken, and asked about;
+* an entry named by a word or two of its title (「§2.6 回写那条」), and a placement that names an entry
+  and says no action (「§2.6「…」加一行：…」): an update of that entry;
+* an entry an earlier night moved, found in the section it was moved to.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
-from digest_plugin.core.model import Brief
+from digest_plugin.core.model import Brief, Outline
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST = Brief.model_validate(
@@ -146,3 +149,75 @@ def test_a_follow_up_quoted_after_its_night_takes_the_status_tonight_gives_it_no
     _text, brief = _imported(night)
     updates = {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
     assert updates.get("recsys-vol178-anchors") == "dropped", updates
+
+
+OUTLINE = Outline.model_validate(
+    YAML(typ="safe").load((ROOT / "data" / "outlines" / "inference.yml").read_text(encoding="utf-8"))
+)
+
+
+def _placed(placement: str, earlier: list[Brief] = [FIRST]) -> tuple[dict, list[str]]:  # noqa: B006
+    """Tonight's one item placed as ``placement``, with the shipped outline (the doc's entries)."""
+    night = _night([{**MODELEXPRESS, "relation": "换数。", "placement": placement}], "- 一条。")
+    done = import_full(night, outline=OUTLINE, known_briefs=earlier)
+    return YAML(typ="safe").load(done.text)["items"][0]["placement"], _marks(done.text)
+
+
+def test_an_entry_named_by_a_word_of_its_title_is_the_one_an_update_goes_to():
+    placement, marks = _placed("§3.1 头阻塞那条原地更新：v0.33 起默认 0.06 s。")
+    assert (placement["action"], placement.get("entry")) == ("update_in_place", "vllm-long-prefill-freeze"), marks
+    assert not [m for m in marks if "placement" in m or "原地更新" in m], marks
+    spaced, _ = _placed("§3.1 的 prefill 头阻塞那一条原地更新：v0.33 起默认 0.06 s。")
+    assert spaced.get("entry") == "vllm-long-prefill-freeze"
+
+
+def test_a_nickname_two_entries_share_or_none_has_is_asked_not_guessed():
+    """§5.2 holds 「§5.2 成本工程 现有」 and 「服务成本解耦 / 证据缓存复用」: 「成本那条」 names neither alone."""
+    two, marks = _placed("§5.2 成本那条原地更新：v6e 一年承诺价。")
+    assert two["action"] == "mount_lead" and "entry" not in two, two
+    assert any("原地更新 §5.2 的哪一条" in m for m in marks), marks
+    one, marks = _placed("§5.2 证据缓存那条原地更新：v6e 一年承诺价。")
+    assert one.get("entry") == "recsys-vol178", marks
+    none, marks = _placed("§3.2 冷启动那条原地更新：39 s。")
+    assert none["action"] == "mount_lead" and "entry" not in none
+    assert any("原地更新 §3.2 的哪一条" in m for m in marks), marks
+
+
+def test_a_placement_that_names_an_entry_and_says_no_action_updates_it():
+    placement, marks = _placed("§3.2「ModelExpress 工程细节」加一行：权重传输改走 NIXL 1.1。")
+    assert (placement["action"], placement.get("entry")) == ("update_in_place", "modelexpress-weight-transfer")
+    assert not [m for m in marks if "does not say how" in m], marks
+    lead, marks = _placed("§3.2「ModelExpress 工程细节」下挂一条线索：直播口径，数字不写。")
+    assert lead["action"] == "mount_lead", lead
+    new, marks = _placed("§3.2 开一条「ModelExpress 冷启动」：39 s。")  # a name no entry has: no update
+    assert new["action"] != "update_in_place" and "entry" not in new, new
+    # 「TPU 后端」 is §1.1's entry, but here it is what the new line says, not where it goes
+    said, marks = _placed("§1.1 vLLM 那条里，把半句换成：v0.32.2 起 TPU 后端可选 decode-aware。")
+    assert said["action"] == "mount_lead" and "entry" not in said, said
+    there, marks = _placed("§1.1 Kapitsa 那条原地更新：Kapitsa 对比 TPU 后端的支持。")
+    assert there.get("entry") == "kapitsa", marks  # named at the head: not 「TPU 后端」, named in the line
+    prose, marks = _placed("我的处理是在 §3.2「ModelExpress 工程细节」加一行：39 s。")
+    assert prose.get("entry") == "modelexpress-weight-transfer", marks
+
+
+def test_an_entry_moved_on_an_earlier_night_is_found_in_its_new_section():
+    moved = Brief.model_validate(
+        {**FIRST.model_dump(by_alias=True), "moves": [{"entry": "kapitsa", "to": "5.4", "text": "挪到 §5.4"}]}
+    )
+    placement, marks = _placed("§5.4 Kapitsa 原地更新：Stars 626。", [moved])
+    assert (placement["action"], placement.get("entry")) == ("update_in_place", "kapitsa"), marks
+    before, _ = _placed("§5.4 Kapitsa 原地更新：Stars 626。")
+    assert "entry" not in before
+
+
+def test_a_title_that_says_same_event_makes_a_duplicate_not_an_update_of_the_entry_it_names():
+    """「### No.5 Google Cloud 博客…——和 1/12 No.1 同一件事」, placed 「不另立；§3.2「…」出处后并列本链接」."""
+    same = {
+        **MODELEXPRESS,
+        "title": "ModelExpress 博客复述——和 10-21 条目 3 是同一件事",
+        "relation": "10-21 条目 3 已写进 §3.2。",
+        "placement": "不另立；§3.2「ModelExpress 工程细节」出处后并列本链接，正文不动。",
+    }
+    done = import_full(_night([same], "- 一条。"), outline=OUTLINE, known_briefs=[FIRST])
+    placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
+    assert placement["action"] == "duplicate" and placement["duplicate_of"] == "modelexpress-weight-transfer"

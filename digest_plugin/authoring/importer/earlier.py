@@ -12,9 +12,9 @@ from ...core.vocabulary import fold
 
 
 def with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline | None:
-    """The outline as the living doc now stands: with the sections earlier briefs opened and the
-    entries their items created (an entry is named by the id of the item that created it), so a
-    later brief can update them in place by name."""
+    """The outline as the living doc now stands: with the sections earlier briefs opened, the
+    entries their items created (an entry is named by the id of the item that created it) and the
+    sections they moved entries to, so a later brief can update them in place by name."""
     if outline is None:
         return None
     sections = list(outline.sections)
@@ -36,6 +36,8 @@ def with_brief_entries(outline: Outline | None, briefs: list[Brief]) -> Outline 
                         id=item.id, section=p.section, title=title, text=item.title, figures=[], stated_in=brief.id
                     )
                 )
+        moved = {m.entry: m.to for m in brief.moves}  # 「Kapitsa 挪到 §5.4」: later briefs find it there
+        entries = [e.model_copy(update={"section": moved[e.id]}) if e.id in moved else e for e in entries]
     return outline.model_copy(update={"sections": sections, "entries": entries})
 
 

@@ -103,10 +103,12 @@ def read_placement(
     elif not NEW_SECTION.search(text):
         known_section(sections[0], outline, f.line, draft, at + ("section",))
     action = _placement_action(text, relation, draft)
-    if action is not PlacementAction.duplicate and (same := _said_duplicate(relation, draft)):
+    if action is not PlacementAction.duplicate and (
+        same := _said_duplicate(relation, draft) or _said_duplicate(item["title"], draft)
+    ):
         draft.warn(  # the reading that adds nothing to the doc; the editor says if it also updates
             f.line,
-            f"条目 {number}: the relation says it is an earlier item told again («{same}»), 建议归入 says "
+            f"条目 {number}: the relation or title says it is an earlier item told again («{same}»), 建议归入 says "
             f"{action.value if action else 'nothing'}; read as a duplicate (nothing added to the doc); "
             "if it also changes an entry, write action: update_in_place and entry: <id>",
             at + ("action",),
@@ -116,6 +118,9 @@ def read_placement(
         action = PlacementAction.new_section
         placement["section"] = opened["section"]
         placement["section_title"] = opened["title"]
+    head = named_at_head(text, placement["section"], outline)
+    if action is None and len(head) == 1:
+        action = PlacementAction.update_in_place  # 「§2.6「LMCache：本地层」加一行：…」: it names an entry, opens none
     if action is None:
         action = PlacementAction.mount_lead
         draft.warn(
@@ -126,7 +131,8 @@ def read_placement(
     placement["action"] = action
     section = placement["section"]
     if action is PlacementAction.update_in_place:
-        entry = entry_to_update(text, item["title"], section, outline)
+        # the entry named where the placement says where it goes wins over a title its new line mentions
+        entry = head[0].id if len(head) == 1 else entry_to_update(text, item["title"], section, outline)
         placement["entry"] = Code(entry) if entry else ""
         if not entry:
             draft.warn(
@@ -232,7 +238,52 @@ def entry_to_update(text: str, item_title: str, section: str, outline: Outline |
     if not named:  # 「llm-d 1.0」子节点: a quoted name that is part of one entry's title
         quoted = [fold(m["text"]) for m in QUOTED.finditer(text.split("原地")[0])]
         named = [e for e in entries if any(q and q in fold(e.title) for q in quoted)]
+    if not named:
+        named = nicknamed(text, section, entries)
     return named[0].id if len(named) == 1 else None
+
+
+NICKNAME = re.compile(
+    r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:的|里|中)?\s*(?P<name>[^§，,；;。：:「」()（）\s][^§，,；;。：:「」()（）]{0,15}?)"
+    r"\s*那\s*一?\s*[条行段项]"
+)
+"""「§2.6 回写那条」, 「§3.3 的 SGLang 抢占那条」, 「§2.6 LMCache 本地那一条」: an entry named by a word or two of
+its own, not by its title."""
+NICKNAME_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+\-]*|[\u4e00-\u9fff]+")
+
+
+QUOTED_AFTER_SECTION = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:的|里|中)?\s*「(?P<name>[^」]+)」")
+
+
+def named_at_head(text: str, section: str, outline: Outline | None) -> list[Entry]:
+    """The entries ``text`` names right after its section, in its first clause, where a placement says what
+    it changes:
+    「§2.6「LMCache：本地层（GPU / CPU / NVMe）」加一行」 or 「§2.6 回写那条加一行」.  A title that stands
+    anywhere else in the text may be what the new line says (「…起 TPU 后端可选 decode-aware」), not
+    where it goes."""
+    entries = section_entries(outline, section)
+    head = SECTION_REF.search(
+        re.split(r"[。；;]", text)[0]
+    )  # 「不另立；§5.2「…」出处后并列」 says something else first
+    if head is None or head["section"] != section:
+        return []
+    m = QUOTED_AFTER_SECTION.match(text, head.start())
+    if m:
+        name = fold(m["name"])
+        return [e for e in entries if fold(e.title) == name] or [e for e in entries if name in fold(e.title)]
+    return nicknamed(text[head.start() : head.end() + 24], section, entries)
+
+
+def nicknamed(text: str, section: str, entries: list[Entry]) -> list[Entry]:
+    """The entries of ``section`` a nickname in ``text`` names: every word of the nickname stands in the
+    entry's title.  A nickname that names several entries, or none, names nothing (the editor is asked).
+    The text an entry was created with is not searched: it names what the entry was split from or
+    compared with too (「§1.1 vLLM 那条」 is not 「TPU 后端」, whose first item spoke of vLLM and SGLang)."""
+    for m in NICKNAME.finditer(text):
+        words = [fold(w) for w in NICKNAME_WORD.findall(m["name"])]
+        if m["section"] == section and words:
+            return [e for e in entries if all(w in fold(e.title) for w in words)]
+    return []
 
 
 def _names_entry(text: str, title: str) -> bool:
