@@ -40,6 +40,7 @@ from .authoring.edit import (
 from .authoring.importer import FILE_NAME, import_full, normalized
 from .authoring.scaffold import brief_path, new_brief, next_round
 from .core import files, siteconfig
+from .core.asof import AS_OF_VARIABLE, as_of_docs
 from .core.files import FileError, create
 from .core.findings import DataError
 from .core.load import load_file, site_vocabulary
@@ -427,10 +428,13 @@ def _build(args: argparse.Namespace) -> int:
     when the one before succeeded; for MkDocs, its strict build (the plugin does the rest)."""
     root = args.config.resolve().parent
     if args.host == "mkdocs":
-        done = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(args.config)], check=False
-        )
+        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(args.config)]
+        if args.site_dir:
+            command += ["-d", str(args.site_dir)]
+        done = subprocess.run(command, check=False, env=_as_of_env(args))
         return done.returncode
+    if args.as_of or args.site_dir:
+        return _mkdocs_only(args, "--as-of" if args.as_of else "--site-dir")
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
@@ -486,14 +490,31 @@ def _serve(args: argparse.Namespace) -> int:
     re-renders and reloads the browser itself, since ``mkdocs.yml`` lists the data folder under
     ``watch:``; the extension reads the data again when a file changed."""
     if args.host == "zensical":
-        return _serve_zensical(args)
+        return _mkdocs_only(args, "--as-of") if args.as_of else _serve_zensical(args)
     command = [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-f", str(args.config)]
     if args.dev_addr:
         command += ["-a", args.dev_addr]
-    env = dict(os.environ, NO_MKDOCS_2_WARNING=os.environ.get("NO_MKDOCS_2_WARNING", "1"))
+    env = dict(_as_of_env(args), NO_MKDOCS_2_WARNING=os.environ.get("NO_MKDOCS_2_WARNING", "1"))
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, command, env)
+
+
+def _as_of_env(args: argparse.Namespace) -> dict[str, str]:
+    """The environment MkDocs runs in: with ``DIGEST_AS_OF`` for ``--as-of`` (the plugin reads it)."""
+    env = {k: v for k, v in os.environ.items() if k != AS_OF_VARIABLE}
+    if args.as_of:
+        env[AS_OF_VARIABLE] = args.as_of.isoformat()
+    return env
+
+
+def _mkdocs_only(args: argparse.Namespace, option: str) -> int:
+    print(
+        f"{args.config}: error: {option} works with the MkDocs host for now; run `digest {args.command} {option} …` "
+        "without `--host zensical`",
+        file=sys.stderr,
+    )
+    return 2
 
 
 def _serve_zensical(args: argparse.Namespace) -> int:
@@ -558,7 +579,8 @@ def _export(args: argparse.Namespace) -> int:
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
     settings = siteconfig.settings(args.config)
-    data = export(layouts(result.docs), bool(settings.get("use_directory_urls", True)))
+    docs = as_of_docs(result.docs, args.as_of, result.rules) if args.as_of else result.docs
+    data = export(layouts(docs), bool(settings.get("use_directory_urls", True)))
     text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     if args.output is None:
         sys.stdout.write(text)
@@ -696,6 +718,30 @@ def _pages_arguments(p: argparse.ArgumentParser) -> None:
 def _host_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", choices=("mkdocs", "zensical"), default="mkdocs")
     _data(p)
+    _as_of_argument(p)
+
+
+def _build_arguments(p: argparse.ArgumentParser) -> None:
+    _host_arguments(p)
+    p.add_argument("-d", "--site-dir", type=Path, help="write the site here (default: mkdocs.yml's site_dir)")
+
+
+def _night(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"«{value}» is not a night; write it as YYYY-MM-DD (e.g. 2026-10-22)"
+        ) from None
+
+
+def _as_of_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--as-of",
+        type=_night,
+        metavar="YYYY-MM-DD",
+        help="the doc as it stood after that night's briefs (today's withholdings still apply)",
+    )
 
 
 def _serve_arguments(p: argparse.ArgumentParser) -> None:
@@ -706,6 +752,7 @@ def _serve_arguments(p: argparse.ArgumentParser) -> None:
 def _export_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of standard output")
     _data(p)
+    _as_of_argument(p)
 
 
 def _new_arguments(p: argparse.ArgumentParser) -> None:
@@ -810,7 +857,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "build",
         "build the site on a host: pages, build, search index, leak check (exit 1 on a problem)",
-        _host_arguments,
+        _build_arguments,
         _build,
     ),
     Command("serve", "preview the site, converting again only the pages an edit changes", _serve_arguments, _serve),

@@ -342,6 +342,15 @@ class LivingDoc:
     """Carried for :mod:`layout`, which decides from it what moves to archive pages."""
     vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary(default_file()))
     """The topic's words (labels and meanings of ratings, levels, kinds, gaps, dispositions)."""
+    as_of: dt.date | None = None
+    """The night this doc stands as of (:mod:`.asof`), or None for today's doc."""
+    later_withheld: Mapping[str, ContradictionView] = field(default_factory=dict)
+    """In a past view: the spellings withheld today that this night did not withhold, each by the
+    contradiction that withholds it (today's record when it was opened after the night).  A claim
+    found wrong since must not read as fact in a past view either."""
+    released_later: Mapping[str, Brief] = field(default_factory=dict)
+    """In a past view: the contradictions this night withheld a claim by and a later brief released
+    (confirmed), each with that brief, so the callout can say when."""
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -414,7 +423,14 @@ class LivingDoc:
             for claim in c.contradiction.withheld if c.is_open or c.corrected else ():
                 for pattern in claim.patterns:
                     found.setdefault(pattern, c)
+        for pattern, view in self.later_withheld.items():  # a past view: what today withholds, too
+            found.setdefault(pattern, view)
         return dict(sorted(found.items(), key=lambda pc: (-len(pc[0]), pc[0])))
+
+    def withheld_later(self, view: ContradictionView) -> bool:
+        """Whether ``view`` is a contradiction opened after this past view's night: its callout is not
+        in this view, so its marks here link nowhere."""
+        return self.as_of is not None and view.brief.date > self.as_of
 
     @cached_property
     def withheld_pattern(self) -> re.Pattern[str] | None:

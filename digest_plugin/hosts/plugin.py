@@ -11,6 +11,7 @@ import datetime as dt
 import html
 import importlib.util
 import logging
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,7 @@ from mkdocs.structure.pages import Page
 from pydantic import ValidationError
 
 from ..core import files, labels
+from ..core.asof import AS_OF_VARIABLE, as_of_docs
 from ..core.findings import Finding
 from ..core.load import Cache
 from ..core.model import Rules
@@ -62,6 +64,10 @@ class DigestConfig(Config):
     """The site's search: ``pagefind`` indexes the built site after the build (a reader fetches a few
     hundred KB a query; remove Material's ``search`` plugin), ``material`` leaves search to
     Material's own plugin (one index every reader downloads whole: for small sites)."""
+    as_of = c.Optional(c.Type(str))
+    """A night, YYYY-MM-DD: build the doc as it stood after that night's briefs (:mod:`core.asof`), with
+    today's withholdings kept.  ``digest build --as-of`` and ``digest serve --as-of`` set it through the
+    ``DIGEST_AS_OF`` environment variable, which wins over this option."""
     custom_templates = c.Optional(c.Type(str))
     """A folder, relative to mkdocs.yml, whose files replace the shipped templates of the same name
     (``digest_plugin/templates/``: entry.html, badge.html, callout.html, citation.html …)."""
@@ -105,6 +111,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         except ValidationError as exc:
             raise PluginError(f"digest: invalid `rules` in {config.config_file_path}:\n{exc}") from None
         cache_dir = (root / self.config.cache_dir).resolve() if self.config.cache_dir else None
+        self.build.as_of = _night(os.environ.get(AS_OF_VARIABLE) or self.config.as_of, config.config_file_path)
         self.session.idle.cancel()
         try:
             self.build.templates = Templates(override_folders(root, self.config.custom_templates))
@@ -133,7 +140,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             else:
                 raise PluginError(f"{summary} (run `digest check` for details):\n" + "\n".join(map(str, result.errors)))
         else:
-            self.session.last, self.build.errors, self.session.docs = result, [], result.docs
+            docs = as_of_docs(result.docs, self.build.as_of, rules) if self.build.as_of else result.docs
+            self.session.last, self.build.errors, self.session.docs = result, [], docs
         self.build.leaks = LeakCheck(self.session.docs)  # made now: on_env lets go of the docs
         _use_extension(config, DigestExtension(context=lambda: self.build.page))
         if CSS_PATH not in config.extra_css:
@@ -165,6 +173,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             self.build.last_written = page.file.dest_uri
         if self.build.errors:
             output = _with_error_banner(output, self.build.errors)
+        if self.build.as_of is not None:
+            output = _with_as_of_banner(output, self.build.as_of)
         return output.replace(
             '<div class="md-search" data-md-component="search" role="dialog">',
             f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{labels.SEARCH_DIALOG}">',
@@ -424,6 +434,29 @@ def _quiet_neighbours() -> None:
         import jieba  # its logger is set to DEBUG when it is imported, so import it first
 
         jieba.setLogLevel(logging.WARNING)
+
+
+def _night(value: str | None, config_file: str | None) -> dt.date | None:
+    """The ``as_of`` night, or None; a value that is no date stops the build with the fix."""
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value.strip())
+    except ValueError:
+        raise PluginError(
+            f"digest: {config_file}: as_of «{value}» is not a date; write the night as YYYY-MM-DD (e.g. 2026-10-22)"
+        ) from None
+
+
+def _with_as_of_banner(page: str, night: dt.date) -> str:
+    """The page with a banner saying which night it shows (a past view: ``as_of``)."""
+    banner = (
+        f'<div class="digest-as-of" role="note" data-digest-as-of="{night.isoformat()}">'
+        f"<p>{html.escape(labels.AS_OF_BANNER.format(night=night.isoformat()))}</p></div>"
+    )
+    body = page.find("<body")
+    end = page.find(">", body) + 1 if body >= 0 else 0
+    return page[:end] + banner + page[end:]
 
 
 def _with_error_banner(page: str, errors: list[Finding]) -> str:

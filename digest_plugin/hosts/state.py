@@ -10,6 +10,7 @@ workers).  Keeping each in its own record makes that line visible: :class:`Sessi
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from types import CodeType
 
@@ -104,6 +105,8 @@ class Build:
     """In a one-off build: a worker reads each page for withheld claims once it is written."""
     last_written: str | None = None
     """The page MkDocs writes after ``on_post_page``: named to the reader at the next page."""
+    as_of: dt.date | None = None
+    """A past view's night (``as_of``, or ``DIGEST_AS_OF`` from ``digest build --as-of``): every page says so."""
 
     def context(self, page: str) -> PageContext:
         """The context the Markdown extension renders ``page`` in (this build's layouts, templates and links)."""

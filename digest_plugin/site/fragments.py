@@ -587,7 +587,11 @@ class FragmentRenderer(TextRenderer):
             items=[{"id": i, "level": self.item_level(i)} for i in c.touches.items if i in self.doc.items],
             citations=[self.doc.citations[k] for k in cited if k in self.doc.citations],
             withheld_note=escape(
-                labels.WITHHELD_CLAIMS_OPEN
+                labels.RELEASED_LATER.format(
+                    date=self.doc.released_later[view.id].date.isoformat(), night=str(self.doc.as_of)
+                )
+                if view.id in self.doc.released_later
+                else labels.WITHHELD_CLAIMS_OPEN
                 if view.is_open
                 else labels.WITHHELD_CLAIMS_CORRECTED
                 if view.corrected  # the claim was wrong: it stays withheld for good

@@ -334,6 +334,12 @@ class TextRenderer:
         return labels.CONTRADICTION_NAME_DATED.format(date=view.brief.date.isoformat(), number=number)
 
     def withheld_label(self, view: ContradictionView) -> str:
+        if self.doc.withheld_later(view):  # a past view: withheld by a brief after its night
+            return labels.WITHHELD_LATER.format(
+                name=labels.CONTRADICTION_NAME_DATED.format(
+                    date=view.brief.date.isoformat(), number=view.contradiction.number
+                )
+            )
         name = self.contradiction_name(view)
         return (labels.WITHHELD if len(self.doc.briefs) == 1 else labels.WITHHELD_DATED).format(name=name)
 
@@ -357,6 +363,8 @@ class TextRenderer:
             name = self.contradiction_name(view)
             label = labels.FOLDED.format(name=name if len(self.doc.briefs) == 1 else f" {name}")
         fold = " data-folded" if folded else ""
+        if self.doc.withheld_later(view):  # its callout is on a later brief's page, not in this past view
+            return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}" data-withheld-later{fold}>{label}</span>'
         if not link:
             return f'<span class="digest-withheld" data-withheld-by="{esc(view.id)}"{fold}>{label}</span>'
         href = self.callout_href(view)
