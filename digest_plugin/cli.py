@@ -41,6 +41,7 @@ from .authoring.importer import FILE_NAME, import_full, normalized
 from .authoring.scaffold import brief_path, new_brief, next_round
 from .core import files, siteconfig
 from .core.asof import AS_OF_VARIABLE, as_of_docs
+from .core.doc import LivingDoc
 from .core.files import FileError, create
 from .core.findings import DataError
 from .core.load import load_file, site_vocabulary
@@ -369,17 +370,33 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    """What the change since ``args.base_ref`` does to the living doc, as Markdown."""
+    """What the change since ``args.base_ref`` does to the living doc, as Markdown; or, with ``--from``
+    (and ``--to``), what changed between two nights' views of the doc (:mod:`core.asof`)."""
+    if (args.base_ref is None) == (args.since is None) or (args.until and not args.since):
+        print(
+            f"{args.config}: error: give a git ref (`digest diff origin/main`) or a night (`digest diff --from "
+            "2026-10-21 [--to 2026-10-22]`), one of the two",
+            file=sys.stderr,
+        )
+        return 2
+    if args.since and args.until and args.until < args.since:
+        print(f"{args.config}: error: --to {args.until} is before --from {args.since}; swap them", file=sys.stderr)
+        return 2
     after = _merged(args.data_dir, args.config)
     if after is None or after.docs is None:  # _merged has said what is wrong
         return 1
-    with tempfile.TemporaryDirectory() as tmp:
-        base_dir = _data_at(args.base_ref, args.data_dir, Path(tmp))
-        before = analyse(base_dir, rules=after.rules).docs if base_dir and base_dir.is_dir() else None
-    if args.format == "json":
-        print(json.dumps(diff_json(before or {}, after.docs), ensure_ascii=False, indent=2, sort_keys=True))
+    docs = after.docs
+    if args.since:
+        before: dict[str, LivingDoc] | None = as_of_docs(docs, args.since, after.rules)
+        docs = as_of_docs(docs, args.until, after.rules) if args.until else docs
     else:
-        print(diff_docs(before or {}, after.docs), end="")
+        with tempfile.TemporaryDirectory() as tmp:
+            base_dir = _data_at(args.base_ref, args.data_dir, Path(tmp))
+            before = analyse(base_dir, rules=after.rules).docs if base_dir and base_dir.is_dir() else None
+    if args.format == "json":
+        print(json.dumps(diff_json(before or {}, docs), ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        print(diff_docs(before or {}, docs), end="")
     return 0
 
 
@@ -684,7 +701,9 @@ def _check_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _diff_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("base_ref")
+    p.add_argument("base_ref", nargs="?", help="a git ref: what the change since it does to the doc")
+    p.add_argument("--from", dest="since", type=_night, metavar="YYYY-MM-DD", help="what changed after this night …")
+    p.add_argument("--to", dest="until", type=_night, metavar="YYYY-MM-DD", help="… up to this one (default: today)")
     _data_given_or_configured(p)
     p.add_argument(
         "--format", choices=["markdown", "json"], default="markdown", help="json: the same changes, for scripts"
@@ -844,7 +863,12 @@ class Command(NamedTuple):
 
 COMMANDS: tuple[Command, ...] = (
     Command("check", "validate the data like a compiler (exit 0 clean, 1 problems)", _check_arguments, _check),
-    Command("diff", "what the change since BASE_REF does to the living doc, as Markdown", _diff_arguments, _diff),
+    Command(
+        "diff",
+        "what the change since BASE_REF (or between two nights: --from, --to) does to the living doc",
+        _diff_arguments,
+        _diff,
+    ),
     Command("verify", "read a built site for withheld claims (any host; exit 1 if found)", _verify_arguments, _verify),
     Command("import", "turn a brief in the team's Markdown pattern into brief YAML", _import_arguments, _import),
     Command(

@@ -209,3 +209,85 @@ def test_build_as_of_a_night_is_the_site_of_its_briefs_with_a_banner_and_withhol
     assert b"data-withheld-later" not in b"".join(_pages(tmp_path / "view22").values())  # 10-21 opened it: linked
     verify = _digest("verify", str(tmp_path / "view22"), cwd=full)
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+LATER_BRIEF = """schema: 1
+id: "2026-10-25-inference-E1"
+topic: inference
+round: E1
+title: "inference · E1 预消化简报（2026-10-25）〔测试夹具〕"
+date: 2026-10-25
+author: "测试夹具"
+contradictions:
+  - id: modelexpress-native-load
+    number: 1
+    title: "「原生支持」的版本口径未核"
+    text: "上游发布说明里找不到 --load-format modelexpress；在核实前不要把「原生支持 --load-format modelexpress」写进活文档。"
+    touches:
+      items: [modelexpress-weight-transfer]
+    disposition: with_label
+    withheld:
+      - text: "原生支持 --load-format modelexpress"
+        patterns: ["原生支持 --load-format modelexpress"]
+"""
+
+
+def test_a_past_view_withholds_a_claim_a_later_night_opened_a_contradiction_on_without_a_link_to_it(tmp_path):
+    """10-25 finds that 10-21's 「原生支持 --load-format modelexpress」 may be wrong: the view of 10-21 wrote it
+    as fact, yet must not now.  Its mark names today's contradiction (「2026-10-25 矛盾 1」), and links
+    nowhere, since the brief of 10-25 is not in the view; the view of 10-21 without 10-24 says 10-22
+    released the Kapitsa claim."""
+    project = _project(tmp_path / "p", without=("2026-10-24",))
+    (project / "data" / "briefs" / "2026-10-25-inference-E1.yml").write_text(LATER_BRIEF, encoding="utf-8")
+    done = _digest("build", "--as-of", "2026-10-21", "-d", str(tmp_path / "view"), cwd=project)
+    assert done.returncode == 0, done.stderr[-2000:]
+    pages = _pages(tmp_path / "view")
+    claim = "原生支持 --load-format modelexpress".encode()
+    assert not [n for n, p in pages.items() if claim in QUOTED.sub(b"", p)]
+    marks = re.findall(
+        rb'<span class="digest-withheld" data-withheld-by="modelexpress-native-load"[^>]*>([^<]*)</span>',
+        b"".join(pages.values()),
+    )
+    assert marks and all("2026-10-25 矛盾 1".encode() in m for m in marks if "暂扣，见".encode() in m)
+    assert b'<a class="digest-withheld" data-withheld-by="modelexpress-native-load"' not in b"".join(pages.values())
+    assert (
+        "2026-10-22 的简报已解除暂扣；此处按 2026-10-21 当晚的状态，仍暂扣".encode()
+        in pages["inference/register/index.html"]
+    )
+    assert _digest("verify", str(tmp_path / "view"), cwd=project).returncode == 0
+
+
+def test_diff_between_two_nights_lists_what_the_briefs_between_them_changed(tmp_path):
+    """`digest diff --from 10-21 --to 10-22`: 10-22's brief resolves Kapitsa's contradiction, updates the
+    Kapitsa entry (155 → 160 Stars) and closes a follow-up; nothing 10-23 or 10-24 did is in it."""
+    project = _project(tmp_path)
+    done = _digest("diff", "--from", "2026-10-21", "--to", "2026-10-22", "--format", "json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    topic = json.loads(done.stdout)["topics"]["inference"]
+    text = json.dumps(topic, ensure_ascii=False)
+    assert any("Kapitsa 卡片数值自相矛盾" in line for line in topic["Contradictions resolved"])
+    assert any("Stars 155 → 160" in line for line in topic["Entries updated"])
+    assert "2026-10-22-inference-E2" in text
+    assert "2026-10-23-inference-E1" not in text and "2026-10-24-inference-E1" not in text
+    assert "Stars 160 → 170" not in text  # 10-24's refresh
+    markdown = _digest("diff", "--from", "2026-10-21", "--to", "2026-10-22", cwd=project)
+    assert markdown.returncode == 0 and "Kapitsa 卡片数值自相矛盾" in markdown.stdout
+    # to today: 10-24's re-opening is there too; one night to itself changes nothing
+    since = json.loads(_digest("diff", "--from", "2026-10-23", "--format", "json", cwd=project).stdout)
+    assert any("Kapitsa" in line for lines in since["topics"]["inference"].values() for line in lines)
+    same = _digest("diff", "--from", "2026-10-22", "--to", "2026-10-22", "--format", "json", cwd=project)
+    assert json.loads(same.stdout)["changed"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ((), "give a git ref"),
+        (("HEAD", "--from", "2026-10-21"), "give a git ref"),
+        (("--to", "2026-10-22"), "give a git ref"),
+        (("--from", "2026-10-23", "--to", "2026-10-22"), "is before --from 2026-10-23; swap them"),
+    ],
+)
+def test_diff_asked_for_no_pair_or_a_backward_one_says_how_to_ask(tmp_path, args, says):
+    done = _digest("diff", *args, cwd=_project(tmp_path))
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
