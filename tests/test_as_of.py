@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -291,3 +295,34 @@ def test_diff_between_two_nights_lists_what_the_briefs_between_them_changed(tmp_
 def test_diff_asked_for_no_pair_or_a_backward_one_says_how_to_ask(tmp_path, args, says):
     done = _digest("diff", *args, cwd=_project(tmp_path))
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_as_of_previews_the_past_view(tmp_path):
+    """`digest serve --as-of 2026-10-22`: the preview's pages carry the banner and keep today's claim out."""
+    project = _project(tmp_path / "p")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = (tmp_path / "serve.log").open("w", encoding="utf-8")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "digest_plugin.cli", "serve", "--as-of", "2026-10-22", "-a", f"127.0.0.1:{port}"],
+        cwd=project,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        page, deadline = "", time.monotonic() + 90
+        while time.monotonic() < deadline and "data-digest-as-of" not in page:
+            assert server.poll() is None, (tmp_path / "serve.log").read_text(encoding="utf-8")[-3000:]
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/inference/1/", timeout=5) as response:
+                    page = response.read().decode("utf-8")
+            except OSError:
+                time.sleep(0.5)
+        assert 'data-digest-as-of="2026-10-22"' in page, (tmp_path / "serve.log").read_text(encoding="utf-8")[-3000:]
+        assert "Kapitsa" in page and CLAIM not in QUOTED.sub(b"", page.encode()).decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        log.close()
