@@ -56,7 +56,7 @@ from .site import searchindex
 from .site.export import export
 from .site.layout import layouts
 from .site.leaks import Leak, LeakCheck, find_leaks
-from .site.pages import write_pages
+from .site.pages import with_as_of_banner, write_pages
 
 
 def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
@@ -450,11 +450,13 @@ def _build(args: argparse.Namespace) -> int:
             command += ["-d", str(args.site_dir)]
         done = subprocess.run(command, check=False, env=_as_of_env(args))
         return done.returncode
-    if args.as_of or args.site_dir:
-        return _mkdocs_only(args, "--as-of" if args.as_of else "--site-dir")
+    if args.site_dir:
+        return _mkdocs_only(args, "--site-dir")
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
+    if args.as_of:
+        result.docs = as_of_docs(result.docs, args.as_of, result.rules)
     settings = siteconfig.settings(args.config)
     written = write_pages(
         root / settings.get("docs_dir", "docs"),
@@ -475,6 +477,8 @@ def _build(args: argparse.Namespace) -> int:
         print(f"{args.config}: error: {exc}", file=sys.stderr)
         return 1
     site = root / settings.get("site_dir", "site")
+    if args.as_of:
+        _banner_on_every_page(site, args.as_of)
     check = LeakCheck(result.docs)
     del result, written  # the merged docs are done with: Pagefind's memory comes on top of what is held
     give_back_memory()
@@ -515,6 +519,14 @@ def _serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, command, env)
+
+
+def _banner_on_every_page(site: Path, night: dt.date) -> None:
+    """A past view built by Zensical (which runs no plugin to add it as MkDocs does): the banner put on
+    every page it wrote, but the theme's 404, as on MkDocs."""
+    for page in sorted(site.rglob("*.html")):
+        if page.relative_to(site).as_posix() != "404.html":
+            page.write_text(with_as_of_banner(page.read_text(encoding="utf-8"), night), encoding="utf-8")
 
 
 def _as_of_env(args: argparse.Namespace) -> dict[str, str]:

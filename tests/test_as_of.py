@@ -154,9 +154,24 @@ def test_a_night_that_is_no_date_is_a_usage_error_that_says_how_to_write_it(tmp_
     assert "Traceback" not in done.stderr
 
 
-def test_as_of_on_the_zensical_host_says_it_needs_mkdocs_for_now(tmp_path):
-    done = _digest("build", "--host", "zensical", "--as-of", "2026-10-22", cwd=_project(tmp_path))
+def test_serve_as_of_on_the_zensical_host_says_it_needs_mkdocs_for_now(tmp_path):
+    done = _digest("serve", "--host", "zensical", "--as-of", "2026-10-22", cwd=_project(tmp_path))
     assert done.returncode == 2 and "--as-of works with the MkDocs host" in done.stderr
+
+
+def test_build_as_of_on_zensical_gives_the_past_view_with_its_banner_and_no_leak(tmp_path):
+    """Zensical runs no plugin: `digest build --host zensical --as-of` hands the past view to the extension,
+    puts the banner on every page and runs the leak check on what it wrote."""
+    project = _project(tmp_path / "p")
+    done = _digest("build", "--host", "zensical", "--as-of", "2026-10-22", cwd=project)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    pages = _pages(project / "site")
+    assert len(pages) > 10
+    for name, page in pages.items():
+        if name != "404.html":
+            assert len(BANNER.findall(page)) == 1, name
+    assert not [n for n, p in pages.items() if CLAIM.encode() in QUOTED.sub(b"", p)]
+    assert b'data-withheld-by="kapitsa-weekly-gain"' in pages["inference/1/index.html"]
 
 
 def test_an_as_of_option_that_is_no_date_stops_the_build_with_the_fix(tmp_path):
@@ -182,7 +197,10 @@ def _pages(site: Path) -> dict[str, bytes]:
 QUOTED = re.compile(
     rb'<span class="digest-withheld-quote"[^>]*>[^<]*</span>|<mark data-withheld-claim="[^"]*">[^<]*</mark>'
 )
-BANNER = re.compile(rb'<div class="digest-as-of" role="note" data-digest-as-of="[0-9-]+"><p>[^<]*</p></div>')
+BANNER = re.compile(
+    rb'<div class="digest-as-of" role="note" data-digest-as-of="[0-9-]+" data-search-exclude data-pagefind-ignore>'
+    rb"<p>[^<]*</p></div>"
+)
 
 
 def test_build_as_of_a_night_is_the_site_of_its_briefs_with_a_banner_and_withholds_what_today_withholds(tmp_path):

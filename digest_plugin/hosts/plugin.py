@@ -37,7 +37,7 @@ from ..core.workers import give_back_memory
 from ..site import searchindex
 from ..site.layout import layouts
 from ..site.leaks import Leak, LeakCheck, Reading
-from ..site.pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages
+from ..site.pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages, with_as_of_banner
 from ..site.templating import Templates, override_folders
 from .extension import DigestExtension
 from .prerender import Prerender
@@ -174,7 +174,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         if self.build.errors:
             output = _with_error_banner(output, self.build.errors)
         if self.build.as_of is not None:
-            output = _with_as_of_banner(output, self.build.as_of)
+            output = with_as_of_banner(output, self.build.as_of)
         return output.replace(
             '<div class="md-search" data-md-component="search" role="dialog">',
             f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{labels.SEARCH_DIALOG}">',
@@ -446,17 +446,6 @@ def _night(value: str | None, config_file: str | None) -> dt.date | None:
         raise PluginError(
             f"digest: {config_file}: as_of «{value}» is not a date; write the night as YYYY-MM-DD (e.g. 2026-10-22)"
         ) from None
-
-
-def _with_as_of_banner(page: str, night: dt.date) -> str:
-    """The page with a banner saying which night it shows (a past view: ``as_of``)."""
-    banner = (
-        f'<div class="digest-as-of" role="note" data-digest-as-of="{night.isoformat()}">'
-        f"<p>{html.escape(labels.AS_OF_BANNER.format(night=night.isoformat()))}</p></div>"
-    )
-    body = page.find("<body")
-    end = page.find(">", body) + 1 if body >= 0 else 0
-    return page[:end] + banner + page[end:]
 
 
 def _with_error_banner(page: str, errors: list[Finding]) -> str:

@@ -8,6 +8,8 @@ pages (Zensical).
 
 from __future__ import annotations
 
+import datetime as dt
+import html
 import json
 from collections.abc import Iterator, Mapping
 from importlib.resources import files as package_files
@@ -127,3 +129,16 @@ def generated_pages(
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
             title = labels.PAGE_BRIEF.format(date=brief.date.isoformat(), topic=brief.topic, round=brief.round)
             yield brief_page(brief), stub(title, f"[[digest brief={brief.id}]]")
+
+
+def with_as_of_banner(page: str, night: dt.date) -> str:
+    """A finished page with the banner of a past view at the top of its body (``as_of``): on every host,
+    so a reader never takes the doc of a past night for today's."""
+    banner = (
+        f'<div class="digest-as-of" role="note" data-digest-as-of="{night.isoformat()}" data-search-exclude '
+        f"data-pagefind-ignore>"
+        f"<p>{html.escape(labels.AS_OF_BANNER.format(night=night.isoformat()))}</p></div>"
+    )
+    body = page.find("<body")
+    end = page.find(">", body) + 1 if body >= 0 else 0
+    return page[:end] + banner + page[end:]
