@@ -21,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from helpers import copy_project
+from helpers import brief_item, copy_project, later_brief, night_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.core.asof import as_of, as_of_docs, briefs_until
@@ -344,3 +344,49 @@ def test_serve_as_of_previews_the_past_view(tmp_path):
         server.terminate()
         server.wait(timeout=15)
         log.close()
+
+
+def test_moves_splits_renames_and_errata_show_in_a_past_view_as_they_stood_that_night(shipped):
+    """A night that moves an entry, splits one, renames a section and corrects the night before, then a
+    quiet night: the view of the first night shows none of it, the view of the reshaping night all of
+    it, each equal to a merge of the briefs up to it (the issue-17 changes in a past view)."""
+    reshaping = later_brief(
+        items=[
+            brief_item(
+                "night-1", 1, "vLLM TPU 后端", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}
+            ),
+            brief_item(
+                "night-2", 2, "SGLang-TorchTPU", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}
+            ),
+        ],
+        moves=[{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
+        section_renames=[{"section": "3.1", "title": "调度算法与分块调参", "text": "§3.1 改名，编号不动。"}],
+        splits=[{"entry": "torchtpu-backends", "into": ["night-1", "night-2"], "text": "「TPU 后端」拆为两条。"}],
+        errata=[
+            {
+                "brief": "2026-10-21-inference-E1",
+                "item": "llm-d-1-0",
+                "old": "500+ 贡献者",
+                "new": "550+ 贡献者",
+                "text": "数错了。",
+            }
+        ],
+    )
+    quiet = Brief.model_validate(
+        {
+            **night_brief(),
+            "id": "2026-10-23-inference-E1",
+            "date": "2026-10-23",
+            "title": "inference · E1（2026-10-23）",
+        }
+    )
+    outline, briefs = shipped.outlines["inference"], [*shipped.briefs, reshaping, quiet]
+    today = merge(outline, briefs)
+    for night, expect_moved in ((dt.date(2026, 10, 21), False), (dt.date(2026, 10, 22), True)):
+        past = as_of(outline, briefs, night, today=today)
+        assert _exported(past) == _exported(merge(outline, briefs_until(briefs, night))), night
+        assert (past.entries["inferact-funding"].section == "5.2") is expect_moved
+        assert bool(past.entries["torchtpu-backends"].split_into) is expect_moved
+        assert (past.sections["3.1"].section.title == "调度算法与分块调参") is expect_moved
+        assert bool(past.errata_received.get("2026-10-21-inference-E1")) is expect_moved
+    assert today.entries["inferact-funding"].section == "5.2"
