@@ -8,7 +8,9 @@ Kapitsa's 「周增 +175」, 10-22 resolves the contradiction (the claim may be 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import io
 import json
 import os
 import re
@@ -21,6 +23,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from corpus_days import run
 from helpers import brief_item, copy_project, later_brief, night_brief
 from ruamel.yaml import YAML
 
@@ -390,3 +393,18 @@ def test_moves_splits_renames_and_errata_show_in_a_past_view_as_they_stood_that_
         assert (past.sections["3.1"].section.title == "调度算法与分块调参") is expect_moved
         assert bool(past.errata_received.get("2026-10-21-inference-E1")) is expect_moved
     assert today.entries["inferact-funding"].section == "5.2"
+
+
+def test_each_corpus_night_as_of_is_the_merge_of_its_briefs_but_for_what_is_withheld_today(tmp_path):
+    """The twelve corpus nights (tests/corpus/days/, imported as an editor would) and the shipped one:
+    the same comparison as the lifecycle's, on data nobody here wrote."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        nights = run(ROOT / "data", tmp_path)
+    assert len(nights) == 12 and not any(n.errors for n in nights)
+    today = living_docs(tmp_path / "data")["inference"]
+    assert len(_nights(today)) == 13 and today.withheld_pattern is not None
+    for night in _nights(today):
+        past = as_of(today.outline, today.briefs, night, None, today.vocabulary, today=today)
+        plain = merge(today.outline, briefs_until(today.briefs, night), None, today.vocabulary)
+        normal = MARK.sub("〔W〕", today.withheld_pattern.sub("〔W〕", _exported(plain)))
+        assert MARK.sub("〔W〕", _exported(past)) == normal, night
