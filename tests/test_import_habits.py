@@ -221,3 +221,37 @@ def test_a_title_that_says_same_event_makes_a_duplicate_not_an_update_of_the_ent
     done = import_full(_night([same], "- 一条。"), outline=OUTLINE, known_briefs=[FIRST])
     placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
     assert placement["action"] == "duplicate" and placement["duplicate_of"] == "modelexpress-weight-transfer"
+
+
+def test_follow_ups_labelled_by_their_writer_are_named_so_the_next_night_one_status_for_a_described_run():
+    """A list labelled 「T1［Jay］…」 … 「T4 …」 keeps each label; the next night 「T4（#1187）完工；T1 回放、T2 LMCache
+    的 issue、T3 价目页都还没着落，接着挂」 closes T4 and carries the other three (blind4, 11-21 and 11-22)."""
+    night = _night(
+        [MODELEXPRESS],
+        "- 一条。\n\n交给周日：\n\nT1［Jay］回放上线后截图\n\nT2［Jay］盯 LMCache 的 issue\n\n"
+        "T3［Jay］看 Google 价目页\n\nT4［Jay］抓 tpu-inference #1187 的 PR 页",
+    )
+    _text, first = _imported(night)
+    assert [(f["number"], f.get("mark")) for f in first["follow_ups"]] == [(1, "T1"), (2, "T2"), (3, "T3"), (4, "T4")]
+    second = Brief.model_validate(first)
+    later = (
+        HEAD.replace("10-22", "10-23").replace("（2026-10-22）", "（2026-10-23）").format(count=0)
+        + "无。\n\n"
+        + TAIL.format(
+            conclusions="跟进：昨晚的交班单里，T4（#1187）完工；T1 回放、T2 LMCache 的 issue、T3 价目页都还没着落，接着挂。"
+        )
+    )
+    _text, brief = _imported(later, [FIRST, second])
+    updates = {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
+    ids = {f["number"]: f["id"] for f in first["follow_ups"]}
+    assert updates == {ids[4]: "done", ids[1]: "carried_over", ids[2]: "carried_over", ids[3]: "carried_over"}
+    done = _imported(
+        HEAD.replace("10-22", "10-23").replace("（2026-10-22）", "（2026-10-23）").format(count=0)
+        + "无。\n\n"
+        + TAIL.format(conclusions="跟进：T1 完工、T2 顺延。"),
+        [FIRST, second],
+    )[1]
+    assert {u["follow_up"]: u["status"] for u in done.get("follow_up_updates") or []} == {
+        ids[1]: "done",
+        ids[2]: "carried_over",
+    }

@@ -620,6 +620,9 @@ class Citation(Model):
 class FollowUp(Model):
     id: Slug
     number: Number
+    mark: Text | None = None
+    """How the brief's list numbered it, when with a label of its writer's (「T4」, 「N1」): a later night may
+    name the follow-up so (「昨晚宁的交班单里，T4 完工」)."""
     round: Annotated[str, AfterValidator(_matches(ROUND, "round", "E2")), _schema(ROUND)]
     text: Text
     items: list[Slug] = Field(default_factory=list)

@@ -77,6 +77,8 @@ class _Indexed:
     contradictions: dict[int, str] = field(default_factory=dict)
     follow_ups: dict[int, str] = field(default_factory=dict)
     citations: list[str] = field(default_factory=list)
+    follow_up_marks: dict[str, str] = field(default_factory=dict)
+    """A follow-up's label as its list wrote it (「T4」, spaces aside) → its id."""
     texts: dict[tuple[str, str], str] = field(default_factory=dict)
     """(kind, id) → the object's own words, for matching a descriptive reference (「10-24 的 Braintrust 待办」)."""
 
@@ -114,6 +116,14 @@ _TAG_OF = re.compile(r"^(?P<mark>[^\W\d_]{1,3}\s*[-‐－]?)\s*(?P<n>\d{1,2})$")
 _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>第其约近") | {"No", "T", "D", "E", "v", "V"}
 """Leads that number other things (items, follow-ups, rounds, versions) or count (第, 约): never learned as a
 mark."""
+_FOLLOW_UP_MARK = re.compile(r"^(?P<lead>[A-Za-z]{1,3}|[\u4e00-\u9fff][-‐－])\s*(?P<n>\d{1,2})$")
+"""A follow-up's label that is a letter or a tag and its number: 「T4」, 「N1」, 「接-1」."""
+
+
+def _no_space(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
 _ITEM_MARK = re.compile(r"^(?P<mark>[^\d\s]{1,4}?)\s*(?P<n>\d{1,2})$")
 """An item's mark that is a lead and its number: 「#增1」, 「A6」, 「No.3」 (not 「（五）」 or 「1/4」)."""
 _PAREN_MARK = re.compile(r"^[（(](?P<n>[一二三四五六七八九十]{1,3})[）)]$")
@@ -155,6 +165,9 @@ class History:
         self.item_marks: set[str] = set()
         """How earlier nights' headings numbered their items (「#增1」, 「A6」): a later night names one so
         (「昨晚霁的 #增1」, 「12-02 A6」)."""
+        self.follow_up_marks: set[str] = set()
+        """How earlier nights labelled their follow-ups (「T」 of 「T1」 … 「T4」): a later night names one so,
+        in part 四 (「昨晚宁的交班单里，T4 完工」)."""
         self.authors: set[str] = set()
         """Who wrote the earlier nights: a name between a night and a number (「前天芮 #5」) is no gap."""
         if outline is not None:
@@ -220,6 +233,10 @@ class History:
         for follow_up in brief.follow_ups:
             index.follow_ups[follow_up.number] = follow_up.id
             index.texts["follow_up", follow_up.id] = follow_up.text
+            own = _FOLLOW_UP_MARK.match(follow_up.mark or "")
+            if own and int(own["n"]) == follow_up.number:
+                index.follow_up_marks[_no_space(follow_up.mark or "")] = follow_up.id
+                self.follow_up_marks.add(own["lead"])
         for f_update in brief.follow_up_updates:
             if f_update.number is not None:
                 index.follow_ups.setdefault(f_update.number, f_update.follow_up)
@@ -304,12 +321,15 @@ def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
 
 @functools.cache
 def _list_pattern(
-    names: tuple[str, ...] = (), marks: tuple[str, ...] = (), item_marks: tuple[str, ...] = ()
+    names: tuple[str, ...] = (),
+    marks: tuple[str, ...] = (),
+    item_marks: tuple[str, ...] = (),
+    follow_up_marks: tuple[str, ...] = (),
 ) -> re.Pattern[str]:
     """The numbered references of a brief; ``names`` are the headings earlier nights gave their
     follow-up lists (「接棒事项」, 「TODO」): a later night names a follow-up by its list's name; ``marks``
     the marks earlier nights numbered their contradictions with (「▲」, 「〖」), ``item_marks`` their items
-    (「#增」, 「A」)."""
+    (「#增」, 「A」), ``follow_up_marks`` their follow-ups (「T」)."""
     listed = "|".join(["跟进", "待办", "清单", *(re.escape(n) for n in sorted(names, key=len, reverse=True))])
     source = _LIST_SOURCE.replace("(?:跟进|待办|清单)", f"(?:{listed})")
     if leads := [m for m in marks if m != DARK]:  # (a Chinese tag follows a word: 「砚那封疑 1」)
@@ -328,6 +348,9 @@ def _list_pattern(
     if leads := [m for m in item_marks if m not in ("（）", ROMAN_ITEMS)]:
         marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
         source = rf"(?<![\w])(?:{marked})\s*(?P<imark>\d{{1,2}})(?![\d.])|" + source
+    if follow_up_marks:  # last: a label an item's or a contradiction's mark also reads (「D5」) is theirs
+        marked = "|".join(re.escape(m) for m in sorted(follow_up_marks, key=len, reverse=True))
+        source += rf"|(?<![\w\-])(?:{marked})\s*(?P<fmark>\d{{1,2}})(?![\d.\w])"
     return re.compile(source)
 
 
@@ -384,6 +407,7 @@ _GROUP_KIND = {
     "part2": "contradiction",
     "iof": "item",
     "iroman": "item",
+    "fmark": "follow_up",
 }
 _FILLER = re.compile(
     r"(?:\s|的|[·・]|[篇稿]|简报|深读|E[12]|\)|\(\d{1,2}-\d{1,2}\)|\(\d{1,2}\s*[日号]\)|那[封份篇期]|交办的?|交给\s*E\d\s*的[一二三四五六七八九十两]件事\s*:?|留下?的"
@@ -635,7 +659,10 @@ def find_references(
     pending = next(date_iter, None)
 
     pattern = _list_pattern(
-        tuple(sorted(history.list_names)), tuple(sorted(history.contradiction_marks)), tuple(sorted(history.item_marks))
+        tuple(sorted(history.list_names)),
+        tuple(sorted(history.contradiction_marks)),
+        tuple(sorted(history.item_marks)),
+        tuple(sorted(history.follow_up_marks)),
     )
     for match in pattern.finditer(scan):
         while pending is not None and pending.end <= match.start():
@@ -661,6 +688,10 @@ def find_references(
                 kind = "item"  # 「昨晚乔第三条」: a writer's own way to number items
             if kind is None:
                 continue  # 「10-21 第 3 条」 with no list word: too loose to read
+            if group == "fmark":  # 「11/23 P2」: only a night whose list labelled a follow-up so
+                briefs = tuple(b for b in briefs if _no_space(match.group(0)) in b.follow_up_marks)
+                if not briefs:
+                    continue
             if group == "iof":  # 「1/4」: only a night of four items has it; else a fraction or a date
                 briefs = tuple(b for b in briefs if len(b.numbered("item")) == int(match["iof_total"]))
                 if not briefs:
@@ -671,6 +702,16 @@ def find_references(
             last_dated = (briefs, kind, ambiguous_round)
         elif _TODAY.search(before):
             continue  # 今日矛盾 2: the brief's own list
+        elif group == "fmark":
+            # 「T4 完工」 in part 四: the latest earlier night whose list labelled a follow-up so (tonight's own
+            # list, if it labels so too, is read as its entries, not as references)
+            if part not in ("conclusions", "follow_up_status"):
+                continue
+            said = _no_space(match.group(0))
+            labelled = [b for b in history._before(today) if b.date < today and said in b.follow_up_marks]
+            if not labelled:
+                continue
+            briefs = (labelled[-1],)
         elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen", "part1", "part2", "iof", "iroman"):
             continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「❶」, 「#增1」 undated: tonight's own (or a PR number)
         elif group == "i":

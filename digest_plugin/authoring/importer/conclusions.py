@@ -199,6 +199,7 @@ def _numbered_list(
             {
                 "id": Code(f"{stem}-f{entry.number}"),
                 "number": entry.number,
+                **({"mark": entry.mark} if entry.mark else {}),
                 "round": Code(follow_round),
                 "text": NEW_MARK.sub("", entry.text),
                 "status": FollowUpStatus.open,

@@ -94,6 +94,9 @@ class Entry:
     box: str | None = None
     """A task list's box, what stands between its brackets: 「x」 (done), 「>」 (forwarded), 「-」 (cancelled), 「/」
     (in progress), 「」 for 「[ ]」; ``None`` when the entry has none."""
+    mark: str | None = None
+    """The label the writer numbered it with, a letter or a tag and its number (「T4」, 「N1」, 「接-1」), when
+    not a bare numeral: a later night may name it so."""
 
 
 @dataclass
@@ -134,6 +137,12 @@ def _number(m: re.Match[str]) -> int:
     return int(found.get("num") or paren or 0)
 
 
+def _mark(m: re.Match[str]) -> str | None:
+    """「T4」 of 「T4［Jay］…」: a letter (or tag) and its number, as written; None for other numberings."""
+    found = m.groupdict()
+    return f"{found['letter']}{found['lnum']}" if found.get("letter") and found.get("lnum") else None
+
+
 def _cell_number(cell: str) -> int | None:
     """The number a table's first cell gives its row: 「1」, 「①」, 「⒜」; ``None`` for any other cell."""
     cell = cell.strip()
@@ -170,7 +179,7 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
             elif m := ENTRY.match(text):
                 box = None if m["box"] is None else m["box"].strip()
                 said = (m["tag"] or "").strip() + m["text"].strip()  # 「〔收讫〕ⅰ …」: the tag is its status word
-                current.entries.append(Entry(_number(m), said, lines[j].number, box))
+                current.entries.append(Entry(_number(m), said, lines[j].number, box, _mark(m)))
                 current.lines.add(lines[j].number)
             elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):
                 current.entries[-1].text += text.strip()  # a continuation line
@@ -211,7 +220,7 @@ def inline_lists(text: str, line: int) -> list[NumberedList]:
             if piece[:1] in "（(" and not re.match(r"[（(][^（()）]*[）)]", piece):
                 piece = piece[1:]  # an opening parenthesis nothing closes
             if piece.strip():
-                current.entries.append(Entry(_number(mk), piece.strip(), line))
+                current.entries.append(Entry(_number(mk), piece.strip(), line, mark=_mark(mk)))
         if current.entries:
             found.append(current)
     return found

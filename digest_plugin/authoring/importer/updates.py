@@ -212,7 +212,7 @@ class _State:
                 )
                 continue
             self.row(ref, piece.part, piece.at)
-            scope = _shared_scope(piece.text, refs, k)
+            scope = _shared_scope(piece.text, refs, k, self.draft.words if ref.kind == "follow_up" else None)
             before = _clause_before(piece.text, refs[k - 1].end if k else 0, ref.start)
             if ref.kind == "contradiction":
                 alone = not any(r.kind == "contradiction" for i, r in enumerate(refs) if i != k)
@@ -613,14 +613,23 @@ RUN_JOIN = re.compile(r"[\s、，,和及与/]*")
 """What may stand between two references of one run: 「① ③ 顺延」, 「②、③ 均顺延」, 「① 和 ③ 顺延」."""
 
 
-def _shared_scope(text: str, refs: list[Reference], k: int) -> str:
+DESCRIBED_JOIN = re.compile(r"[^，,。；;、：:\n]{1,20}、\s*")
+"""A few words of description and an enumeration comma between two references of one run: 「T1 回放、T2 LMCache
+的 issue、T3 价目页都还没着落，接着挂」 lists three follow-ups, one status for all."""
+
+
+def _shared_scope(text: str, refs: list[Reference], k: int, words: Vocabulary | None = None) -> str:
     """The words after reference ``k`` that say what happened to it.  References of one kind written
     as a run (「① ③ 顺延」) share the words after the run's last one: each of them is carried over,
-    not only the last (issue 34: ① was left with no update)."""
+    not only the last (issue 34: ① was left with no update).  With ``words``, a run may describe each
+    reference between them (「T1 回放、T2 …的 issue、T3 价目页都还没着落，接着挂」), when no follow-up status
+    word stands in a description (「T1 完工、T2 顺延」 are two statuses)."""
     ref = refs[k]
-    while (
-        k + 1 < len(refs) and refs[k + 1].kind == ref.kind and RUN_JOIN.fullmatch(text[refs[k].end : refs[k + 1].start])
-    ):
+    while k + 1 < len(refs) and refs[k + 1].kind == ref.kind:
+        gap = text[refs[k].end : refs[k + 1].start]
+        described = words is not None and DESCRIBED_JOIN.fullmatch(gap) and last_status(gap, words) is None
+        if not (RUN_JOIN.fullmatch(gap) or described):
+            break
         k += 1
     end = refs[k + 1].start if k + 1 < len(refs) else len(text)
     return _clause_after(text, refs[k].end, end)
