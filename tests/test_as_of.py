@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from corpus_days import run
-from helpers import brief_item, copy_project, later_brief, night_brief
+from helpers import copy_project, later_brief, night_brief, reshaping_changes
 from ruamel.yaml import YAML
 
 from digest_plugin.core.asof import as_of, as_of_docs, briefs_until
@@ -353,28 +353,7 @@ def test_moves_splits_renames_and_errata_show_in_a_past_view_as_they_stood_that_
     """A night that moves an entry, splits one, renames a section and corrects the night before, then a
     quiet night: the view of the first night shows none of it, the view of the reshaping night all of
     it, each equal to a merge of the briefs up to it (the issue-17 changes in a past view)."""
-    reshaping = later_brief(
-        items=[
-            brief_item(
-                "night-1", 1, "vLLM TPU 后端", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}
-            ),
-            brief_item(
-                "night-2", 2, "SGLang-TorchTPU", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}
-            ),
-        ],
-        moves=[{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
-        section_renames=[{"section": "3.1", "title": "调度算法与分块调参", "text": "§3.1 改名，编号不动。"}],
-        splits=[{"entry": "torchtpu-backends", "into": ["night-1", "night-2"], "text": "「TPU 后端」拆为两条。"}],
-        errata=[
-            {
-                "brief": "2026-10-21-inference-E1",
-                "item": "llm-d-1-0",
-                "old": "500+ 贡献者",
-                "new": "550+ 贡献者",
-                "text": "数错了。",
-            }
-        ],
-    )
+    reshaping = later_brief(**reshaping_changes())
     quiet = Brief.model_validate(
         {
             **night_brief(),

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, brief_item, copy_project, later_brief
+from helpers import ROOT, brief_item, copy_project, later_brief, reshaping_changes
 
 from digest_plugin.core.merge import merge
 from digest_plugin.site.layout import Layout, Linker
@@ -422,9 +422,9 @@ def test_a_follow_up_override_gets_its_items_and_its_story_as_records(lived, tmp
 # (moved here, split, corrected) and dispute tags, where a moved entry went, and the archive links
 # are templates given records too.  One night after the shipped brief makes each of them happen.
 
+RESHAPE = reshaping_changes()
 ITEMS = [
-    brief_item("night-1", 1, "vLLM TPU 后端", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}),
-    brief_item("night-2", 2, "SGLang-TorchTPU", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}),
+    *RESHAPE.pop("items"),
     brief_item(
         "night-3",
         3,
@@ -434,18 +434,7 @@ ITEMS = [
 ]
 RESHAPED = later_brief(
     items=ITEMS,
-    moves=[{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
-    section_renames=[{"section": "3.1", "title": "调度算法与分块调参", "text": "§3.1 改名，编号不动。"}],
-    splits=[{"entry": "torchtpu-backends", "into": ["night-1", "night-2"], "text": "「TPU 后端」拆为两条。"}],
-    errata=[
-        {
-            "brief": "2026-10-21-inference-E1",
-            "item": "llm-d-1-0",
-            "old": "500+ 贡献者",
-            "new": "550+ 贡献者",
-            "text": "复核发布页时数错了。",
-        }
-    ],
+    **RESHAPE,
     questions=[
         {
             "id": "night-1-placement",

@@ -97,6 +97,33 @@ def later_brief(**changes) -> Brief:
     return Brief.model_validate(data)
 
 
+def reshaping_changes() -> dict:
+    """What a night that reshapes the doc writes (issue 17), as YAML data for :func:`later_brief`: two new
+    §1.1 items that split 「TPU 后端」, Inferact moved to §5.2, §3.1 renamed, an erratum of 10-21's llm-d item."""
+    return {
+        "items": [
+            brief_item(
+                "night-1", 1, "vLLM TPU 后端", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}
+            ),
+            brief_item(
+                "night-2", 2, "SGLang-TorchTPU", {"section": "1.1", "action": "new_sub_entry", "text": "§1.1 新增。"}
+            ),
+        ],
+        "moves": [{"entry": "inferact-funding", "to": "5.2", "text": "融资与定价挪到成本一节。"}],
+        "section_renames": [{"section": "3.1", "title": "调度算法与分块调参", "text": "§3.1 改名，编号不动。"}],
+        "splits": [{"entry": "torchtpu-backends", "into": ["night-1", "night-2"], "text": "「TPU 后端」拆为两条。"}],
+        "errata": [
+            {
+                "brief": "2026-10-21-inference-E1",
+                "item": "llm-d-1-0",
+                "old": "500+ 贡献者",
+                "new": "550+ 贡献者",
+                "text": "复核发布页时数错了。",
+            }
+        ],
+    }
+
+
 # --------------------------------------------------------------------------- site builds
 
 
