@@ -37,7 +37,15 @@ from ..core.workers import give_back_memory
 from ..site import searchindex
 from ..site.layout import layouts
 from ..site.leaks import Leak, LeakCheck, Reading
-from ..site.pages import CSS_PATH, JS_PATH, SEARCH_JS_PATH, generated_pages, listed_pages, with_as_of_banner
+from ..site.pages import (
+    CSS_PATH,
+    JS_PATH,
+    SEARCH_JS_PATH,
+    at_body_start,
+    generated_pages,
+    listed_pages,
+    with_as_of_banner,
+)
 from ..site.templating import Templates, override_folders
 from .extension import DigestExtension
 from .prerender import Prerender
@@ -455,9 +463,7 @@ def _with_error_banner(page: str, errors: list[Finding]) -> str:
         f'<div class="digest-serve-errors" role="alert" data-digest-errors="{len(errors)}">'
         f"<p><strong>{labels.SERVE_ERRORS}</strong></p><ul>{items}</ul></div>"
     )
-    body = page.find("<body")
-    end = page.find(">", body) + 1 if body >= 0 else 0
-    return page[:end] + banner + page[end:]
+    return at_body_start(page, banner)
 
 
 def _use_extension(config: MkDocsConfig, extension: DigestExtension) -> None:

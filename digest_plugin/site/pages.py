@@ -139,6 +139,12 @@ def with_as_of_banner(page: str, night: dt.date) -> str:
         f"data-pagefind-ignore>"
         f"<p>{html.escape(labels.AS_OF_BANNER.format(night=night.isoformat()))}</p></div>"
     )
+    return at_body_start(page, banner)
+
+
+def at_body_start(page: str, fragment: str) -> str:
+    """``page`` with ``fragment`` right after its ``<body …>`` tag (at the very start when it has none): where a
+    banner goes that every page of a build carries (a past view's night, a preview's data errors)."""
     body = page.find("<body")
     end = page.find(">", body) + 1 if body >= 0 else 0
-    return page[:end] + banner + page[end:]
+    return page[:end] + fragment + page[end:]

@@ -243,16 +243,17 @@ def entry_to_update(text: str, item_title: str, section: str, outline: Outline |
     return named[0].id if len(named) == 1 else None
 
 
+AT_SECTION = r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:的|里|中)?\s*"
+"""A section, then what is named in it (「§3.3 的 …」, 「§1.1 …里」)."""
 NICKNAME = re.compile(
-    r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:的|里|中)?\s*(?P<name>[^§，,；;。：:「」()（）\s][^§，,；;。：:「」()（）]{0,15}?)"
-    r"\s*那\s*一?\s*[条行段项]"
+    AT_SECTION + r"(?P<name>[^§，,；;。：:「」()（）\s][^§，,；;。：:「」()（）]{0,15}?)\s*那\s*一?\s*[条行段项]"
 )
 """「§2.6 回写那条」, 「§3.3 的 SGLang 抢占那条」, 「§2.6 LMCache 本地那一条」: an entry named by a word or two of
 its own, not by its title."""
 NICKNAME_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+\-]*|[\u4e00-\u9fff]+")
 
 
-QUOTED_AFTER_SECTION = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:的|里|中)?\s*「(?P<name>[^」]+)」")
+QUOTED_AFTER_SECTION = re.compile(AT_SECTION + r"「(?P<name>[^」]+)」")
 
 
 def named_at_head(text: str, section: str, outline: Outline | None) -> list[Entry]:
@@ -262,9 +263,8 @@ def named_at_head(text: str, section: str, outline: Outline | None) -> list[Entr
     anywhere else in the text may be what the new line says (「…起 TPU 后端可选 decode-aware」), not
     where it goes."""
     entries = section_entries(outline, section)
-    head = SECTION_REF.search(
-        re.split(r"[。；;]", text)[0]
-    )  # 「不另立；§5.2「…」出处后并列」 says something else first
+    first_clause = re.split(r"[。；;]", text)[0]  # 「不另立；§5.2「…」出处后并列」 says something else first
+    head = SECTION_REF.search(first_clause)
     if head is None or head["section"] != section:
         return []
     m = QUOTED_AFTER_SECTION.match(text, head.start())
