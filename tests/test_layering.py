@@ -38,8 +38,8 @@ LAYERS: list[set[str]] = [
     # 13: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)
     {"extension", "macros", "review"},
     # 14: which pages a dirty serve converts again; a one-off build's pages rendered on both cores;
-    # the atomic publish of a one-off build's folder
-    {"preview", "prerender", "siteswap"},
+    # the atomic publish of a one-off build's folder; a preview that hears saves from the system
+    {"preview", "prerender", "siteswap", "watching"},
     # 15: Zensical's build, run in this process with the merge handed over; what the MkDocs plugin holds
     # (a session, a build)
     {"zensical_host", "state"},

@@ -47,6 +47,7 @@ from ..site.pages import (
     with_as_of_banner,
 )
 from ..site.templating import Templates, override_folders
+from . import watching
 from .extension import DigestExtension
 from .prerender import Prerender
 from .preview import Preview, site_key
@@ -356,7 +357,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Callable[..., Any]) -> Any:
         """The preview is up: Pagefind indexes it in the background (:class:`searchindex.PreviewIndex`),
-        so its search box works while the editor works; the leak check reads what it wrote."""
+        so its search box works while the editor works; the leak check reads what it wrote.  It
+        hears a save from the system, not at MkDocs' next poll (:mod:`watching`)."""
+        if self.session.preview is not None:
+            watching.hear_saves(server, [str(path) for path in config.watch])
         if self.config.enabled and self.config.search == "pagefind" and self.session.preview_index is None:
             self.session.preview_index = searchindex.PreviewIndex(self._preview_leaks)
             self.session.preview_index.start(Path(config.site_dir))
