@@ -76,7 +76,11 @@ ELEVENTH = ROOT / "tests" / "corpus" / "blind11"
 """Four later nights (12-19 … 12-22) by two new writers (珩's reStructuredText with Sphinx roles; 朔's unlabelled
 prose) and two returning ones (乔, Leo), written after blind10 was scored (2026-12-06, third session).  12-22 is held
 out (``HOLDOUT``, chosen before the first run); the first run's figures are in ``tests/test_corpus_blind.py``."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH, ELEVENTH)
+TWELFTH = ROOT / "tests" / "corpus" / "blind12"
+"""Four later nights (12-23 … 12-26) by two new writers (岑, 沅) and two returning ones (Tom, Wen), all close to
+the team's plain pattern, written after blind11 was scored (2026-12-06, fourth session).  12-25 and 12-26 are held
+out (``HOLDOUT``, chosen before the ledgers were written)."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH, ELEVENTH, TWELFTH)
 
 
 def holdout() -> set[str]:
