@@ -170,9 +170,12 @@ class History:
         in part 四 (「昨晚宁的交班单里，T4 完工」)."""
         self.authors: set[str] = set()
         """Who wrote the earlier nights: a name between a night and a number (「前天芮 #5」) is no gap."""
+        self._section_of: dict[str, str] = {}
+        """The section each entry stands in after the earlier nights (made there, or moved there)."""
         if outline is not None:
             self._outline_names = {_norm(entry.title) for entry in outline.entries}
             self._outline_sections = {section.number for section in outline.sections}
+            self._section_of.update({entry.id: entry.section for entry in outline.entries})
         for brief in sorted(briefs, key=lambda b: (b.date, b.round)):
             self.add(brief)
 
@@ -208,8 +211,10 @@ class History:
                     names.append(head.group(1).strip())
                 names.append(item.title)
                 self._entries.append(_Entry(brief.id, item.id, placement.section, tuple(n for n in names if n)))
+                self._section_of[item.id] = placement.section
             if placement.action is PlacementAction.new_section and placement.section and placement.section_title:
                 self._sections.append(_Section(brief.id, placement.section, placement.section_title))
+        self._section_of.update({move.entry: move.to for move in brief.moves})
         if brief.follow_ups_heading and (name := _list_name(brief.follow_ups_heading)):
             self.list_names.add(name)
         if brief.author:
@@ -253,6 +258,10 @@ class History:
     def entry_of(self, item_id: str) -> str | None:
         """The entry an earlier item made (its own id) or updated in place, or None (kept out)."""
         return self._entry_of.get(item_id)
+
+    def section_of(self, entry_id: str) -> str | None:
+        """The section an earlier entry stands in tonight (where it was made, or last moved to)."""
+        return self._section_of.get(entry_id)
 
     def item_label(self, item_id: str) -> str | None:
         """「2026-11-06 条目 1」: how a reader names an earlier item (for the editor's questions)."""

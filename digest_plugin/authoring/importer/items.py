@@ -371,16 +371,32 @@ def read_items(part: Part, stem: str, outline: Outline | None, draft: Draft) -> 
         item_id = f"{stem}-item-{number}" + ("" if seen[number] == 1 else f"-{seen[number]}")
         at = ("items", index)
         draft.origins[at] = heading.number
-        if seen[number] > 1:
-            draft.warn(heading.number, f"条目 {number} appears twice; the second got id {item_id}", at + ("id",))
         item = _read_item(number, item_id, m["title"], heading.number, body, outline, draft, at, labels)
         if mark := _mark_of(m):
             item = {"id": item["id"], "number": item["number"], "mark": mark, **item}  # (after the number)
         items.append(item)
+    if len(seen) < len(items):
+        _number_by_place(items, stem, draft)
     check_numbering(
         [i["number"] for i in items], [draft.origins[("items", i)] for i in range(len(items))], "条目", "items", draft
     )
     return items
+
+
+def _number_by_place(items: list[dict[str, Any]], stem: str, draft: Draft) -> None:
+    """Headings that repeat a number (「5 条之 1」「5 条之 2」 read as 5 twice, or a 「条目 2」 written twice):
+    two items of one number fail the check, and which number the writer meant is not known.  So every
+    item is numbered by its place, the one reading that keeps them apart, and the editor is asked."""
+    for place, item in enumerate(items, 1):
+        if item["number"] != place:
+            draft.warn(
+                draft.origins[("items", place - 1)],
+                f"条目 numbers repeat in this brief: this one, read as {item['number']}, is numbered {place} by its "
+                "place; if the writer numbered it otherwise, give that number",
+                ("items", place - 1, "number"),
+            )
+        item["number"] = place
+        item["id"] = Code(f"{stem}-item-{place}")
 
 
 PLAIN_MARK = re.compile(r"^(?:条目|第)?\s*\d{1,2}\s*(?:条)?$")

@@ -248,6 +248,15 @@ def _splits(
         )
         return []
     text = "；".join(dict.fromkeys(clause for _, _, clause in parts))
+    unsure = [item for _, item, _ in parts if not said.search(item.get("placement", {}).get("text", ""))]
+    if unsure:
+        # 「那一行今晚随拆分归到条目 2 那一条」: a part whose placement does not say so may only mention the split
+        draft.warn(
+            draft.origins.get(("items", parts[0][0]), 1),
+            f"split read from words outside a placement (条目 {'、'.join(str(i.get('number')) for i in unsure)}): "
+            "are these the parts? name them in into:",
+            ("splits", 0),
+        )
     return [{"entry": Code(named.pop()), "into": [Code(str(item["id"])) for _, item, _ in parts], "text": text}]
 
 

@@ -63,7 +63,9 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
                 if ref.id in decided or kept.search(clause):
                     continue
             elif ref.kind in ("item", "entry"):
-                said = any(w.search(clause) for w in acts) or CORRECTS.search(clause)
+                said = (
+                    any(w.search(clause) for w in acts) or CORRECTS.search(clause) or _elsewhere(clause, ref, history)
+                )
                 if part == "items" or not (said or CHANGE.search(clause)) or ref.id in acted:
                     continue
                 if not said and (ref.id in decided or history.entry_of(ref.id) in decided):
@@ -73,6 +75,25 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
             asked.add(ref.id)
             draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{one_line(clause)[:80]}»")
     _handed_over(brief, draft, names, closed, decided | asked, today)
+
+
+SECTION = re.compile(r"§\s*(?P<n>\d+(?:\.\d+)*)")
+
+
+def _elsewhere(clause: str, ref: Reference, history: History) -> bool:
+    """Whether a clause that names an earlier entry names a section it does not stand in (nor one above or
+    below it): 「调去 §3.3：§3.1「…（学术）」…」 says the entry goes there, in whatever verb."""
+    if ref.id is None:
+        return False
+    entry = history.entry_of(ref.id) if ref.kind == "item" else ref.id
+    home = history.section_of(entry) if entry else None
+    if home is None:
+        return False
+    related = (home, *(home.split(".")[:1]))
+    return any(
+        not (n in related or n.startswith(home + ".") or home.startswith(n + "."))
+        for n in (m["n"] for m in SECTION.finditer(clause))
+    )
 
 
 def _what(ref: Reference) -> str:

@@ -54,9 +54,10 @@ def last_status(text: str, words: Vocabulary, *, recaps: bool = True) -> FollowU
 
 RECAP = re.compile(
     r"(?:\d{1,2}\s*月\s*\d{1,2}\s*[日号]|\d{1,2}[-/]\d{1,2}|(?:上)?(?:周|礼拜|星期)[一二三四五六日天]|昨[天晚日]|前[天晚])"
-    r"\s*(?:已经?|就|曾|又)?\s*$"
+    r"\s*(?:[\u4e00-\u9fff]{1,2}|[A-Za-z]{2,12})?\s*(?:已经?|就|曾|又)?\s*$"
 )
-"""Another night right before a status word: the word recaps what that night did (「11月5日 顺延」)."""
+"""Another night right before a status word, or that night and its writer: the word recaps what that night
+did (「11月5日 顺延」, 「周一乔撂下了」)."""
 
 
 REPLACED_BY_NUMBER = re.compile(
@@ -247,10 +248,12 @@ class _State:
             for change, words in self.contradiction_words:
                 if words.search(text):
                     return change
-        if QUOTED_ARROW.search(bare):
-            # 「旧「低 52%」→ 新「约低 26%」」 in no words the team has named: one claim replaced by another
-            # is a correction, whatever the verb (the claim stays withheld; the new value is its basis)
-            return "corrected"
+            if text is bare and QUOTED_ARROW.search(bare):
+                # 「旧「低 52%」→ 新「约低 26%」」 in no words the team has named: one claim replaced by another
+                # is a correction, whatever the verb (the claim stays withheld; the new value is its basis).
+                # It is said outside the brackets, so it outweighs a word inside them (「（周一晾成暂挂观察）
+                # 改过来：旧「…」→ 新「…」」: the bracket retells what a past night did)
+                return "corrected"
         return None
 
     # ------------------------------------------------------------------ contradictions
@@ -401,8 +404,12 @@ class _State:
         sentence says what tonight does."""
         words = self.draft.words
         status = last_status(scope, words, recaps=False)
-        if status is None and (recapped := last_status(scope, words)) is not None:
-            status = last_status(sentence, words, recaps=False) or recapped
+        if status is None and last_status(scope, words) is not None:
+            # only what another night did: tonight's word may come later in the sentence; if none does,
+            # nothing is read (the editor is asked, :mod:`.unread`), never the recap taken for tonight
+            status = last_status(sentence, words, recaps=False)
+            if status is None:
+                return
         status = status or piece.default
         if status is None:
             return

@@ -1,0 +1,96 @@
+"""A brief that retells what an earlier night did, beside what tonight does (issue 29, "safe when unsure").
+
+Writers recap in passing: 「10-21 矛盾 1（周一老王晾成暂挂观察）…」, 「周一老王撂下了」.  The recap is not
+tonight's decision: a correction written outside the brackets wins over a verb inside them; a follow-up
+whose only status word is another night's gets no status (the editor is asked) instead of that night's;
+and an earlier entry named beside a section it does not stand in is asked about (moved?), whatever the
+verb.  Each night below is written on top of the shipped 10-21 brief in words the vocabulary does not have.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from digest_plugin.authoring.importer import MARK, import_full
+from digest_plugin.core.model import Brief
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST = Brief.model_validate(
+    YAML(typ="safe").load((ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8"))
+)
+
+HEAD = """inference · E1 预消化简报（2026-10-22）
+
+作者：老李 · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+一、今日增量（1 条）
+
+条目 1：Kapitsa 周四卡（中等价值）
+
+来源：https://github.com/nace-ai/kapitsa
+要点：Stars 188
+证据边界：自动采集；未复现。
+与活文档脉络的关系：§1.1 Kapitsa 换数。
+建议归入：§1.1 Kapitsa 原地更新。
+
+二、值得警惕的矛盾与待核实说法
+
+{two}
+
+三、可引用的 arXiv 号
+
+无。
+
+四、本轮结论与建议动作
+
+{four}
+"""
+
+
+def _night(two: str = "无。", four: str = "- 无。") -> tuple[str, dict]:
+    done = import_full(HEAD.format(two=two, four=four), known_briefs=[FIRST])
+    return done.text, YAML(typ="safe").load(done.text)
+
+
+def _marks(text: str, needle: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if MARK in line and needle in line]
+
+
+def test_a_quoted_correction_outside_the_brackets_wins_over_a_disposition_inside_them():
+    _, brief = _night(two="旧账：\n- 10-21 矛盾 1（周一老王晾成暂挂观察）翻过来了：旧「周增 +175」→ 新「周增 +58」。")
+    (update,) = brief["contradiction_updates"]
+    assert update["contradiction"] == "kapitsa-weekly-gain"
+    assert (update["change"], update["outcome"]) == ("resolved", "corrected")
+    assert "58" in str(update["corrections"][0]["new"])
+
+
+def test_a_disposition_outside_the_brackets_is_still_read_as_one():
+    _, brief = _night(two="旧账：\n- 10-21 矛盾 2（口径那条）暂挂，等维护者回帖。")
+    (update,) = brief["contradiction_updates"]
+    assert (update["contradiction"], update["change"]) == ("vllm-version-basis", "redisposed")
+
+
+def test_a_follow_up_whose_only_status_word_is_another_nights_is_asked_not_given_that_status():
+    text, brief = _night(four="- 10-21 跟进 ②（RecSys 锚点）：周一老王撂下了，今天有眉目了。")
+    assert not [u for u in brief.get("follow_up_updates") or [] if u["follow_up"] == "recsys-vol178-anchors"]
+    assert _marks(text, "recsys-vol178-anchors"), text
+
+
+def test_tonights_word_after_the_recap_gives_the_status():
+    _, brief = _night(four="- 10-21 跟进 ②（RecSys 锚点）：周一老王撂下了，今天办妥，见条目 1。")
+    (update,) = [u for u in brief["follow_up_updates"] if u["follow_up"] == "recsys-vol178-anchors"]
+    assert update["status"] == "done"
+
+
+def test_an_entry_named_beside_a_section_it_does_not_stand_in_is_asked_about():
+    text, brief = _night(four="- §3.2「ModelExpress」那条（10-21 条目 3）往 §2.6 放，§3.2 留一行交叉引用。")
+    assert not brief.get("moves")
+    asked = _marks(text, "modelexpress-weight-transfer")
+    assert len(asked) == 1 and "moved?" in asked[0]
+
+
+def test_an_entry_named_beside_its_own_section_is_not_asked_about():
+    text, _ = _night(four="- §3.2「ModelExpress」那条（10-21 条目 3）今天没有新材料。")
+    assert not _marks(text, "modelexpress-weight-transfer")
