@@ -143,3 +143,29 @@ def test_an_item_with_no_relation_and_no_placement_builds_and_shows_what_the_bri
     )
     assert not item.all("ul", class_="digest-points") and "Stars 188" in item.text()  # kept, as a note
     assert "Kapitsa 周四卡" not in (site / "inference" / "1" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_list_handed_on_before_a_night_off_is_asked_about_too():
+    """10-22's writer reports nothing of 10-21's list and hands on a list of its own; on 10-23 (a Friday) a
+    writer answers the follow-ups in words the vocabulary does not have.  Both lists are waiting for a word:
+    10-22's, and 10-21's, which no night since has spoken of (the night before is not the only one that hands
+    work on)."""
+    second_night = (
+        NIGHT.replace("- 10-21 跟进 ② 读完了，见条目 1。", "- 交给明晚的：① 盯 Kapitsa 的下一张卡。")
+        .replace("旧案：\n- 10-21 矛盾 2（vLLM 版本口径）：维护者回帖了，口径两边都对，挂起。\n", "")
+        .replace("- 改写：10-21 条目 3 的「NIXL/RDMA」→「NIXL over RDMA」。\n", "")
+    )
+    second = Brief.model_validate(YAML(typ="safe").load(import_full(second_night, known_briefs=[FIRST]).text))
+    assert [f.text for f in second.follow_ups] == ["盯 Kapitsa 的下一张卡"]
+    third_night = (
+        NIGHT.replace("2026-10-22", "2026-10-23")
+        .replace("旧案：\n- 10-21 矛盾 2（vLLM 版本口径）：维护者回帖了，口径两边都对，挂起。\n", "")
+        .replace("- 改写：10-21 条目 3 的「NIXL/RDMA」→「NIXL over RDMA」。\n", "")
+        .replace("- 10-21 跟进 ② 读完了，见条目 1。", "- 前两晚的单子都看过了，明天再细说。")
+    )
+    done = import_full(third_night, known_briefs=[FIRST, second])
+    marks = [m for m in _marks(done.text) if "was handed" in m]
+    assert any("10-22 跟进 1" in m for m in marks), marks
+    for number in (1, 2, 3):
+        assert any(f"10-21 跟进 {number}" in m for m in marks), (number, marks)
+    assert not YAML(typ="safe").load(done.text).get("follow_up_updates")  # nothing decided for the editor

@@ -41,6 +41,8 @@ the entry its item made, even when tonight also updates that entry."""
 ACTS = ("retracted", "erratum", "moved", "renamed", "superseded", "replaced_by_this", "corrected", "withdrawn")
 """The acts whose wordings also say an earlier item changes."""
 CLAUSE = re.compile(r"[^。；;\n]+")
+HANDED_DAYS = 3
+"""How many days back the lists handed on to tonight reach (beside the night before, however long ago)."""
 
 
 def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
@@ -107,13 +109,26 @@ def _what(ref: Reference) -> str:
 def _handed_over(
     brief: dict[str, Any], draft: Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
 ) -> None:
-    """The follow-ups the night before handed to tonight: each needs a word from tonight."""
+    """The follow-ups the last nights handed on: each needs a word from tonight.  Not only the night before's:
+    a writer who takes over after a colleague's night off answers the list of the night before that (「周一
+    乔那张单子」 on a Wednesday), and a list no later night spoke of is still waiting for its answer."""
     last = night_before(draft.earlier, today, brief.get("topic"))
     if last is None or (not brief.get("conclusions") and not brief.get("follow_ups")):
         return
-    handed = [(f.id, f.text) for f in last.follow_ups]
-    handed += [(u.follow_up, u.note or "") for u in last.follow_up_updates if u.number is not None]  # restated there
-    for fid, text in handed:
+    since = min(last.date, today - dt.timedelta(days=HANDED_DAYS))
+    handing = sorted(
+        (b for b in draft.earlier if since <= b.date < today and b.topic == last.topic),
+        key=lambda b: (b.date, b.round),
+        reverse=True,
+    )
+    handed: dict[str, str] = {}
+    for night in handing:  # latest first: a list restated later is asked about in its latest words
+        for f in night.follow_ups:
+            handed.setdefault(f.id, f.text)
+        for u in night.follow_up_updates:
+            if u.number is not None:  # restated in that night's list
+                handed.setdefault(u.follow_up, u.note or "")
+    for fid, text in handed.items():
         if fid in closed or fid in seen:
             continue
         draft.warn(
