@@ -94,3 +94,21 @@ def test_an_entry_named_beside_a_section_it_does_not_stand_in_is_asked_about():
 def test_an_entry_named_beside_its_own_section_is_not_asked_about():
     text, _ = _night(four="- §3.2「ModelExpress」那条（10-21 条目 3）今天没有新材料。")
     assert not _marks(text, "modelexpress-weight-transfer")
+
+
+def test_an_unnumbered_list_that_ends_part_four_is_read_as_follow_ups_and_asked_about():
+    text, brief = _night(
+        four="- 条目 1 原地更新 Kapitsa。\n\n### 明天接着做\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"
+    )
+    assert [f["text"] for f in brief["follow_ups"]] == ["老李：盯 Kapitsa 的下一张卡", "Jay：问维护者要配置"]
+    assert [f["number"] for f in brief["follow_ups"]] == [1, 2]
+    assert brief["follow_ups_heading"] == "明天接着做"
+    assert brief["conclusions"] == ["条目 1 原地更新 Kapitsa。"]  # the list left the conclusions, nothing else
+    assert len(_marks(text, "ends part 四")) == 2
+
+
+def test_a_last_list_that_reports_on_earlier_follow_ups_stays_with_the_conclusions():
+    _, brief = _night(four="- 条目 1 原地更新 Kapitsa。\n\n### 上周的单子\n\n- ① 已完成\n- ③ 顺延")
+    assert not brief.get("follow_ups")
+    _, brief = _night(four="- 条目 1 原地更新 Kapitsa。\n\n### 明天\n\n- 10-21 跟进 ① 已完成")
+    assert not brief.get("follow_ups")

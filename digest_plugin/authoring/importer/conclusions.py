@@ -10,7 +10,7 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, Code, Draft, Part, one_line, strip_end, without_asides
+from .common import BULLET, MARKDOWN_MARKS, Code, Draft, Line, Part, one_line, strip_end, without_asides
 from .earlier import night_before
 from .markdown import list_entries
 from .numbers import small_number
@@ -85,7 +85,69 @@ def read_conclusions(
                 "read as what became of that night's follow-ups, by their numbers; check",
             )
         _numbered_list(numbered, out, stem, round_, today, history, draft)
+    if not out.get("follow_ups"):
+        _last_list_as_follow_ups(part, out, stem, round_, draft)
     return out
+
+
+def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_: str | None, draft: Draft) -> None:
+    """No follow-up list read, yet part 四 ends in a list under a heading of its own (「### 明天接着做」 and
+    「- …」 lines, unnumbered): the list a brief ends on is its next round in the team's pattern.  It is read
+    as tonight's follow-ups, each asked about, rather than left among the conclusions, where no later night
+    would find it and nothing would ask.  Not when the heading points back at an earlier night, or a line says
+    what became of a follow-up: that is a report, and stays with the conclusions (:mod:`.unread` asks)."""
+    tail: list[Line] = []
+    heading: Line | None = None
+    for line in reversed(part.lines):
+        if not line.text.strip():
+            continue
+        if BULLET.match(line.text) and not line.text.startswith((" ", "\t")):
+            tail.append(line)
+            continue
+        heading = line
+        break
+    head = lists.HEADING.match(heading.text) if heading is not None else None
+    if heading is None or head is None or not tail or lists.ENTRY.match(heading.text):
+        return
+    title = MARKDOWN_MARKS.sub(
+        "", head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or ""
+    ).strip()
+    texts = [(line, strip_end(BULLET.match(line.text)["text"])) for line in reversed(tail)]  # type: ignore[index]
+    if (
+        lists.EARLIER.search(title)
+        or STATUS_LIST.match(title + "：")
+        or any(last_status(text, draft.words) is not None for _, text in texts)
+    ):
+        return
+    taken = {heading.number} | {line.number for line, _ in texts}
+    origins = [draft.origins.pop(("conclusions", i), None) for i in range(len(out["conclusions"]))]
+    kept = [i for i, origin in enumerate(origins) if origin not in taken]
+    for i in set(range(len(origins))) - set(kept):
+        draft.settled(("conclusions", i))  # 「… is not a bullet」 said of the heading: it heads the list now
+    draft.renumbered("conclusions", kept)
+    out["conclusions"] = [out["conclusions"][i] for i in kept]
+    for new, old in enumerate(kept):
+        if (origin := origins[old]) is not None:
+            draft.origins[("conclusions", new)] = origin
+    out["follow_ups_heading"] = title
+    follow_ups = out.setdefault("follow_ups", [])
+    for number, (line, text) in enumerate(texts, 1):
+        draft.origins[("follow_ups", number - 1)] = line.number
+        follow_ups.append(
+            {
+                "id": Code(f"{stem}-f{number}"),
+                "number": number,
+                "round": Code(round_ or ""),
+                "text": text,
+                "status": FollowUpStatus.open,
+            }
+        )
+        draft.warn(
+            line.number,
+            f"follow-ups: the list «{title}» that ends part 四 is read as tonight's follow-ups (numbered 1, 2, 3 … "
+            "in order); if it holds conclusions instead, move it back",
+            ("follow_ups", number - 1),
+        )
 
 
 QUOTE = re.compile(r"^\s*>\s?")
