@@ -112,3 +112,12 @@ def test_a_last_list_that_reports_on_earlier_follow_ups_stays_with_the_conclusio
     assert not brief.get("follow_ups")
     _, brief = _night(four="- 条目 1 原地更新 Kapitsa。\n\n### 明天\n\n- 10-21 跟进 ① 已完成")
     assert not brief.get("follow_ups")
+
+
+def test_a_word_for_done_said_in_the_negative_is_not_done():
+    text, brief = _night(four="- 10-21 跟进 ②（RecSys 锚点）：还没完成，锚点页打不开。")
+    assert not [u for u in brief.get("follow_up_updates") or [] if u["follow_up"] == "recsys-vol178-anchors"]
+    assert _marks(text, "recsys-vol178-anchors")  # asked: done, carried over, dropped?
+    _, brief = _night(four="- 10-21 跟进 ②（RecSys 锚点）：尚未办妥，顺延到明天。")
+    (update,) = [u for u in brief["follow_up_updates"] if u["follow_up"] == "recsys-vol178-anchors"]
+    assert update["status"] == "carried_over"
