@@ -12,13 +12,8 @@ SEED = ROOT / "tests" / "fixtures" / "2026-10-21-inference-E1.md"
 MARK = "# digest-import:"
 
 
-def _seed() -> str:
-    return SEED.read_text(encoding="utf-8")
-
-
-def test_a_number_written_twice_is_numbered_by_place_and_asked(tmp_path, capsys, monkeypatch) -> None:
-    markdown = _seed().replace("条目 3：ModelExpress", "条目 2：ModelExpress", 1)  # a typo: 条目 2 twice
-    assert markdown.count("条目 2：") == 2
+def _import(markdown: str, tmp_path, capsys, monkeypatch) -> str:
+    """``digest import`` of ``markdown`` into a data folder holding the outline and the team's words: the YAML."""
     shutil.copytree(ROOT / "data" / "outlines", tmp_path / "data" / "outlines")
     shutil.copy(ROOT / "data" / "vocabulary.yml", tmp_path / "data" / "vocabulary.yml")
     (tmp_path / "data" / "briefs").mkdir()
@@ -27,8 +22,13 @@ def test_a_number_written_twice_is_numbered_by_place_and_asked(tmp_path, capsys,
         "import", "brief.md", "--data", "data", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch
     )
     assert code == 0, err
-    written = tmp_path / out.strip().splitlines()[-1]
-    text = written.read_text(encoding="utf-8")
+    return (tmp_path / out.strip().splitlines()[-1]).read_text(encoding="utf-8")
+
+
+def test_a_number_written_twice_is_numbered_by_place_and_asked(tmp_path, capsys, monkeypatch) -> None:
+    markdown = SEED.read_text(encoding="utf-8").replace("条目 3：ModelExpress", "条目 2：ModelExpress", 1)  # a typo
+    assert markdown.count("条目 2：") == 2
+    text = _import(markdown, tmp_path, capsys, monkeypatch)
     items = YAML(typ="safe").load(text)["items"]
     assert [i["number"] for i in items] == list(range(1, 8))
     assert len({i["id"] for i in items}) == 7
@@ -40,14 +40,6 @@ def test_a_number_written_twice_is_numbered_by_place_and_asked(tmp_path, capsys,
 
 
 def test_distinct_numbers_are_kept_as_written(tmp_path, capsys, monkeypatch) -> None:
-    markdown = _seed()
-    shutil.copytree(ROOT / "data" / "outlines", tmp_path / "data" / "outlines")
-    shutil.copy(ROOT / "data" / "vocabulary.yml", tmp_path / "data" / "vocabulary.yml")
-    (tmp_path / "data" / "briefs").mkdir()
-    (tmp_path / "brief.md").write_text(markdown, encoding="utf-8")
-    code, out, err = run_cli(
-        "import", "brief.md", "--data", "data", cwd=tmp_path, capsys=capsys, monkeypatch=monkeypatch
-    )
-    assert code == 0, err
-    text = (tmp_path / out.strip().splitlines()[-1]).read_text(encoding="utf-8")
+    text = _import(SEED.read_text(encoding="utf-8"), tmp_path, capsys, monkeypatch)
     assert "by its place" not in text
+    assert [i["number"] for i in YAML(typ="safe").load(text)["items"]] == list(range(1, 8))

@@ -9,48 +9,16 @@ verb.  Each night below is written on top of the shipped 10-21 brief in words th
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from helpers import SECOND_NIGHT, shipped_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
-from digest_plugin.core.model import Brief
 
-ROOT = Path(__file__).resolve().parents[1]
-FIRST = Brief.model_validate(
-    YAML(typ="safe").load((ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8"))
-)
-
-HEAD = """inference · E1 预消化简报（2026-10-22）
-
-作者：老李 · E1 日间预消化轮（inference）· 2026-10-22 22:00
-
-一、今日增量（1 条）
-
-条目 1：Kapitsa 周四卡（中等价值）
-
-来源：https://github.com/nace-ai/kapitsa
-要点：Stars 188
-证据边界：自动采集；未复现。
-与活文档脉络的关系：§1.1 Kapitsa 换数。
-建议归入：§1.1 Kapitsa 原地更新。
-
-二、值得警惕的矛盾与待核实说法
-
-{two}
-
-三、可引用的 arXiv 号
-
-无。
-
-四、本轮结论与建议动作
-
-{four}
-"""
+FIRST = shipped_brief()
 
 
 def _night(two: str = "无。", four: str = "- 无。") -> tuple[str, dict]:
-    done = import_full(HEAD.format(two=two, four=four), known_briefs=[FIRST])
+    done = import_full(SECOND_NIGHT.format(author="老李", two=two, four=four), known_briefs=[FIRST])
     return done.text, YAML(typ="safe").load(done.text)
 
 

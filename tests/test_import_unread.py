@@ -10,48 +10,22 @@ new contradiction's claim is withheld until the editor answers.
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from helpers import SECOND_NIGHT, shipped_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
 from digest_plugin.core.model import Brief
 
-ROOT = Path(__file__).resolve().parents[1]
-FIRST = Brief.model_validate(
-    YAML(typ="safe").load((ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml").read_text(encoding="utf-8"))
-)
-
-NIGHT = """inference · E1 预消化简报（2026-10-22）
-
-作者：新人 · E1 日间预消化轮（inference）· 2026-10-22 22:00
-
-一、今日增量（1 条）
-
-条目 1：Kapitsa 周四卡（中等价值）
-
-来源：https://github.com/nace-ai/kapitsa
-要点：Stars 188
-证据边界：自动采集；未复现。
-与活文档脉络的关系：§1.1 Kapitsa 换数。
-建议归入：§1.1 Kapitsa 原地更新。
-
-二、值得警惕的矛盾与待核实说法
-
-❶ 新基准的比值：博客说 “v6e 每美元快 1.3 倍”，配置没贴，这句先关在门外。
+FIRST = shipped_brief()
+NIGHT = SECOND_NIGHT.format(
+    author="新人",
+    two="""❶ 新基准的比值：博客说 “v6e 每美元快 1.3 倍”，配置没贴，这句先关在门外。
 
 旧案：
-- 10-21 矛盾 2（vLLM 版本口径）：维护者回帖了，口径两边都对，挂起。
-
-三、可引用的 arXiv 号
-
-无。
-
-四、本轮结论与建议动作
-
-- 改写：10-21 条目 3 的「NIXL/RDMA」→「NIXL over RDMA」。
-- 10-21 跟进 ② 读完了，见条目 1。
-"""
+- 10-21 矛盾 2（vLLM 版本口径）：维护者回帖了，口径两边都对，挂起。""",
+    four="""- 改写：10-21 条目 3 的「NIXL/RDMA」→「NIXL over RDMA」。
+- 10-21 跟进 ② 读完了，见条目 1。""",
+)
 
 
 def _imported() -> tuple[str, dict, list[str]]:

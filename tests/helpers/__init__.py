@@ -97,6 +97,46 @@ def later_brief(**changes) -> Brief:
     return Brief.model_validate(data)
 
 
+def shipped_brief() -> Brief:
+    """The shipped 10-21 brief as data: what the import of a second night knows of the night before."""
+    from ruamel.yaml import YAML
+
+    from digest_plugin.core.model import Brief
+
+    path = ROOT / "data" / "briefs" / "2026-10-21-inference-E1.yml"
+    return Brief.model_validate(YAML(typ="safe").load(path.read_text(encoding="utf-8")))
+
+
+SECOND_NIGHT = """inference · E1 预消化简报（2026-10-22）
+
+作者：{author} · E1 日间预消化轮（inference）· 2026-10-22 22:00
+
+一、今日增量（1 条）
+
+条目 1：Kapitsa 周四卡（中等价值）
+
+来源：https://github.com/nace-ai/kapitsa
+要点：Stars 188
+证据边界：自动采集；未复现。
+与活文档脉络的关系：§1.1 Kapitsa 换数。
+建议归入：§1.1 Kapitsa 原地更新。
+
+二、值得警惕的矛盾与待核实说法
+
+{two}
+
+三、可引用的 arXiv 号
+
+无。
+
+四、本轮结论与建议动作
+
+{four}
+"""
+"""A second night in the team's Markdown, one item on top of the shipped brief: ``{author}``, part 二
+(``{two}``) and part 四 (``{four}``) are the test's."""
+
+
 def reshaping_changes() -> dict:
     """What a night that reshapes the doc writes (issue 17), as YAML data for :func:`later_brief`: two new
     §1.1 items that split 「TPU 后端」, Inferact moved to §5.2, §3.1 renamed, an erratum of 10-21's llm-d item."""
