@@ -384,7 +384,7 @@ def read_items(part: Part, stem: str, outline: Outline | None, draft: Draft) -> 
 
 
 def _number_by_place(items: list[dict[str, Any]], stem: str, draft: Draft) -> None:
-    """Headings that repeat a number (「5 条之 1」「5 条之 2」 read as 5 twice, or a 「条目 2」 written twice):
+    """Headings that repeat a number (a 「条目 2」 written twice, or a numbering read as one number for all):
     two items of one number fail the check, and which number the writer meant is not known.  So every
     item is numbered by its place, the one reading that keeps them apart, and the editor is asked."""
     for place, item in enumerate(items, 1):
