@@ -80,7 +80,11 @@ TWELFTH = ROOT / "tests" / "corpus" / "blind12"
 """Four later nights (12-23 … 12-26) by two new writers (岑, 沅) and two returning ones (Tom, Wen), all close to
 the team's plain pattern, written after blind11 was scored (2026-12-06, fourth session).  12-25 and 12-26 are held
 out (``HOLDOUT``, chosen before the ledgers were written)."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH, ELEVENTH, TWELFTH)
+THIRTEENTH = ROOT / "tests" / "corpus" / "blind13"
+"""Four later nights (12-27 … 12-30) by two new writers (杉, 溪) and two returning ones (乔, Leo), written after
+blind12 was tuned on (2026-12-06, fourth session).  12-29 and 12-30 are held out (``HOLDOUT``, chosen before the
+ledgers were written; described in ``HOLDOUT.md``, not read)."""
+CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH)
 
 
 def holdout() -> set[str]:
