@@ -320,3 +320,16 @@ TWELFTH_CORRECT, TWELFTH_READ = 27, 73  # 22, 20, 0 on 12-23 and 12-24 after the
 # 12-24 10/10/0): a quoted correction outside brackets outweighs a verb inside them, a recapped follow-up status
 # is asked instead of taken for tonight's, an entry named beside another section is asked about (moved?), a split
 # read outside a placement is asked about, and the two writers' words
+
+
+def test_the_thirteenth_corpus_stays_where_it_is(scores):
+    """blind13/ (12-27 … 12-30): two new writers (杉, 溪) and 乔 and Leo returning, in the team's plain pattern,
+    written by a helper session after blind12/ was tuned on.  First run before any change (2026-12-06, fourth
+    session, main de20564): 22 correct, 48 asked, 16 wrong of 86; two withheld claims published (12-27's part 二
+    labels its contradictions 「新疑问 1：」 and the text opens with a digit, 「1）里…」, so neither was read).
+    12-29 and 12-30 are held out (``HOLDOUT``; ``HOLDOUT.md`` describes them and is not read)."""
+    thirteenth = totals(_of(scores, "blind13"))
+    assert thirteenth["correct"] >= 21 and thirteenth["correct"] + thirteenth["asked"] >= 74, table(scores)
+    held = totals([s for s in _of(scores, "blind13") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 36 and held["wrong"] <= 6, table(scores)  # 12-29, 12-30: 10, 25, 7
+    # untuned; 10, 26, 6 once a contradiction's text may open with a digit after its label's colon

@@ -89,3 +89,19 @@ def test_a_word_for_done_said_in_the_negative_is_not_done():
     _, brief = _night(four="- 10-21 跟进 ②（RecSys 锚点）：尚未办妥，顺延到明天。")
     (update,) = [u for u in brief["follow_up_updates"] if u["follow_up"] == "recsys-vol178-anchors"]
     assert update["status"] == "carried_over"
+
+
+def test_contradictions_whose_text_opens_with_a_digit_after_their_label_are_read_and_withhold_their_claims():
+    """「新疑问 1：1）里…」: after the label's colon the text names tonight's item 1; each contradiction is read, and
+    the claim it bans in words the vocabulary may not have is withheld (asked about if the ban is not understood)."""
+    _, brief = _night(
+        two=(
+            "新疑问 1：1）里那篇博客说「Kapitsa v0.5 每卡吞吐翻倍」，配置没贴。配置拿到之前，"
+            "「Kapitsa v0.5 每卡吞吐翻倍」§1.1 暂不给名分。\n\n"
+            "新疑问 2：1）里还有一句「v0.5 起默认开 FP8」，发布说明没写。「v0.5 起默认开 FP8」§1.1 不见报。\n\n"
+            "旧疑问：\n- 其余几条没碰到新材料。"
+        )
+    )
+    assert [c["number"] for c in brief["contradictions"]] == [1, 2]
+    withheld = [[w["text"] for w in c.get("withheld") or []] for c in brief["contradictions"]]
+    assert "Kapitsa v0.5 每卡吞吐翻倍" in withheld[0] and "v0.5 起默认开 FP8" in withheld[1]
