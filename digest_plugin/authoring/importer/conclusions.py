@@ -10,7 +10,7 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, MARKDOWN_MARKS, Code, Draft, Line, Part, one_line, strip_end, without_asides
+from .common import BULLET, Code, Draft, Line, Part, one_line, strip_end, without_asides
 from .earlier import night_before
 from .markdown import list_entries
 from .numbers import small_number
@@ -109,9 +109,7 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
     head = lists.HEADING.match(heading.text) if heading is not None else None
     if heading is None or head is None or not tail or lists.ENTRY.match(heading.text):
         return
-    title = MARKDOWN_MARKS.sub(
-        "", head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or ""
-    ).strip()
+    title = lists.heading_title(head)
     texts = [(line, strip_end(BULLET.match(line.text)["text"])) for line in reversed(tail)]  # type: ignore[index]
     if (
         lists.EARLIER.search(title)
@@ -133,21 +131,25 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
     follow_ups = out.setdefault("follow_ups", [])
     for number, (line, text) in enumerate(texts, 1):
         draft.origins[("follow_ups", number - 1)] = line.number
-        follow_ups.append(
-            {
-                "id": Code(f"{stem}-f{number}"),
-                "number": number,
-                "round": Code(round_ or ""),
-                "text": text,
-                "status": FollowUpStatus.open,
-            }
-        )
+        follow_ups.append(_opened(stem, number, round_ or "", text))
         draft.warn(
             line.number,
             f"follow-ups: the list «{title}» that ends part 四 is read as tonight's follow-ups (numbered 1, 2, 3 … "
             "in order); if it holds conclusions instead, move it back",
             ("follow_ups", number - 1),
         )
+
+
+def _opened(stem: str, number: int, round_: str, text: str, mark: str | None = None) -> dict[str, Any]:
+    """A follow-up tonight opens, as the YAML writes it (its label kept when the list gave it one)."""
+    return {
+        "id": Code(f"{stem}-f{number}"),
+        "number": number,
+        **({"mark": mark} if mark else {}),
+        "round": Code(round_),
+        "text": text,
+        "status": FollowUpStatus.open,
+    }
 
 
 QUOTE = re.compile(r"^\s*>\s?")
@@ -257,16 +259,7 @@ def _numbered_list(
         taken.add(entry.number)
         out.setdefault("follow_ups_heading", numbered.heading)
         draft.origins[("follow_ups", len(follow_ups))] = entry.line
-        follow_ups.append(
-            {
-                "id": Code(f"{stem}-f{entry.number}"),
-                "number": entry.number,
-                **({"mark": entry.mark} if entry.mark else {}),
-                "round": Code(follow_round),
-                "text": NEW_MARK.sub("", entry.text),
-                "status": FollowUpStatus.open,
-            }
-        )
+        follow_ups.append(_opened(stem, entry.number, follow_round, NEW_MARK.sub("", entry.text), entry.mark))
     if not follow_ups:
         del out["follow_ups"]
 
@@ -342,15 +335,7 @@ def _read_follow_ups(
             )
             continue
         draft.origins[("follow_ups", len(follow_ups) + before)] = line
-        follow_ups.append(
-            {
-                "id": Code(f"{stem}-f{number}"),
-                "number": number,
-                "round": Code(follow_round),
-                "text": re.sub(r"^新增\s*[：:]\s*", "", text),
-                "status": FollowUpStatus.open,
-            }
-        )
+        follow_ups.append(_opened(stem, number, follow_round, NEW_MARK.sub("", text)))
     return follow_ups, carried
 
 

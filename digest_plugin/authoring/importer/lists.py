@@ -151,6 +151,12 @@ def _cell_number(cell: str) -> int | None:
     return ENCLOSED.get(cell)
 
 
+def heading_title(head: re.Match[str]) -> str:
+    """The words of a line :data:`HEADING` matched, without its marks (「### 明天接着做」 → 明天接着做)."""
+    said = head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or ""
+    return MARKDOWN_MARKS.sub("", said).strip()
+
+
 def block_lists(lines: list[Line]) -> list[NumberedList]:
     """Lists written one entry a line under a heading line (or a Markdown heading)."""
     found: list[NumberedList] = []
@@ -160,10 +166,7 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
         if not head or ENTRY.match(lines[i].text):
             i += 1
             continue
-        heading = MARKDOWN_MARKS.sub(
-            "", head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or ""
-        ).strip()
-        current = NumberedList(heading, lines[i].number, lines={lines[i].number})
+        current = NumberedList(heading_title(head), lines[i].number, lines={lines[i].number})
         j = i + 1
         while j < len(lines) and not lines[j].text.strip():
             j += 1

@@ -29,7 +29,7 @@ from typing import Any
 
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
-from .common import Draft, one_line
+from .common import SECTION_REF, Draft, one_line
 from .earlier import night_before
 
 CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
@@ -79,9 +79,6 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
     _handed_over(brief, draft, names, closed, decided | asked, today)
 
 
-SECTION = re.compile(r"§\s*(?P<n>\d+(?:\.\d+)*)")
-
-
 def _elsewhere(clause: str, ref: Reference, history: History) -> bool:
     """Whether a clause that names an earlier entry names a section it does not stand in (nor one above or
     below it): 「调去 §3.3：§3.1「…（学术）」…」 says the entry goes there, in whatever verb."""
@@ -91,10 +88,9 @@ def _elsewhere(clause: str, ref: Reference, history: History) -> bool:
     home = history.section_of(entry) if entry else None
     if home is None:
         return False
-    related = (home, *(home.split(".")[:1]))
     return any(
-        not (n in related or n.startswith(home + ".") or home.startswith(n + "."))
-        for n in (m["n"] for m in SECTION.finditer(clause))
+        not (n == home or n.startswith(home + ".") or home.startswith(n + "."))
+        for n in (m["section"] for m in SECTION_REF.finditer(clause))
     )
 
 
