@@ -150,3 +150,15 @@ def test_the_legend_explains_every_word_of_the_topic_in_rank_order(data_copy):
     assert "<th>E2</th>" in html  # the team's terms
     badge = Renderer(Layout(doc), Linker("inference/1.md")).badge(doc.briefs[0].items[0].evidence, "k")
     assert 'href="../legend/#level-' in badge  # each badge's tip links to its row
+
+
+def test_a_named_day_that_is_no_month_and_day_is_reported_on_its_line_with_the_fix(data_copy):
+    words = data_copy / "vocabulary.yml"
+    replace_in(words, '  平安夜: "12-24"', '  平安夜: "12-32"')
+    try:
+        load_data(data_copy)
+    except DataError as exc:
+        (finding,) = exc.findings
+    assert (finding.path, finding.line) == ("data/vocabulary.yml", line_of(words, "12-32"))
+    assert "'12-32' is not a month and day" in finding.message
+    assert '"MM-DD"' in (finding.hint or finding.message)

@@ -1034,6 +1034,21 @@ Wordings = dict[
 ]
 
 
+def _month_day(value: str) -> str:
+    """「12-24」: a month and a day that some year has (02-29 included)."""
+    m = re.fullmatch(r"(\d{2})-(\d{2})", value)
+    if (
+        m is None
+        or not 1 <= int(m[1]) <= 12
+        or not 1 <= int(m[2]) <= (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[int(m[1]) - 1]
+    ):
+        raise refuse(f"{value!r} is not a month and day", 'write it as "MM-DD", quoted: "12-24"')
+    return value
+
+
+MonthDay = Annotated[StrictStr, AfterValidator(_month_day)]
+
+
 class LevelWords(Model):
     """One row of ``levels_from_boundary``: words in a 证据边界 that set an item's evidence level."""
 
@@ -1055,6 +1070,11 @@ class VocabularyFile(Model):
     wordings: Wordings = Field(default_factory=dict)
     """The phrases briefs use for each act the importer reads (``confirmed: [证实, 坐实, 落实]``): a new
     wording is a line here, not a change to the code."""
+    named_days: dict[Annotated[str, Field(min_length=1), AfterValidator(str.strip)], MonthDay] = Field(
+        default_factory=dict
+    )
+    """Days a brief names by a name, not a date (``平安夜: "12-24"``, ``元旦: "01-01"``): the importer reads
+    「平安夜岑的第 3 条」 as the brief of that day (of this year, or the year before when it is still to come)."""
     levels_from_boundary: list[LevelWords] | None = None
     """What a 证据边界 says about how far an item was checked, and the level it sets: tried top to
     bottom, the first row with a word in the boundary (or the points) wins, so the team decides

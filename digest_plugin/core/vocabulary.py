@@ -52,6 +52,11 @@ class Vocabulary:
         self._hosts = MappingProxyType(hosts)
         self._words = MappingProxyType({k: MappingProxyType(v) for k, v in merged.items()})
         self._phrases = MappingProxyType({act: tuple(said) for act, said in phrases.items()})
+        days: dict[str, str] = {}
+        for f in (*files, default_file()):  # the site's names first; the package's fill in
+            for name, day in f.named_days.items():
+                days.setdefault(name, day)
+        self._days = MappingProxyType(days)
 
     def _key(self) -> tuple[tuple[str, tuple[tuple[str, Word], ...]], ...]:
         return tuple((kind, tuple(words.items())) for kind, words in self._words.items())
@@ -104,6 +109,10 @@ class Vocabulary:
         """A pattern that finds any phrase of ``act`` not negated right before it (「而非新增」, 「不原地
         更新」 say the opposite); longest phrases first, so 「不再跟进」 is found before 「跟进」."""
         return _wording_pattern(self.phrases(act))
+
+    def named_days(self) -> Mapping[str, str]:
+        """The days briefs name by a name (``named_days:``): 平安夜 → "12-24"."""
+        return self._days
 
     def level_reading(self, *texts: str) -> tuple[str, str] | None:
         """(level, the word that set it) for the first row of ``levels_from_boundary`` with a word in ``texts``."""

@@ -113,7 +113,7 @@ def import_full(
     known_briefs = sorted(known_briefs, key=lambda b: (b.date, b.id))
     draft = Draft(words=vocabulary or Vocabulary(default_file()), earlier=known_briefs)
     relative = {act: draft.words.phrases(act) for act in ("yesterday", "day_before", "three_back", "previous_round")}
-    history = History(known_briefs, outline, relative)
+    history = History(known_briefs, outline, relative, draft.words.named_days())
     outline = with_brief_entries(outline, known_briefs)
     written = [Line(n, line) for n, line in enumerate(normalized(markdown).split("\n"), 1)]
     lines = unexported(from_obsidian(from_org(from_rst(from_pandoc(written)))))

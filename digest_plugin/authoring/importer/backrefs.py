@@ -145,11 +145,16 @@ class History:
         briefs: Iterable[Brief],
         outline: Outline | None = None,
         relative: Mapping[str, Sequence[str]] | None = None,
+        named_days: Mapping[str, str] | None = None,
     ) -> None:
         said = {act: tuple(relative.get(act) or words) if relative else words for act, words in RELATIVE.items()}
         self.yesterday, self.day_before = said["yesterday"], said["day_before"]
         self.three_back = said["three_back"]
-        self.dates = _date_pattern((*self.yesterday, *self.day_before, *self.three_back, *said["previous_round"]))
+        self.named_days = dict(named_days or {})
+        """平安夜 → "12-24" (``named_days:`` of the vocabulary)."""
+        self.dates = _date_pattern(
+            (*self.yesterday, *self.day_before, *self.three_back, *said["previous_round"]), tuple(self.named_days)
+        )
         self._briefs: list[_Indexed] = []
         self._entry_of: dict[str, str] = {}
         self._entries: list[_Entry] = []
@@ -271,6 +276,20 @@ class History:
                     return f"{b.date.isoformat()} 条目 {number}"
         return None
 
+    def night_dated(self, text: str, today: dt.date) -> dt.date | None:
+        """The one earlier night ``text`` names by a date, a named day or a relative word (「平安夜岑的
+        (1)–(4)」, 「12 月 21 日那张单子」, 「昨晚的」); None for none, or a weekday alone, which a heading
+        also uses for the night a list goes to (「给星期一（乔）的便条」 on a Sunday)."""
+        for match in self.dates.finditer(text):
+            if match.lastgroup not in _DATED:
+                continue
+            for when in _dates(match.group(), today, self, None):
+                nights = {b.date for b in when.briefs}
+                if len(nights) == 1 and (night := nights.pop()) < today:
+                    return night
+            return None
+        return None
+
     def _before(self, today: dt.date) -> list[_Indexed]:
         """Briefs a brief dated ``today`` can refer to (one of another round on the same date included)."""
         return [b for b in self._briefs if b.date <= today]
@@ -283,6 +302,9 @@ class History:
 
 
 # --------------------------------------------------------------------------- text patterns
+
+_DATED = frozenset(("iso", "md", "cn", "named", "slash", "en", "den", "hao", "rel"))
+"""The spellings of a date that name a night written before, never one to come (see :meth:`History.night_dated`)."""
 
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "0123456789:()")
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
@@ -306,16 +328,18 @@ passes the site's words (``wordings:`` of the vocabulary file), these when it ha
 
 
 @functools.cache
-def _date_pattern(relative: tuple[str, ...]) -> re.Pattern[str]:
+def _date_pattern(relative: tuple[str, ...], named: tuple[str, ...] = ()) -> re.Pattern[str]:
     words = "|".join(re.escape(w) for w in sorted(relative, key=len, reverse=True))
+    names = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True)) or r"(?!x)x"
     return re.compile(
         r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
-        r"|(?P<cn>(?<!\d)\d{1,2}月\d{1,2}日)"
+        r"|(?P<cn>(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日)"
+        rf"|(?P<named>{names})"
         r"|(?P<slash>(?<![\d/.v])\d{1,2}/\d{1,2}(?![\d/]))"
         r"|(?P<mmdd>(?<![A-Za-z0-9_.\-/$#=×x])(?<!\d:)(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\d.%,]"
         r"|\s*(?:tok|ms|GB|MB|KB|B\b|s\b|万|倍|块|颗|张|路|个|次|台|卡|字|行|维|位|元|秒|毫秒|⭐)))"
-        r"|(?P<hao>(?<![\d月/])\d{1,2}\s*号(?![\d]))"
+        r"|(?P<hao>(?<![\d月/·・])\d{1,2}\s*号(?![\d]))"
         r"|(?P<dot>(?<![\w.§\-$])\d{1,2}\.\d{1,2}(?![\d.%]|\s*(?:万|倍|×|x|ms|s\b|GB|B\b|美元)))"
         r"|(?P<ri>(?<![\d月/.])\d{1,2}\s*日(?![\d内前后窗均]))"
         r"|(?P<en>(?<![A-Za-z])(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s*\d{1,2}(?!\d))"
@@ -384,10 +408,15 @@ _LIST_SOURCE = (
     r"|(?<![^\s的：:（(「，,、])一\s*[·・．]\s*(?P<part1>\d{1,2})(?!\d)"
     r"|(?<![^\s的：:（(「，,、])二\s*[·・．]\s*(?P<part2>\d{1,2})(?!\d)"
     r"|(?<![\d/.\-])(?P<iof>\d{1,2})\s*/\s*(?P<iof_total>\d{1,2})(?![\d/.\-月日])"
+    r"|(?<=[·・])\s*(?P<ihao>\d{1,2})\s*号(?!\d)"
+    r"|(?<=[·・])\s*(?P<idot>\d{1,2})[）)]"
+    r"|(?<=[·・])\s*(?P<fdot>[一二三四五六七八九十])[）)]"
 )
 """(Two before the last: a brief's part and a number in it, 「乔的二·1」: part 一 holds the items, part 二 the
 contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.  The last: 「11月21日 1/4」,
-item 1 of that night's 4, read only after a night that has exactly that many items.)"""
+item 1 of that night's 4, read only after a night that has exactly that many items.  After it, 「12-19·珩·4 号」:
+the night, its writer and the item's number with 号, dotted together; 「日·杉·1）」 an item and 「日·杉·一）」 a
+follow-up, numbered as that night's writer numbered them.)"""
 _LIST = re.compile(_LIST_SOURCE)
 _GROUP_KIND = {
     "c_rest": "contradiction",
@@ -415,6 +444,9 @@ _GROUP_KIND = {
     "part1": "item",
     "part2": "contradiction",
     "iof": "item",
+    "ihao": "item",
+    "idot": "item",
+    "fdot": "follow_up",
     "iroman": "item",
     "fmark": "follow_up",
 }
@@ -553,6 +585,9 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         if kind == "iso":
             y, m, d = (int(x) for x in spelled.split("-"))
             day = _calendar(y, m, d)
+        elif kind == "named":  # 「平安夜」: the day the vocabulary names, this year or the year before
+            m, d = (int(x) for x in history.named_days[spelled].split("-"))
+            day = _month_day(today, m, d)
         elif kind == "mmdd":  # 「1129 岚（五）」: month and day in four digits, only a night some brief is dated
             day = _month_day(today, int(spelled[:2]), int(spelled[2:]))
         elif kind in ("md", "cn", "slash", "dot"):
@@ -721,7 +756,22 @@ def find_references(
             if not labelled:
                 continue
             briefs = (labelled[-1],)
-        elif group in ("ih", "cc", "itiao", "cmark", "cdark", "imark", "iparen", "part1", "part2", "iof", "iroman"):
+        elif group in (
+            "ih",
+            "cc",
+            "itiao",
+            "cmark",
+            "cdark",
+            "imark",
+            "iparen",
+            "part1",
+            "part2",
+            "iof",
+            "iroman",
+            "ihao",
+            "idot",
+            "fdot",
+        ):
             continue  # 「#2」, 「C1」, 「条 3」, 「▲1」, 「❶」, 「#增1」 undated: tonight's own (or a PR number)
         elif group == "i":
             if last_dated is None or last_dated[1] != "item" or not _LIST_CONTINUES.search(before):

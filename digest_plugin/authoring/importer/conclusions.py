@@ -77,7 +77,9 @@ def read_conclusions(
         found += inline
     last = night_before(draft.earlier, today)
     for numbered in sorted(found, key=lambda b: b.line):
-        if last is not None and lists.reports_on_writer(numbered, last):
+        if not numbered.earlier and (night := history.night_dated(numbered.heading, today)) is not None:
+            numbered.night = night  # 「平安夜岑的 (1)–(4)：」: that night's follow-ups, by their numbers
+        elif last is not None and lists.reports_on_writer(numbered, last):
             numbered.night = last.date
             draft.warn(
                 numbered.line,
@@ -345,16 +347,21 @@ def _mark_number(mark: str) -> int:
     return circled.index(mark) + 1 if mark in circled else int(re.sub(r"\D", "", mark))
 
 
+CARRIED_RUN = 8
+"""How many characters in a row a restated line shares with the earlier follow-up it carries on."""
+
+
 def _carried_on(text: str, draft: Draft, among: set[str] | None = None) -> str | None:
     """The one earlier follow-up, still open (and of ``among``, when given: those tonight carries over), that a
-    restated line names: they share a run of at least five characters (本地复现长 prefill 冻结).  None when
-    no single one does (never guessed)."""
+    restated line names: they share a run of at least eight characters (本地复现长 prefill 冻结); shorter runs
+    are the team's stock phrases (「那句的节点数」 asked of two different vendors).  None when no single one
+    does (never guessed)."""
     wanted = fold(without_asides(text))
     candidates = [f for f in _open_follow_ups(draft) if among is None or f.id in among]
     runs = {f.id: _shared_run(wanted, fold(f.text)) for f in candidates}
     best = max(runs.values(), default=0)
     hits = [fid for fid, run in runs.items() if run == best]
-    return hits[0] if best >= 5 and len(hits) == 1 else None
+    return hits[0] if best >= CARRIED_RUN and len(hits) == 1 else None
 
 
 def _shared_run(a: str, b: str) -> int:

@@ -31,6 +31,9 @@ OLD_NEW = re.compile(
     r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
 )
 """「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170."""
+OLD_THEN_NEW = re.compile(r"「(?P<qold>[^」]+)」[^「」。]{1,30}?(?:应为|应是|应作|应改为)\s*「(?P<qnew>[^」]+)」")
+"""「…要点里「作者 23 号放了代码（Apache-2.0）」，许可证记岔了，应为「BSD-3-Clause」」: the quote before is where
+the wrong words are, maybe more than them; read so, and the editor is asked to narrow it."""
 
 
 def read_reshape(brief: dict[str, Any], outline: Outline | None, history: History, draft: Draft) -> None:
@@ -54,7 +57,7 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
     renames = _renames(texts, draft)
     if renames:
         brief["section_renames"] = renames
-    moves = _moves(texts, today, history, draft)
+    moves = _moves(texts, today, history, draft, outline)
     if moves:
         brief["moves"] = moves
     errata = _errata(texts, today, history, draft)
@@ -189,8 +192,13 @@ def _skip_space(text: str, at: int) -> int:
     return at + len(text[at:]) - len(text[at:].lstrip())
 
 
-def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
-    """「把 10-31 条目 2 挪到 §5.2」: the entry that item made, and the section after the phrase."""
+def _moves(
+    texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: Draft, outline: Outline | None = None
+) -> list[dict[str, Any]]:
+    """「把 10-31 条目 2 挪到 §5.2」: the entry that item made, and the section after the phrase.  An entry
+    quoted word for word (「§1.1 里 Inferact 那一段（10-21 写下的「Inferact 获大额融资，…」）迁往 §5.2」)
+    is named more surely than by the item a date points at.  A clause that moves an entry to where it
+    already stands retells an earlier night's move (「平安夜岑从 §3.1 调到了 §3.3」): nothing moves tonight."""
     said = draft.words.wording("moved")
     out: list[dict[str, Any]] = []
     for line, text, _item in texts:
@@ -202,10 +210,16 @@ def _moves(texts: list[tuple[int, str, Any]], today: dt.date, history: History, 
             found = [r for r in find_references(clause, today, history, part="items") if r.id]
             refs = {str(r.id) for r in found if r.kind == "item"}
             named = {str(r.id) for r in found if r.kind == "entry"}
-            if not to or (len(refs) != 1 and len(named) != 1):
+            quoted = _entries_quoted(clause, outline)
+            if not to or (len(refs) != 1 and len(named) != 1 and len(quoted) != 1):
                 continue
             # 「把 10-31 条目 2 挪到 §5.2」, or the entry named by its title (「挪一条：「Meta 的 … 部署」……挪到 §5.4」)
-            entry = history.entry_of(next(iter(refs))) if len(refs) == 1 else next(iter(named))
+            if len(quoted) == 1:
+                entry: str | None = next(iter(quoted))
+            else:
+                entry = history.entry_of(next(iter(refs))) if len(refs) == 1 else next(iter(named))
+            if entry is not None and history.section_of(entry) == to[0]["section"]:
+                continue
             if entry is None:
                 draft.warn(line, f"«{clause.strip()}»: moves an item that made no entry; nothing moved")
                 continue
@@ -272,9 +286,9 @@ def _entries_named(text: str, today: dt.date, history: History) -> set[str]:
 
 
 def _entries_quoted(text: str, outline: Outline | None) -> set[str]:
-    """The entries ``text`` names by their exact title in 「」 (「§3.2「Dynamo 1.0 GA」拆作两条」)."""
+    """The entries ``text`` names by their exact title or words in 「」 (「§3.2「Dynamo 1.0 GA」拆作两条」)."""
     quoted = {fold(m["text"]) for m in QUOTED.finditer(text)}
-    return {e.id for e in (outline.entries if outline else []) if fold(e.title) in quoted}
+    return {e.id for e in (outline.entries if outline else []) if {fold(e.title), fold(e.text or "")} & quoted}
 
 
 def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History, draft: Draft) -> list[dict[str, Any]]:
@@ -288,6 +302,8 @@ def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History,
             continue
         refs = [r for r in find_references(text, today, history, part="items") if r.kind == "item" and r.id]
         fix = OLD_NEW.search(text)
+        loose = OLD_THEN_NEW.search(text) if fix is None else None
+        fix = fix or loose
         if len({r.id for r in refs}) != 1 or fix is None:
             draft.warn(
                 line, f"«{text.strip()[:40]}…» reads as an erratum, but names no single item or no 「旧」应为「新」"
@@ -298,4 +314,11 @@ def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History,
         erratum = {"brief": ref.brief, "item": Code(str(ref.id)), "old": old, "new": new, "text": text.strip()}
         if erratum not in out:
             out.append(erratum)
+            if loose is not None:
+                draft.warn(
+                    line,
+                    f"erratum of {ref.text}: the words before 应为 quote «{old}»; if only part of it is wrong, "
+                    "narrow old to those words",
+                    ("errata", len(out) - 1),
+                )
     return out

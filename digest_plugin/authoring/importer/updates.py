@@ -64,6 +64,10 @@ REPLACED_BY_NUMBER = re.compile(
     r"由(?:今日|今天|本轮)?(?:条目|条|第)\s*(?P<n>\d+)\s*(?:项|条)?\s*(?:替代|取代|替换|替下|接替)"
 )
 """「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」: tonight's item that replaces the retracted one."""
+REPLACED_WITH = re.compile(
+    r"(?:换成|换上|改用|代之以)\s*(?:今晚|今天|本轮)?的?\s*第\s*(?P<n>\d{1,2}|[一二三四五六七八九十])\s*[条项]"
+)
+"""「换成第三条那一行」: the retracted line gives way to tonight's item N."""
 THIS_ITEM = ("本条", "本条目", "本项", "本件", "此条", "这条")
 """How an item names itself in its own text (「由本条顶掉」)."""
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
@@ -77,6 +81,8 @@ ARROW = re.compile(
 QUOTED_ARROW = re.compile(r"「[^」]+」\s*(?:→|->|⟶|⇒)\s*(?:新\s*)?「[^」]+」")
 """One quoted claim turned into another: a change of that claim, whatever the words around it say."""
 CLAUSE_END = "；;。\n"
+LEAD_TAG = re.compile(r"[〔［\[](?P<status>[^〕］\]\n]{1,10})[〕］\]]\s*$")
+"""A status in brackets right before a reference, leading its line: 「〔递给 Leo〕日·杉·一）…」."""
 STATUS_HEADING = re.compile(
     r"^(?P<heading>[^：:]{0,16}(?:跟进(?:情况|盘点|清点|结算)?|顺延清单|收尾与遗留|[^：:]{0,8}交给[^：:]*件事))\s*[：:](?P<rest>.*)$",
     re.S,
@@ -226,7 +232,12 @@ class _State:
                 change = self.change(scope, before + scope)
                 self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
             elif ref.kind == "follow_up":
-                self.follow_up_update(ref.id, scope or before, piece, _sentence_after(piece.text, ref.end))
+                said = scope or before
+                if (lead := LEAD_TAG.search(before)) and last_status(said, self.draft.words) is None:
+                    said = (
+                        f"〔{lead['status']}〕{said}"  # 「· 〔交了卷〕日·杉·二）NIXL 那句的条件——…」: it leads the line
+                    )
+                self.follow_up_update(ref.id, said, piece, _sentence_after(piece.text, ref.end))
             elif ref.kind == "item" and (self.retract.search(before) or self.retract.search(scope[:4])):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
@@ -463,10 +474,10 @@ class _State:
         text = piece.text
         reason = REASON.search(text)
         retraction: dict[str, Any] = {"item": Code(item_id), "reason": (reason["reason"] if reason else text).strip()}
-        numbered = REPLACED_BY_NUMBER.search(text)
+        numbered = REPLACED_BY_NUMBER.search(text) or REPLACED_WITH.search(text)
         items = {i["number"]: i["id"] for i in self.brief.get("items", [])}
-        if numbered and int(numbered["n"]) in items:
-            retraction["superseded_by"] = Code(items[int(numbered["n"])])
+        if numbered and small_number(numbered["n"]) in items:
+            retraction["superseded_by"] = Code(items[small_number(numbered["n"])])
         elif self.draft.words.wording("replaced_by_this").search(text) and piece.item:
             retraction["superseded_by"] = Code(piece.item)
         elif successor := self._successor(text, piece):
