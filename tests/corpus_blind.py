@@ -84,7 +84,28 @@ THIRTEENTH = ROOT / "tests" / "corpus" / "blind13"
 """Four later nights (12-27 … 12-30) by two new writers (杉, 溪) and two returning ones (乔, Leo), written after
 blind12 was tuned on (2026-12-06, fourth session).  12-29 and 12-30 are held out (``HOLDOUT``, chosen before the
 ledgers were written; described in ``HOLDOUT.md``, not read)."""
-CORPORA = (BLIND, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, FRESH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH)
+FOURTEENTH = ROOT / "tests" / "corpus" / "blind14"
+"""Four later nights across the year's end (12-31 … 2027-01-03); the tuned two by 岑 (returning, 12-31) and 黎
+(new, 元旦), written after blind13 was tuned on (2026-12-06, fifth session).
+01-02 and 01-03 are held out (``HOLDOUT``, chosen before the ledgers were written; described in ``HOLDOUT.md``,
+not read).  The writing session saw, by its own slip, part of ``blind13/HOLDOUT.md`` and of ``blind9``'s
+ledgers, and kept its nights clear of what they describe (its README says how)."""
+CORPORA = (
+    BLIND,
+    SECOND,
+    THIRD,
+    FOURTH,
+    FIFTH,
+    SIXTH,
+    SEVENTH,
+    FRESH,
+    NINTH,
+    TENTH,
+    ELEVENTH,
+    TWELFTH,
+    THIRTEENTH,
+    FOURTEENTH,
+)
 
 
 def holdout() -> set[str]:
@@ -101,7 +122,7 @@ def nights(which: str = "all") -> list[Path]:
     """The nights of ``which``: tune, holdout (every held-out night), fresh (blind8/ only), or one
     corpus folder's name (blind, blind2, … blind8)."""
     held = holdout()
-    found = sorted((p for folder in CORPORA for p in folder.glob("2026-*.md")), key=lambda p: p.name)
+    found = sorted((p for folder in CORPORA for p in folder.glob("20[0-9][0-9]-*.md")), key=lambda p: p.name)
     if which == "tune":
         return [p for p in found if p.stem not in held]
     if which == "holdout":
