@@ -409,14 +409,14 @@ _LIST_SOURCE = (
     r"|(?<![^\s的：:（(「，,、])二\s*[·・．]\s*(?P<part2>\d{1,2})(?!\d)"
     r"|(?<![\d/.\-])(?P<iof>\d{1,2})\s*/\s*(?P<iof_total>\d{1,2})(?![\d/.\-月日])"
     r"|(?<=[·・])\s*(?P<ihao>\d{1,2})\s*号(?!\d)"
-    r"|(?<=[·・])\s*(?P<idot>\d{1,2})[）)]"
+    r"|(?<=[·・\s的])\s*(?P<idot>\d{1,2})[）)](?![\d.])"
     r"|(?<=[·・])\s*(?P<fdot>[一二三四五六七八九十])[）)]"
 )
 """(Two before the last: a brief's part and a number in it, 「乔的二·1」: part 一 holds the items, part 二 the
 contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.  The last: 「11月21日 1/4」,
 item 1 of that night's 4, read only after a night that has exactly that many items.  After it, 「12-19·珩·4 号」:
-the night, its writer and the item's number with 号, dotted together; 「日·杉·1）」 an item and 「日·杉·一）」 a
-follow-up, numbered as that night's writer numbered them.)"""
+the night, its writer and the item's number with 号, dotted together; 「日·杉·1）」 (or 「27 号杉 2）」, right after a
+night and its writer) an item and 「日·杉·一）」 a follow-up, numbered as that night's writer numbered them.)"""
 _LIST = re.compile(_LIST_SOURCE)
 _GROUP_KIND = {
     "c_rest": "contradiction",
@@ -459,7 +459,8 @@ _ITEM_NTH = re.compile(r"[\u4e00-\u9fff]{0,2}[A-Za-z\u4e00-\u9fff]\s*\Z")
 dated 「第三条」 in Chinese numerals (「11.18 第三条」); a dated 「10-21 第 3 条」 names no list."""
 _LINE_START = re.compile(r"[\s\-*•·>|]*")
 """What may stand before the first words of a line (a bullet, a quote's mark, a table's pipe)."""
-_TODAY = re.compile(r"(?:今日|今天|本轮|本日|本条|本次|当日)[\s的]*\Z")
+_TODAY = re.compile(r"(?:今日|今天|今晚|本轮|本日|本条|本次|当日|新开|新立|新提)[\s的]*\Z")
+"""Words before an undated 「矛盾 2」 that make it tonight's own: 「今日矛盾 2」, 「新开矛盾 1、2」."""
 _LIST_CONTINUES = re.compile(r"(?:与|和|及|、)\s*\Z")
 _CLAUSE_START = re.compile(r"(?:\A|[；;，,、:。\n])\s*\Z")
 _ENTRY = re.compile(

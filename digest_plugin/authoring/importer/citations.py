@@ -20,10 +20,16 @@ which :func:`read_number` then reads whole or refuses (``47,91``), never cut at 
 CITATION_HEAD = re.compile(rf"^{arxiv.MENTION_LOOSE}\s*[—–-]+\s*(?P<rest>.*)$", re.S)
 
 
-COUNT_THEN_SOURCE = rf"(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex)(?![A-Za-z])"
+COUNT_THEN_SOURCE = rf"(?P<count>{NUMBER})\s*/\s*(?P<source>S2|OpenAlex|OA)(?![A-Za-z])"
 """A count, then whose it is: 「4,762 / S2」."""
-SOURCE_THEN_COUNT = rf"(?<![A-Za-z])(?P<source>S2|OpenAlex)\s*(?:被引|引用)?\s*[=:：]?\s*(?P<count>{NUMBER})"
-"""Whose, then the count: 「S2 被引 5,231」, 「S2=5,216」, 「OpenAlex 418」."""
+SOURCE_THEN_COUNT = rf"(?<![A-Za-z])(?P<source>S2|OpenAlex|OA)\s*(?:被引|引用)?\s*[=:：]?\s*(?P<count>{NUMBER})"
+"""Whose, then the count: 「S2 被引 5,231」, 「S2=5,216」, 「OpenAlex 418」, 「OA 7,346」 (OpenAlex, shortened)."""
+
+
+def _source(said: str) -> str:
+    """The count's source as the YAML names it: 「OA」 is OpenAlex."""
+    return "OpenAlex" if said == "OA" else said
+
 
 CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
     ("card", re.compile(r"^卡片(?:来源)?\s*(?P<value>\S+)$")),
@@ -53,7 +59,7 @@ def read_citations(part: Part, draft: Draft) -> dict[str, Any]:
     # with the id and gives counts, 「arXiv:2407.21783　Title——被引 S2 …」, is an entry)
     part = Part(part.kind, part.heading, part.line, _prose_sentences(_unrolled_table(part.lines)))
     starts = re.compile(
-        r"^\s*(?:[-•*·]\s*`?arXiv\s*[:：]|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–]"
+        r"^\s*(?:[-•*·]\s*`?arXiv(?:\s*[:：]|\s+(?=\d{4}\.\d{4,5}))|`?arXiv\s*[:：]\s*[\w./-]+`?\s*(?:[（(]v\d+[）)])?\s*[—–]"
         r"|`?(?:arXiv\s*[:：]\s*)?\d{4}\.\d{4,5}(?:v\d+)?`?[\s\u3000]+(?=\S.*(?:S2|OpenAlex|被引)))"
     )
     entries, others = list_entries(part.lines, starts)
@@ -185,6 +191,8 @@ def _read_citation(line: int, text: str, verified: bool, draft: Draft, at: At) -
             loose = {"arxiv": ids[0], "title": title or ids[0]}
         if verified:
             loose["verified"] = True
+        if draft.words.wording("withdrawn").search(text):
+            loose["withdrawn"] = True  # 「… · 作者撤稿，见 [3]」: its authors withdrew it, in any shape of line
         _cited_before(loose, draft)
         return loose
     citation: dict[str, Any] = {"arxiv": m["id"], "title": ""}
@@ -234,7 +242,7 @@ COUNT_AFTER = re.compile(SOURCE_THEN_COUNT)
 COUNT_BEFORE = re.compile(COUNT_THEN_SOURCE)
 LOOSE_AS_OF = re.compile(r"截至\s*[=:：]?\s*(?P<date>\d{4}-\d{2}-\d{2})")
 TITLE_END = re.compile(
-    r"\s*(?:——|—|\s[-–]\s|[（(]|[|｜]|[：:]\s*(?:S2|OpenAlex|被引)|[；;]|\s(?=S2\b|OpenAlex\b)|\s+被引)"
+    r"\s*(?:——|—|\s[-–·]\s|[（(]|[|｜]|[：:]\s*(?:S2|OpenAlex|被引)|[；;]|\s(?=S2\b|OpenAlex\b)|\s+被引)"
 )
 USE_NOTE = re.compile(r"(?:用途\s*[：:=]\s*|[）)]\s*(?:——|—)\s*)(?P<note>[^（(]+?)\s*$")
 
@@ -261,16 +269,18 @@ def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
     counts: dict[str, int] = {}
     # the numbers already read: 「S2 1.31 万 / OpenAlex 7,196」 gives 1.31 万 to S2 only
     used: list[tuple[int, int]] = []
+    said: list[tuple[int, int]] = []  # the whole of each count read, its source too: no part of the use note
     for found in sorted([*COUNT_AFTER.finditer(after), *COUNT_BEFORE.finditer(after)], key=lambda x: x.start()):
         span = found.span("count")
         if any(span[0] < end and start < span[1] for start, end in used):
             continue
         used.append(span)
+        said.append(found.span())
         count = read_number(found["count"].strip().rstrip(",，.．"))
-        if found["source"] not in counts:
+        if _source(found["source"]) not in counts:
             if not isinstance(count, int) or count < 0:
                 return None  # a count not read whole: the editor writes it
-            counts[found["source"]] = count
+            counts[_source(found["source"])] = count
     if not title or set(counts) != {"S2", "OpenAlex"}:
         return None
     citation: dict[str, Any] = {"arxiv": arxiv_id, "title": title}
@@ -284,15 +294,15 @@ def _loose(arxiv_id: str, text: str) -> dict[str, Any] | None:
         for source in ("S2", "OpenAlex")
     ]
     note = USE_NOTE.search(after)
-    taken = [*used, *([dated.span()] if dated else []), *([note.span()] if note else [])]
+    taken = [*said, *([dated.span()] if dated else []), *([note.span()] if note else [])]
     rest = "".join(c for i, c in enumerate(after) if not any(a <= i < b for a, b in taken)).replace(title, "", 1)
     pieces = [p.strip(" ，,、:：=·《》/`") for p in re.split(r"[|｜；;。（）()]|——|—", rest)]
     kept = [p for p in pieces if re.search(r"\w{2}", re.sub(r"S2|OpenAlex|被引|截至|用途", "", p))]
-    said = [note["note"].strip(" 。")] if note else []
+    told = [note["note"].strip(" 。")] if note else []
     if kept:
-        said.append(f"（{'；'.join(kept)}）")  # what else the line says (last night's counts …): kept, not lost
-    if said:
-        citation["use_note"] = "".join(said)
+        told.append(f"（{'；'.join(kept)}）")  # what else the line says (last night's counts …): kept, not lost
+    if told:
+        citation["use_note"] = "".join(told)
     return citation
 
 
@@ -335,7 +345,7 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: Draft
                     )
                     draft.unplaced(line, piece, f"citation {citation['arxiv']}: count not read", at + ("title",))
                     return
-                citation.setdefault("cited_by", []).append({"source": m["source"], "count": count})
+                citation.setdefault("cited_by", []).append({"source": _source(m["source"]), "count": count})
             elif key == "first_listed":  # 「新登记」: the paper is new to the list, as its missing refresh says; kept
                 citation["use_note"] = citation.get("use_note", "") + f"（{m['value']}）"
             elif key == "doi" and not DOI.fullmatch(m["value"]):

@@ -32,7 +32,7 @@ MARKDOWN_MARKS = re.compile(r"^\s*#{1,6}\s+|^\s*\*\*(?=.*\*\*\s*$)|\*\*\s*$")
 """Heading marks a person may add: "## 一、…", "### 条目 1：…", "**条目 1：…**"."""
 
 
-BULLETS = "-•*·・+∙"
+BULLETS = "-•*·・+∙∘◦‣"
 """The marks a writer opens a list item with."""
 BULLET = re.compile(rf"^\s*[{BULLETS}]\s+(?P<text>.*?)\s*$")
 

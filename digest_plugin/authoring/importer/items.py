@@ -35,10 +35,11 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*(?:No|NO|no|Nº|№)\s*\.?\s*(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
     re.compile(rf"^\s*(?P<number>{ROMAN_NUMERAL})\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^\s*[\[［](?P<number>\d{1,2})[\]］]\s*(?P<title>[^\s(（].*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number),
-「iv. …」 (a lower-case Roman numeral).  One
+「iv. …」 (a lower-case Roman numeral), 「[1] …」 (the number in square brackets, not a link's).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -112,7 +113,7 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
         canonical,
         # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
-            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
+            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:｜]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
             rf"|{OPEN}(?P<label2>{alternation}){CLOSE}\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
@@ -147,10 +148,11 @@ _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
 PLAIN_LABEL = re.compile(
     r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
-    r"|^(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*："
+    r"|^(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜]"
 )
 """A plain label at the start of an unindented line: 「src = …」 or 「来路 ▸ …」 (any short word and an equals
-sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon).  Read as a label only where the part has fields of this
+sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon
+or a full-width bar: 「取自｜…」).  Read as a label only where the part has fields of this
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
 
@@ -523,7 +525,7 @@ def _inline_fields(f: Field, labels: _Labels) -> Iterator[Field]:
 
 
 RATING_LINE = re.compile(
-    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=])?\s*(?P<rating>.+)$"
+    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=｜])?\s*(?P<rating>.+)$"
 )
 """A line that may hold only the item's value rating, after a short label of any kind."""
 

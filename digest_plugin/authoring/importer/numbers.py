@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
 
 NUMBER = r"[0-9０-９][0-9０-９,，.．]*\s*[万亿]?"
 """What may be a number in a brief's text, for a pattern that then hands it to :func:`read_number`."""
@@ -72,7 +73,10 @@ def read_number(text: str) -> int | float | None:
     m = _PLAIN.match(plain)
     if not m:
         return None
-    value = float(m["digits"].replace(",", "") + (m["fraction"] or "")) * _SCALES[m["scale"]]
+    # in decimal, not binary: 1.37 万 is 13700 exactly (a float makes it 13700.000000000002, no count)
+    exact = Decimal(m["digits"].replace(",", "") + (m["fraction"] or "")) * _SCALES[m["scale"]]
     if m["sign"] == "-":
-        value = -value
-    return int(value) if value.is_integer() and (not m["fraction"] or m["scale"]) else value
+        exact = -exact
+    if exact == exact.to_integral_value() and (not m["fraction"] or m["scale"]):
+        return int(exact)
+    return float(exact)

@@ -31,7 +31,9 @@ OLD_NEW = re.compile(
     r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
 )
 """「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170."""
-OLD_THEN_NEW = re.compile(r"「(?P<qold>[^」]+)」[^「」。]{1,30}?(?:应为|应是|应作|应改为)\s*「(?P<qnew>[^」]+)」")
+OLD_THEN_NEW = re.compile(
+    r"「(?P<qold>[^」]+)」[^「」。]{1,30}?(?:应为|应是|应作|应改为|改为|改成)\s*「(?P<qnew>[^」]+)」"
+)
 """「…要点里「作者 23 号放了代码（Apache-2.0）」，许可证记岔了，应为「BSD-3-Clause」」: the quote before is where
 the wrong words are, maybe more than them; read so, and the editor is asked to narrow it."""
 
@@ -63,7 +65,7 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
     errata = _errata(texts, today, history, draft)
     if errata:
         brief["errata"] = errata
-    splits = _splits(items, today, history, draft, outline)
+    splits = _splits(items, today, history, draft, outline, brief.get("conclusions", []))
     if splits:
         brief["splits"] = splits
 
@@ -229,11 +231,18 @@ def _moves(
 
 
 def _splits(
-    items: list[dict[str, Any]], today: dt.date, history: History, draft: Draft, outline: Outline | None = None
+    items: list[dict[str, Any]],
+    today: dt.date,
+    history: History,
+    draft: Draft,
+    outline: Outline | None = None,
+    conclusions: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """「§5.4 Kapitsa 子条目（10-29 条目 1 起头）……索性一分为二：本条收版本与格式，条 3 收同机基准」: the
     items whose own words say they split something are the parts, and the one earlier entry those words
-    name is what they split.  Two parts and one entry, or nothing but a question for the editor."""
+    name is what they split; when they name several (the entry, and what earlier nights wrote into it),
+    the split's line in part 四 may name the one (「一分两半：12 月 18 日钟的 No.3 … 分成 …」).  Two parts and one
+    entry, or nothing but a question for the editor."""
     said = draft.words.wording("split")
     parts: list[tuple[int, dict[str, Any], str]] = []
     in_clauses: set[str] = set()  # what the clauses that say 「拆」 name
@@ -252,6 +261,16 @@ def _splits(
         return []
     if len(in_clauses) == 1:
         named = in_clauses  # 「§3.2「Dynamo 1.0 GA」拆作两条」: the entry the split's own words name
+    if len(named) != 1:
+        summed = {
+            e
+            for text in conclusions or []
+            for clause in CLAUSE.findall(text)
+            if said.search(clause)
+            for e in _entries_named(clause, today, history) | _entries_quoted(clause, outline)
+        }
+        if len(summed) == 1 and (not named or summed <= named):
+            named = summed
     if len(named) != 1:
         numbers = "、".join(str(item.get("number")) for _, item, _ in parts)
         draft.warn(

@@ -61,9 +61,9 @@ did (「11月5日 顺延」, 「周一乔撂下了」)."""
 
 
 REPLACED_BY_NUMBER = re.compile(
-    r"由(?:今日|今天|本轮)?(?:条目|条|第)\s*(?P<n>\d+)\s*(?:项|条)?\s*(?:替代|取代|替换|替下|接替)"
+    r"由(?:今日|今天|本轮)?(?:条目|条|第)\s*(?P<n>\d+)\s*(?:项|条)?(?:的[^，,；;。]{0,6})?\s*(?:替代|取代|替换|替下|接替|补上)"
 )
-"""「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」: tonight's item that replaces the retracted one."""
+"""「由条目 4 替代」, 「由条 4 替换」, 「由第 4 项接替」, 「由第 2 条的两行补上」: tonight's item that replaces the retracted one."""
 REPLACED_WITH = re.compile(
     r"(?:换成|换上|改用|代之以)\s*(?:今晚|今天|本轮)?的?\s*第\s*(?P<n>\d{1,2}|[一二三四五六七八九十])\s*[条项]"
 )
@@ -78,6 +78,11 @@ ARROW = re.compile(
     r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)"
 )
 """The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
+QUOTED_PAIR = re.compile(
+    r"(?:旧\s*)?「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成|应为|→|->|⟶)\s*(?:新\s*)?「(?P<qnew>[^」]+)」"
+)
+"""Both values quoted: read before any bare arrow in the same words (「矛盾 1（GB200 那一行）→ 数字换掉：旧「…」→ 新「…」」
+says the change with its first arrow and the values with its second)."""
 QUOTED_ARROW = re.compile(r"「[^」]+」\s*(?:→|->|⟶|⇒)\s*(?:新\s*)?「[^」]+」")
 """One quoted claim turned into another: a change of that claim, whatever the words around it say."""
 CLAUSE_END = "；;。\n"
@@ -127,6 +132,8 @@ class _State:
         self.brief, self.draft, self.history, self.today = brief, draft, history, today
         self.round = brief.get("round")
         self.contradictions: dict[str, dict[str, Any]] = {}
+        self.asked: dict[str, tuple[int, str]] = {}
+        """Contradiction updates read from weak words, each with the question that marks it."""
         self.follow_ups: dict[str, dict[str, Any]] = {
             str(u["follow_up"]): u for u in brief.get("follow_up_updates", [])
         }
@@ -238,10 +245,18 @@ class _State:
                         f"〔{lead['status']}〕{said}"  # 「· 〔交了卷〕日·杉·二）NIXL 那句的条件——…」: it leads the line
                     )
                 self.follow_up_update(ref.id, said, piece, _sentence_after(piece.text, ref.end))
-            elif ref.kind == "item" and (self.retract.search(before) or self.retract.search(scope[:4])):
+            elif ref.kind == "item" and (
+                self.retract.search(before) or self.retract.search(scope[:4]) or self._retracts_in_phrase(scope)
+            ):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
                 self.entry_named(ref.id, piece.item, explicit=ref.kind == "item")
+
+    def _retracts_in_phrase(self, scope: str) -> bool:
+        """「岑第 3 条开的那一条整条删去」: the verb a few words on, in the phrase the reference opens (up to its
+        first comma), and told as tonight's act, not an earlier night's (「已于 11-02 撤回」)."""
+        phrase = re.split(r"[，,；;。]", scope, maxsplit=1)[0]
+        return bool(self.retract.search(phrase)) and not PAST.search(phrase)
 
     def says_change(self, text: str) -> bool:
         """Whether ``text`` has a word for what happened to a contradiction (any of the team's)."""
@@ -265,6 +280,10 @@ class _State:
                 # It is said outside the brackets, so it outweighs a word inside them (「（周一晾成暂挂观察）
                 # 改过来：旧「…」→ 新「…」」: the bracket retells what a past night did)
                 return "corrected"
+        if self.known_disposition(bare):
+            # 「矛盾 2（…）→ 降到丢弃级」: no word the team has named, but a disposition's label said of it; read as
+            # re-judged to that and asked (a re-judged claim stays withheld: nothing is published by the reading)
+            return "relabelled"
         return None
 
     # ------------------------------------------------------------------ contradictions
@@ -317,6 +336,17 @@ class _State:
                 return None
             update["change"] = ContradictionChange.superseded
             update["superseded_by"] = Code(todays[int(successor["n"])])
+        elif change == "relabelled":
+            named = self.known_disposition(without_asides(scope))
+            if named is None:
+                return None
+            update["change"] = ContradictionChange.redisposed
+            update["disposition"] = Code(named)
+            self.asked[cid] = (
+                self.line,
+                f"contradiction {cid}: read as re-judged to «{self.draft.words.label('dispositions', named)}», the "
+                "disposition its line names, though no word for re-judging (改判) stands there; check",
+            )
         elif change == "redisposed":
             phrase = DISPOSITION_PHRASE.search(scope) or DISPOSITION_PHRASE.search(text)
             if phrase is None:  # 「改判丢弃级」: a disposition the vocabulary has, by its label or an alias
@@ -363,8 +393,15 @@ class _State:
     def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any] | None:
         """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
         figure the contradiction withheld, else its one withheld claim."""
-        arrow = ARROW.search(scope)
-        old, new = (_value(arrow["old"] or arrow["qold"]), _value(arrow["new"] or arrow["qnew"])) if arrow else ("", "")
+        arrow = QUOTED_PAIR.search(scope) or ARROW.search(scope)
+        old, new = (
+            (
+                _value(arrow.groupdict().get("old") or arrow["qold"]),
+                _value(arrow.groupdict().get("new") or arrow["qnew"]),
+            )
+            if arrow
+            else ("", "")
+        )
         rest = scope[arrow.end() :] if arrow else scope
         reason = rest.strip(" ，,）)；;。") or scope.strip()
         correction: dict[str, Any] = {}
@@ -380,6 +417,8 @@ class _State:
             correction["item"] = Code(stated[-1][1])
         elif isinstance(old, str) and old and (earlier is None or not claims or old in claims):
             correction["claim"] = old  # no single figure or claim to name: the wrong words as written
+        elif isinstance(old, str) and old and len(holding := [c for c in claims if old in c]) == 1:
+            correction["claim"] = holding[0]  # 「旧「不到 8 秒」」: the words of the one withheld claim that hold it
         else:  # nothing to name what was wrong: left open (its claim stays withheld), for the editor
             self.draft.warn(
                 self.line,
@@ -555,6 +594,11 @@ class _State:
         for (cid, what), (line, message) in self.doubts.items():
             if what != "successor" or cid not in self.contradictions:
                 self.draft.warn(line, message, ("contradiction_updates",))
+        order = list(self.contradictions)
+        for cid, (line, message) in self.asked.items():
+            if cid in self.contradictions:
+                index = len(self.brief.get("contradiction_updates", [])) + order.index(cid)
+                self.draft.warn(line, message, ("contradiction_updates", index))
         b = self.brief
         for key, found in (
             ("contradiction_updates", list(self.contradictions.values())),
@@ -596,8 +640,8 @@ part the words of one statement: 「C1 - 已更正」, 「乔 · 12-14」.)"""
 STATUS = r"【[^】\n]{1,8}】"
 STATUS_TAG = re.compile(rf"\s*{STATUS}")
 """A status in brackets after a clause's end (「…1 月中旬。【未变】」): the end of that clause's statement."""
-ITEM_STATUS = re.compile(rf"{STATUS}$")
-"""The status in brackets that ends a list item."""
+ITEM_STATUS = re.compile(rf"(?:{STATUS}|（[^（）\n]{{1,10}}）)$")
+"""The status in brackets that ends a list item: 「【成立】」, or after the item's last sentence 「。（查到底了，放开）」."""
 
 
 def _item_status(text: str, at: int) -> str:
