@@ -179,3 +179,8 @@ def test_a_status_in_brackets_after_a_list_items_last_sentence_settles_the_contr
     _, brief = _night(two=two)
     (update,) = brief["contradiction_updates"]
     assert (update["contradiction"], update["outcome"]) == ("vllm-version-basis", "confirmed")
+
+
+def test_a_retraction_verb_told_of_someone_else_in_the_items_phrase_retracts_nothing():
+    _, brief = _night(four="- 10-21 条目 4（v0.30 那行）——v0.30.1 已被维护者撤掉，今晚先不动。")
+    assert not brief.get("retractions")

@@ -133,3 +133,23 @@ def test_an_erratum_whose_wrong_words_are_quoted_before_its_verb_is_read_and_ask
         "32K token",
     )
     assert _marks(text, "narrow old"), text
+
+
+def test_an_item_updating_entries_it_names_by_short_names_its_relation_gives_updates_each():
+    markdown = (
+        SECOND_NIGHT.format(author="杉", two="无。", four="- 无。")
+        .replace(
+            "与活文档脉络的关系：§1.1 Kapitsa 换数。",
+            "与活文档脉络的关系：『冻结』——10-21 条目 4 开的那条，版本区间还空着；『MX』——10-21 条目 3 开的那条。",
+        )
+        .replace(
+            "建议归入：§1.1 Kapitsa 原地更新。",
+            "建议归入：两处原地更新：『冻结』——补版本区间；『MX』——补 0.23 的出处。",
+        )
+    )
+    done = import_full(markdown, known_briefs=[FIRST], outline=OUTLINE)
+    placement = YAML(typ="safe").load(done.text)["items"][0]["placement"]
+    assert {placement["entry"], *placement.get("entries", [])} == {
+        "vllm-long-prefill-freeze",
+        "modelexpress-weight-transfer",
+    }

@@ -44,7 +44,7 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
         return
     items = brief.get("items", [])
     for index, item in enumerate(items):
-        _several_entries(item, index, outline, draft)
+        _several_entries(item, index, outline, draft, _nicknames(item.get("relation", ""), today, history, outline))
     texts = [
         (draft.origins.get(("items", i), 1), text, item)
         for i, item in enumerate(items)
@@ -70,7 +70,30 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
         brief["splits"] = splits
 
 
-def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, draft: Draft) -> None:
+NICKNAME = re.compile(r"『(?P<nick>[^』\n]{1,20})』\s*(?:——|—|[：:])\s*(?P<said>[^，,；;。\n]+)")
+"""「『NIXL 压缩』——11 月 8 日林的条目 3 开的「NIXL 1.1 压缩传输」，…」: a short name for an entry, and what it names."""
+
+
+def _nicknames(relation: str, today: dt.date, history: History, outline: Outline | None) -> dict[str, str]:
+    """The short names an item's relation gives earlier entries, each the one entry the words right after it
+    name (by the item that made it, or by its title); a name whose words name none or several is not kept."""
+    out: dict[str, str] = {}
+    for m in NICKNAME.finditer(relation):
+        named = _entries_named(m["said"], today, history) | _entries_quoted(m["said"], outline)
+        if len(named) == 1:
+            out.setdefault(m["nick"].strip(), named.pop())
+    return out
+
+
+def _nicknamed(clause: str, nicknames: dict[str, str]) -> str | None:
+    """The entry a placement's clause names by a short name its relation gave (「『GPU→GPU』——…」)."""
+    said = {nicknames[n] for n in re.findall(r"『([^』\n]{1,20})』", clause) if n in nicknames}
+    return said.pop() if len(said) == 1 else None
+
+
+def _several_entries(
+    item: dict[str, Any], index: int, outline: Outline | None, draft: Draft, nicknames: dict[str, str] | None = None
+) -> None:
     """「三处原地更新——」 with one line per entry, or 「两处原地更新：§3.1 …；§3.3 …」 with one clause per
     entry: each names its entry (by § and name); two or more named, the item updates them all (the
     first stays ``entry``)."""
@@ -82,7 +105,11 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     places = PLACES.search(text)
     clauses = re.split(r"[；;。\n]", text)
     if len(lines) < 2 and places:  # 「两处原地更新：§3.1「…」加一行；§3.3「…」改上限」, or each by its title alone
-        lines = [clause for clause in clauses if SECTION_REF.search(clause) or QUOTED.search(clause)]
+        lines = [
+            clause
+            for clause in clauses
+            if SECTION_REF.search(clause) or QUOTED.search(clause) or _nicknamed(clause, nicknames or {})
+        ]
     headed = {m["section"] for m in map(_headed, clauses) if m}
     if len(lines) < 2 and len(headed) >= 2:  # 「two in-place updates：§5.1「…」— …；§5.4 支持矩阵 — …」
         lines = [clause for clause in clauses if _headed(clause)]
@@ -93,13 +120,17 @@ def _several_entries(item: dict[str, Any], index: int, outline: Outline | None, 
     for line in lines:
         named = SECTION_REF.search(line)
         entry = (
-            entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
-            if named or main
-            else None
-        ) or (
-            _titled_in(item.get("relation", ""), named["section"], outline)
-            if named
-            else _titled_anywhere(line, outline)
+            _nicknamed(line, nicknames or {})
+            or (
+                entry_to_update(line, item.get("title", ""), named["section"] if named else main, outline)
+                if named or main
+                else None
+            )
+            or (
+                _titled_in(item.get("relation", ""), named["section"], outline)
+                if named
+                else _titled_anywhere(line, outline)
+            )
         )
         if entry and entry not in found:
             found.append(entry)

@@ -256,7 +256,9 @@ class _State:
         """「岑第 3 条开的那一条整条删去」: the verb a few words on, in the phrase the reference opens (up to its
         first comma), and told as tonight's act, not an earlier night's (「已于 11-02 撤回」)."""
         phrase = re.split(r"[，,；;。]", scope, maxsplit=1)[0]
-        return bool(self.retract.search(phrase)) and not PAST.search(phrase)
+        verb = self.retract.search(phrase)
+        # 「1.1.1 已被维护者撤掉」 tells what someone else did to a release, not what tonight does to the item
+        return verb is not None and not PAST.search(phrase) and not re.search(r"[已被]", phrase[: verb.start()][-8:])
 
     def says_change(self, text: str) -> bool:
         """Whether ``text`` has a word for what happened to a contradiction (any of the team's)."""
