@@ -90,6 +90,11 @@ FOURTEENTH = ROOT / "tests" / "corpus" / "blind14"
 01-02 and 01-03 are held out (``HOLDOUT``, chosen before the ledgers were written; described in ``HOLDOUT.md``,
 not read).  The writing session saw, by its own slip, part of ``blind13/HOLDOUT.md`` and of ``blind9``'s
 ledgers, and kept its nights clear of what they describe (its README says how)."""
+FIFTEENTH = ROOT / "tests" / "corpus" / "blind15"
+"""Four nights (2027-01-04 … 01-07); the tuned two by 乔 (returning) and 晏 (new, a bookkeeper's words), written
+after blind14 was tuned on (2026-12-06, fifth session).  01-06 and 01-07 are held out (``HOLDOUT``, chosen before
+the ledgers were written; described in ``HOLDOUT.md``, not read).  The writing session's slips (line counts of two
+held-out files, no text) are in its README."""
 CORPORA = (
     BLIND,
     SECOND,
@@ -105,6 +110,7 @@ CORPORA = (
     TWELFTH,
     THIRTEENTH,
     FOURTEENTH,
+    FIFTEENTH,
 )
 
 
