@@ -405,15 +405,16 @@ _LIST_SOURCE = (
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
     rf"|(?P<circled>[①-⑳{MORE_ENCLOSED}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{MORE_ENCLOSED}])*)"
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
-    r"|(?<![^\s的：:（(「，,、])一\s*[·・．]\s*(?P<part1>\d{1,2})(?!\d)"
-    r"|(?<![^\s的：:（(「，,、])二\s*[·・．]\s*(?P<part2>\d{1,2})(?!\d)"
+    r"|(?<![^\s的：:（(「，,、）)])一\s*(?:[·・．]|之)\s*(?P<part1>\d{1,2})(?!\d)"
+    r"|(?<![^\s的：:（(「，,、）)])二\s*(?:[·・．]|之)\s*(?P<part2>\d{1,2})(?!\d)"
     r"|(?<![\d/.\-])(?P<iof>\d{1,2})\s*/\s*(?P<iof_total>\d{1,2})(?![\d/.\-月日])"
     r"|(?<=[·・])\s*(?P<ihao>\d{1,2})\s*号(?!\d)"
     r"|(?<=[·・\s的])\s*(?P<idot>\d{1,2})[）)](?![\d.])"
     r"|(?<=[·・])\s*(?P<fdot>[一二三四五六七八九十])[）)]"
+    r"|(?<=[·・])\s*〈(?P<fangle>\d{1,2})〉"
 )
-"""(Two before the last: a brief's part and a number in it, 「乔的二·1」: part 一 holds the items, part 二 the
-contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.  The last: 「11月21日 1/4」,
+"""(Two before the last: a brief's part and a number in it, 「乔的二·1」 or 「乔（1/4）二之 3」: part 一 holds the items,
+part 二 the contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.  The last: 「11月21日 1/4」,
 item 1 of that night's 4, read only after a night that has exactly that many items.  After it, 「12-19·珩·4 号」:
 the night, its writer and the item's number with 号, dotted together; 「日·杉·1）」 (or 「27 号杉 2）」, right after a
 night and its writer) an item and 「日·杉·一）」 a follow-up, numbered as that night's writer numbered them.)"""
@@ -447,6 +448,7 @@ _GROUP_KIND = {
     "ihao": "item",
     "idot": "item",
     "fdot": "follow_up",
+    "fangle": "follow_up",
     "iroman": "item",
     "fmark": "follow_up",
 }
@@ -729,8 +731,12 @@ def find_references(
         undated_problem: str | None = None
         if when is not None:
             start, briefs, ambiguous_round = when.start, when.briefs, when.relative_round
-            if kind is None and (_ITEM_NTH.search(before[-8:]) or not match.group(group)[:1].isdigit()):
-                kind = "item"  # 「昨晚乔第三条」: a writer's own way to number items
+            if kind is None and (
+                _ITEM_NTH.search(before[-8:])
+                or not match.group(group)[:1].isdigit()
+                or before.rstrip().endswith(("·", "・"))
+            ):
+                kind = "item"  # 「昨晚乔第三条」, 「四·岑·第 4 条」: a writer's own way to number items
             if kind is None:
                 continue  # 「10-21 第 3 条」 with no list word: too loose to read
             if group == "fmark":  # 「11/23 P2」: only a night whose list labelled a follow-up so

@@ -17,13 +17,13 @@ from .numbering import check_numbering, dedupe_ids
 NUMBERED = re.compile(
     r"^\s*(?:>\s*)?(?:#{1,6}\s+)?(?:\*\*)?(?:(?P<n1>[1-9]\d?)\s*[.、．)）](?!\d)|[（(](?P<n2>\d+)[）)]|(?P<dark>[❶-❿])"
     r"|(?P<circled>[①-⑩])|\[C?(?P<n3>\d+)\]|C(?P<n4>\d+)\s*[.:：、]"
-    rf"|[★☆■◆●▶►▸※]?\s*(?P<tag>{TAG_NUMBER})\s*(?:(?:[·・、—–|｜]|\u3000)(?!\d)|[:：])"
+    rf"|[★☆■◆●▶►▸※]?\s*(?P<tag>{TAG_NUMBER})\s*(?:\*\*)?\s*(?:(?:[·・、—–|｜]|\u3000)(?!\d)|[:：])"
     rf"|(?P<symbol>{SYMBOL_TAG})(?P<n5>[1-9]\d?)\s*(?:(?:[·・、—–|｜]|\u3000)(?!\d)|[:：]))"
     r"\s*(?:\*\*)?\s*(?P<text>.*?)\s*$"
 )
 """A contradiction's number, however a writer sets it: 「1.」, 「（1）」, 「❶」, 「①」, 「[C1]」, 「C1：」, a short tag of the
 writer's own and the number before a separator (「疑 1 · …」, 「C-1 · …」, 「D-1：…」, 「★ 新开 1　…」), a symbol glued to it (「⚠︎1 · …」), in a quote block (「> ❶ …」), a
-Markdown heading or bold too.  A list's number is never 0 and is no version's first digit (「0.5.1 里程碑页…」); after a
+Markdown heading or bold too (「**疑账 1**　…」, 「**矛盾 2**：…」: the bold closes before the separator).  A list's number is never 0 and is no version's first digit (「0.5.1 里程碑页…」); after a
 colon the text may open with a digit (「新疑问 1：1）里…」 names tonight's item 1)."""
 
 
@@ -109,7 +109,7 @@ def read_contradictions(
     earlier contradiction is read as a new one, in order, and marked: its claims are then withheld
     until the editor answers, never published because the numbering was new."""
     lines = unrolled_tables(part.lines, lambda _: True, _row_paragraph)
-    entries, others = list_entries(lines, NUMBERED)
+    entries, others = list_entries(lines, NUMBERED, apart=LIST_ITEM)  # 「往期疑账：」 then one line an old doubt
     if not entries and today is not None and history is not None:
         # each item of a list (at any depth: 「- 新开」 over 「  - C1 …」) is a paragraph of its own
         items, paragraphs = list_entries(lines, LIST_ITEM)

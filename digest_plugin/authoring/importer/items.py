@@ -23,7 +23,7 @@ from .words import title_rating, value_words
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
     re.compile(
-        r"^\s*第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项件则]\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"
+        r"^\s*[【\[［〔]?第\s*(?P<number>[一二三四五六七八九十\d]+)\s*[条项件则笔][】\]］〕]?\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"
     ),
     re.compile(r"^\s*(?P<number>\d{1,2})\s*号(?:\s*[：:.、．·・|｜—–]\s*|[\s\u3000]+)(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[（(]\s*(?P<number>[一二三四五六七八九十]+|\d{1,2})\s*[）)]\s*(?P<title>\S.*?)\s*$"),
@@ -37,7 +37,7 @@ ITEM_HEADINGS = [
     re.compile(rf"^\s*(?P<number>{ROMAN_NUMERAL})\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[\[［](?P<number>\d{1,2})[\]］]\s*(?P<title>[^\s(（].*?)\s*$"),
 ]
-"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
+"""How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」, 「【第 1 笔】…」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number),
 「iv. …」 (a lower-case Roman numeral), 「[1] …」 (the number in square brackets, not a link's).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
@@ -148,11 +148,11 @@ _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
 PLAIN_LABEL = re.compile(
     r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
-    r"|^(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜]"
+    r"|^(?:[-•*·]\s+)?(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜]"
 )
 """A plain label at the start of an unindented line: 「src = …」 or 「来路 ▸ …」 (any short word and an equals
 sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon
-or a full-width bar: 「取自｜…」).  Read as a label only where the part has fields of this
+or a full-width bar: 「取自｜…」; a bullet may stand before them: 「- 凭证：…」).  Read as a label only where the part has fields of this
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
 

@@ -54,12 +54,12 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 ENTRY = _compiled(
     r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓>/-]?)\]\s*)?(?P<tag>〔[^〕]{1,8}〕\s*)?"
     r"(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
-    r"{MORE}|(?P<cnum>[{ORDINALS}])[）)]|〈(?P<angle>\d{1,2})〉|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s)"
+    r"{MORE}|(?P<cnum>[{ORDINALS}])[）)]|〈(?P<angle>\d{1,2})〉|(?P<stem2>[{STEMS}])(?=[（(])|〔[^〕\d]{0,3}\s*(?P<tagnum>\d{1,2})〕|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s)"
     r"|(?P<alpha>[A-J])[.．](?=\s))"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
-list; ``box`` keeps its status: 「[x]」, 「[>]」 …), 「1 · @洛 · …」, 「（甲）…」, 「其一　…」, 「一）…」, 「〈1〉…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
+list; ``box`` keeps its status: 「[x]」, 「[>]」 …), 「1 · @洛 · …」, 「（甲）…」, 「甲（…）…」, 「其一　…」, 「一）…」, 「〈1〉…」, 「〔待 1〕…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
 (a letter and the number), 「A. …」 (a capital letter alone, A to J), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), 「⏭1 …」 (a symbol), each also as a Markdown heading (an Org file's 「*** DONE R1 …」),
 and after a tag in 〔〕 (「· 〔收讫〕ⅰ …」), which stays in the entry's text: it says the entry's status."""
 HEADING = _compiled(
@@ -130,8 +130,10 @@ def _number(m: re.Match[str]) -> int:
         return BRANCHES.index(found["branch"]) + 1
     if found.get("stem"):
         return STEMS.index(found["stem"]) + 1
-    if found.get("angle"):
-        return int(found["angle"])
+    if found.get("angle") or found.get("tagnum"):
+        return int(found.get("angle") or found["tagnum"])
+    if found.get("stem2"):
+        return STEMS.index(found["stem2"]) + 1
     if found.get("lnum"):
         return int(found["lnum"])
     if found.get("alpha"):

@@ -164,9 +164,12 @@ def paragraphs_of(lines: list[Line]) -> list[tuple[int, str]]:
     return out
 
 
-def list_entries(lines: list[Line], starts: re.Pattern[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+def list_entries(
+    lines: list[Line], starts: re.Pattern[str], apart: re.Pattern[str] | None = None
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """Split a section into its entries (lines matching ``starts``, with their continuation lines)
-    and the other paragraphs, each with its first line.
+    and the other paragraphs, each with its first line.  Outside the entries, a line matching ``apart``
+    (a list item) is a paragraph of its own, not a continuation of the one above it.
 
     An entry written as a Markdown heading (「## 疑 1 · title」, an Org headline) holds the paragraphs
     under it up to the next heading, its title parted from them by a colon, as 「title：text」 reads; so
@@ -187,6 +190,8 @@ def list_entries(lines: list[Line], starts: re.Pattern[str]) -> tuple[list[tuple
             headed = text.startswith("#")
         elif headed and current is entries and not text.startswith("#"):
             entries[-1] = (entries[-1][0], _under(entries[-1][1], text))
+        elif apart is not None and current is others and apart.match(line.text):
+            others.append((line.number, text))
         elif not previous_blank and current is not None and not text.startswith("#"):
             current[-1] = (current[-1][0], _under(current[-1][1], text))
         else:
