@@ -114,3 +114,18 @@ def test_a_weekday_a_writer_and_an_item_number_dotted_together_with_its_successo
     (retraction,) = brief["retractions"]
     assert (retraction["item"], retraction["superseded_by"]) == ("vllm-long-prefill-freeze", brief["items"][0]["id"])
     assert {u["follow_up"]: u["status"] for u in brief["follow_up_updates"]} == {"recsys-vol178-anchors": "done"}
+
+
+def test_a_placement_that_counts_its_places_but_names_none_a_way_read_is_asked_about():
+    markdown = (
+        SECOND_NIGHT.format(author="乔", two="无。", four="- 无。")
+        .replace("与活文档脉络的关系：§1.1 Kapitsa 换数。", "与活文档脉络的关系：冻结那条和 MX 那条。")
+        .replace(
+            "建议归入：§1.1 Kapitsa 原地更新。",
+            "建议归入：〔就地〕两处各加一行：冻结那条——补版本区间；MX 那条——补出处。",
+        )
+    )
+    text, brief = _import(markdown)
+    assert [line for line in text.splitlines() if MARK in line and "says «两处» but names no entry" in line]
+    placement = brief["items"][0]["placement"]
+    assert not placement.get("entries")
