@@ -114,7 +114,10 @@ def _several_entries(
     if len(lines) < 2 and len(headed) >= 2:  # 「two in-place updates：§5.1「…」— …；§5.4 支持矩阵 — …」
         lines = [clause for clause in clauses if _headed(clause)]
     if len(lines) < 2:
-        if places and (small_number(places["n"]) if places["n"] else ENGLISH_COUNTS[places["en"].lower()]) >= 2:
+        counted = (
+            (small_number(places["n"]) if places["n"] else ENGLISH_COUNTS[places["en"].lower()]) if places else None
+        )
+        if places and counted is not None and counted >= 2:
             # 「三处各加一行：NIXL 压缩那条——…；副本间那条——…」: places counted, none named a way read here
             draft.warn(
                 draft.origins.get(("items", index), 1),
