@@ -333,3 +333,27 @@ def test_the_thirteenth_corpus_stays_where_it_is(scores):
     held = totals([s for s in _of(scores, "blind13") if s.night in holdout()])
     assert held["correct"] + held["asked"] >= 36 and held["wrong"] <= 6, table(scores)  # 12-29, 12-30: 10, 25, 7
     # untuned; 10, 26, 6 once a contradiction's text may open with a digit after its label's colon
+
+
+def test_the_fourteenth_corpus_stays_where_it_is(scores):
+    """blind14/ (12-31 … 2027-01-03): 岑 returning and 黎 new on the tuned nights, across the year's end, written by a
+    helper session after blind13/ was tuned on.  First run before any change (2026-12-06, fifth session, main
+    1e54aa4): 15 correct, 34 asked, 37 wrong of 86; nothing published; all four nights check clean (01-01's items,
+    「## [1] …」 with 「label｜text」 fields, were not read at all: 0 / 11 / 11).  01-02 and 01-03 are held out
+    (``HOLDOUT``; ``HOLDOUT.md`` describes them and is not read): 5, 15, 24 untuned; 5, 20, 19 after the tuning."""
+    fourteenth = totals(_of(scores, "blind14"))
+    assert fourteenth["correct"] >= 34 and fourteenth["correct"] + fourteenth["asked"] >= 66, table(scores)
+    held = totals([s for s in _of(scores, "blind14") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 25 and held["wrong"] <= 19, table(scores)
+
+
+def test_the_fifteenth_corpus_stays_where_it_is(scores):
+    """blind15/ (2027-01-04 … 01-07): 乔 returning and 晏 new (a bookkeeper's words: 「【第 1 笔】」, 疑账, 销账 / 结转 /
+    核销) on the tuned nights, written by a helper session after blind14/ was tuned on.  First run before any change
+    (2026-12-06, fifth session, main b7264dc): 20 correct, 34 asked, 35 wrong of 89; nothing published; all four
+    nights check clean (01-05's items, 「### 【第 1 笔】…」, were not read at all: 2 / 9 / 16).  01-06 and 01-07 are
+    held out (``HOLDOUT``; ``HOLDOUT.md`` describes them and is not read): 11, 14, 17 untuned; 10, 21, 10 after."""
+    fifteenth = totals(_of(scores, "blind15"))
+    assert fifteenth["correct"] >= 40 and fifteenth["correct"] + fifteenth["asked"] >= 76, table(scores)
+    held = totals([s for s in _of(scores, "blind15") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 31 and held["wrong"] <= 10, table(scores)
