@@ -9,7 +9,7 @@ Each night below is written on top of the shipped 10-21 brief (moved to another 
 
 from __future__ import annotations
 
-from helpers import ROOT, SECOND_NIGHT, shipped_brief
+from helpers import ROOT, SECOND_NIGHT, later_brief, shipped_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
@@ -153,3 +153,14 @@ def test_an_item_updating_entries_it_names_by_short_names_its_relation_gives_upd
         "vllm-long-prefill-freeze",
         "modelexpress-weight-transfer",
     }
+
+
+def test_an_older_open_follow_up_described_in_its_own_words_is_asked_about():
+    old, recent = _moved(FIRST, "10-10"), later_brief()  # 10-10's list is handed to no later night
+    four = "- 回溯 vLLM 长 prefill 冻结的原始 issue：今晚翻到一半。"
+    markdown = SECOND_NIGHT.format(author="老李", two="无。", four=four).replace("2026-10-22", "2026-10-24")
+    done = import_full(markdown, known_briefs=[old, recent], outline=OUTLINE)
+    asked = _marks(done.text, "vllm-long-prefill-issue")
+    assert len(asked) == 1 and "described here in its own words" in asked[0]
+    silent = import_full(markdown.replace(four, "- 今晚只有一条。"), known_briefs=[old, recent], outline=OUTLINE)
+    assert not _marks(silent.text, "vllm-long-prefill-issue")

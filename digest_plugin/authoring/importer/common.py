@@ -317,3 +317,16 @@ def strip_end(text: str) -> str:
 def unique_ids(values: list[str]) -> str | None:
     values = list(dict.fromkeys(values))
     return values[0] if len(values) == 1 else None
+
+
+def shared_run(a: str, b: str) -> int:
+    """The length of the longest run of characters ``a`` and ``b`` share: how a restated line, or a line that
+    describes an earlier follow-up in its own words, is matched to it without a number."""
+    best = 0
+    for i in range(len(a)):
+        for j in range(i + best + 1, len(a) + 1):
+            if a[i:j] in b:
+                best = j - i
+            else:
+                break
+    return best

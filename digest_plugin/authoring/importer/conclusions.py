@@ -10,7 +10,7 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, Code, Draft, Line, Part, one_line, strip_end, without_asides
+from .common import BULLET, Code, Draft, Line, Part, one_line, shared_run, strip_end, without_asides
 from .earlier import night_before
 from .markdown import list_entries
 from .numbers import small_number
@@ -177,7 +177,7 @@ def _quoted_follow_up(quote: str, draft: Draft) -> str | None:
     """The one open earlier follow-up a quote restates: they share a run of at least a third of the
     follow-up's text (and eight characters), and no other follow-up shares as long a run."""
     wanted = fold(quote)
-    runs = {f.id: (_shared_run(wanted, fold(f.text)), len(fold(f.text))) for f in _open_follow_ups(draft)}
+    runs = {f.id: (shared_run(wanted, fold(f.text)), len(fold(f.text))) for f in _open_follow_ups(draft)}
     best = max((run for run, _ in runs.values()), default=0)
     hits = [fid for fid, (run, size) in runs.items() if run == best and run >= max(8, size / 3)]
     return hits[0] if len(hits) == 1 else None
@@ -358,19 +358,7 @@ def _carried_on(text: str, draft: Draft, among: set[str] | None = None) -> str |
     does (never guessed)."""
     wanted = fold(without_asides(text))
     candidates = [f for f in _open_follow_ups(draft) if among is None or f.id in among]
-    runs = {f.id: _shared_run(wanted, fold(f.text)) for f in candidates}
+    runs = {f.id: shared_run(wanted, fold(f.text)) for f in candidates}
     best = max(runs.values(), default=0)
     hits = [fid for fid, run in runs.items() if run == best]
     return hits[0] if best >= CARRIED_RUN and len(hits) == 1 else None
-
-
-def _shared_run(a: str, b: str) -> int:
-    """The length of the longest run of characters ``a`` and ``b`` share."""
-    best = 0
-    for i in range(len(a)):
-        for j in range(i + best + 1, len(a) + 1):
-            if a[i:j] in b:
-                best = j - i
-            else:
-                break
-    return best

@@ -28,8 +28,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...core.model import Brief
+from ...core.vocabulary import fold
 from .backrefs import History, Reference, find_references
-from .common import SECTION_REF, Draft, one_line
+from .common import SECTION_REF, Draft, one_line, shared_run
 from .earlier import night_before
 
 CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
@@ -76,7 +77,8 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
                 continue
             asked.add(ref.id)
             draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{one_line(clause)[:80]}»")
-    _handed_over(brief, draft, names, closed, decided | asked, today)
+    handed = _handed_over(brief, draft, names, closed, decided | asked, today)
+    _described(brief, draft, names, closed, decided | asked | handed, today)
 
 
 def _elsewhere(clause: str, ref: Reference, history: History) -> bool:
@@ -104,13 +106,14 @@ def _what(ref: Reference) -> str:
 
 def _handed_over(
     brief: dict[str, Any], draft: Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
-) -> None:
+) -> set[str]:
     """The follow-ups the last nights handed on: each needs a word from tonight.  Not only the night before's:
     a writer who takes over after a colleague's night off answers the list of the night before that (「周一
-    乔那张单子」 on a Wednesday), and a list no later night spoke of is still waiting for its answer."""
+    乔那张单子」 on a Wednesday), and a list no later night spoke of is still waiting for its answer.  Returns
+    the follow-ups asked about."""
     last = night_before(draft.earlier, today, brief.get("topic"))
     if last is None or (not brief.get("conclusions") and not brief.get("follow_ups")):
-        return
+        return set()
     since = min(last.date, today - dt.timedelta(days=HANDED_DAYS))
     handing = sorted(
         (b for b in draft.earlier if since <= b.date < today and b.topic == last.topic),
@@ -124,14 +127,49 @@ def _handed_over(
         for u in night.follow_up_updates:
             if u.number is not None:  # restated in that night's list
                 handed.setdefault(u.follow_up, u.note or "")
+    asked: set[str] = set()
     for fid, text in handed.items():
         if fid in closed or fid in seen:
             continue
+        asked.add(fid)
         draft.warn(
             1,
             f"{names.get(fid, fid)} ({fid}) «{one_line(text)[:40]}» was handed "
             "to tonight, but no status of it was read; done, carried over, dropped, or still open?",
         )
+    return asked
+
+
+DESCRIBED_DAYS = 14
+"""How far back an open follow-up may be named by its own words (beyond the lists handed to tonight)."""
+DESCRIBED_RUN = 10
+"""How many characters in a row a line of tonight shares with an open follow-up's text to describe it."""
+
+
+def _described(
+    brief: dict[str, Any], draft: Draft, names: dict[str, str], closed: set[str], seen: set[str], today: dt.date
+) -> None:
+    """An open follow-up of the last two weeks that tonight describes in its own words (a run of its text,
+    「用 NIXL 1.2.3 把 12 月 28 日那组冷启动重跑」) with no number the importer could resolve and no status read:
+    the writer said something about it, so the editor is asked what, never left with "nothing happened"."""
+    since = today - dt.timedelta(days=DESCRIBED_DAYS)
+    texts = [(line, fold(text)) for _, line, text in _texts(brief, draft)]
+    for night in draft.earlier:
+        if not since <= night.date < today:
+            continue
+        for f in night.follow_ups:
+            if f.id in closed or f.id in seen:
+                continue
+            wanted = fold(f.text)
+            hit = next((line for line, text in texts if shared_run(wanted, text) >= DESCRIBED_RUN), None)
+            if hit is None:
+                continue
+            seen.add(f.id)
+            draft.warn(
+                hit,
+                f"{names.get(f.id, f.id)} ({f.id}) «{one_line(f.text)[:40]}» is described here in its own words, "
+                "but no status of it was read; done, carried over, dropped, or still open?",
+            )
 
 
 def _names(earlier: list[Brief]) -> dict[str, str]:
