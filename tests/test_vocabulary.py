@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import pytest
 from helpers import BRIEF, ROOT, line_of, replace_in, run_cli
 
 from digest_plugin.core.findings import DataError
@@ -72,14 +73,19 @@ def test_the_shipped_vocabulary_file_holds_the_packages_words():
     assert load_data(ROOT / "data").words == default_file()
 
 
-def test_a_broken_vocabulary_file_is_reported_where_it_is_wrong(data_copy):
+def _refused(data_copy, old: str, new: str):
+    """The one finding a vocabulary file edited from ``old`` to ``new`` gets, on the edited line."""
     words = data_copy / "vocabulary.yml"
-    replace_in(words, "  paywall: {label: 付费墙", "  Pay-wall: {label: 付费墙")
-    try:
+    replace_in(words, old, new)
+    with pytest.raises(DataError) as refused:
         load_data(data_copy)
-    except DataError as exc:
-        (finding,) = exc.findings
-    assert (finding.path, finding.line) == ("data/vocabulary.yml", line_of(words, "Pay-wall"))
+    (finding,) = refused.value.findings
+    assert (finding.path, finding.line) == ("data/vocabulary.yml", line_of(words, new.strip()))
+    return finding
+
+
+def test_a_broken_vocabulary_file_is_reported_where_it_is_wrong(data_copy):
+    finding = _refused(data_copy, "  paywall: {label: 付费墙", "  Pay-wall: {label: 付费墙")
     assert "'Pay-wall' is not a vocabulary code" in finding.message
 
 
@@ -153,12 +159,6 @@ def test_the_legend_explains_every_word_of_the_topic_in_rank_order(data_copy):
 
 
 def test_a_named_day_that_is_no_month_and_day_is_reported_on_its_line_with_the_fix(data_copy):
-    words = data_copy / "vocabulary.yml"
-    replace_in(words, '  平安夜: "12-24"', '  平安夜: "12-32"')
-    try:
-        load_data(data_copy)
-    except DataError as exc:
-        (finding,) = exc.findings
-    assert (finding.path, finding.line) == ("data/vocabulary.yml", line_of(words, "12-32"))
+    finding = _refused(data_copy, '  平安夜: "12-24"', '  平安夜: "12-32"')
     assert "'12-32' is not a month and day" in finding.message
     assert '"MM-DD"' in (finding.hint or finding.message)
