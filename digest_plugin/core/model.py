@@ -1036,13 +1036,14 @@ Wordings = dict[
 
 def _month_day(value: str) -> str:
     """「12-24」: a month and a day that some year has (02-29 included)."""
+    refused = refuse(f"{value!r} is not a month and day", 'write it as "MM-DD", quoted: "12-24"')
     m = re.fullmatch(r"(\d{2})-(\d{2})", value)
-    if (
-        m is None
-        or not 1 <= int(m[1]) <= 12
-        or not 1 <= int(m[2]) <= (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[int(m[1]) - 1]
-    ):
-        raise refuse(f"{value!r} is not a month and day", 'write it as "MM-DD", quoted: "12-24"')
+    if m is None:
+        raise refused
+    try:
+        dt.date(2000, int(m[1]), int(m[2]))  # a leap year: 02-29 is a day
+    except ValueError:
+        raise refused from None
     return value
 
 

@@ -113,11 +113,9 @@ def _several_entries(
     headed = {m["section"] for m in map(_headed, clauses) if m}
     if len(lines) < 2 and len(headed) >= 2:  # 「two in-place updates：§5.1「…」— …；§5.4 支持矩阵 — …」
         lines = [clause for clause in clauses if _headed(clause)]
+    wanted = (small_number(places["n"]) if places["n"] else ENGLISH_COUNTS[places["en"].lower()]) if places else None
     if len(lines) < 2:
-        counted = (
-            (small_number(places["n"]) if places["n"] else ENGLISH_COUNTS[places["en"].lower()]) if places else None
-        )
-        if places and counted is not None and counted >= 2:
+        if places and wanted is not None and wanted >= 2:
             # 「三处各加一行：NIXL 压缩那条——…；副本间那条——…」: places counted, none named a way read here
             draft.warn(
                 draft.origins.get(("items", index), 1),
@@ -145,7 +143,6 @@ def _several_entries(
         )
         if entry and entry not in found:
             found.append(entry)
-    wanted = (small_number(places["n"]) if places["n"] else ENGLISH_COUNTS[places["en"].lower()]) if places else None
     listed = not places and len(headed) >= 2  # places listed, not counted: one may be only named (「§3.2 不动」)
     if listed:
         asked = (

@@ -75,16 +75,13 @@ THIS_ITEM = ("本条", "本条目", "本项", "本件", "此条", "这条")
 TODAYS_CONTRADICTION = re.compile(r"(?:今日|今天|本轮)(?:的)?矛盾\s*(?:第\s*)?(?P<n>\d+)")
 TODAYS_ITEM = re.compile(r"(?:见|由)?(?:今日|今天|本轮)?条目\s*(?P<n>\d+)")
 REASON = re.compile(r"原因\s*[：:]\s*(?P<reason>[^。]+。?)")
-ARROW = re.compile(
-    r"(?:旧\s*)?「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成|应为|→|->|⟶)\s*(?:新\s*)?「(?P<qnew>[^」]+)」"
-    r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)"
-)
-"""The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
 QUOTED_PAIR = re.compile(
     r"(?:旧\s*)?「(?P<qold>[^」]+)」\s*(?:更正为|改为|改成|应为|→|->|⟶)\s*(?:新\s*)?「(?P<qnew>[^」]+)」"
 )
 """Both values quoted: read before any bare arrow in the same words (「矛盾 1（GB200 那一行）→ 数字换掉：旧「…」→ 新「…」」
 says the change with its first arrow and the values with its second)."""
+ARROW = re.compile(QUOTED_PAIR.pattern + r"|(?P<old>[^（(，,；;：:→「」]+?)\s*→\s*(?P<new>[^，,）)；;。]+)")
+"""The wrong value and the right one: 「+175 → +58」, 「「v0.30.0–v0.30.1」更正为「v0.29.2–…」」."""
 QUOTED_ARROW = re.compile(r"「[^」]+」\s*(?:→|->|⟶|⇒)\s*(?:新\s*)?「[^」]+」")
 """One quoted claim turned into another: a change of that claim, whatever the words around it say."""
 CLAUSE_END = "；;。\n"
