@@ -9,9 +9,22 @@ from typing import TYPE_CHECKING
 
 import pytest
 from helpers import LIFECYCLE, ROOT, built, copy_project
+from helpers.shared import end_run, start_run
 
 if TYPE_CHECKING:
     from digest_plugin.core.load import Dataset
+
+
+_SHARED_KEY = pytest.StashKey[Path | None]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's shared folder (``helpers.shared``), made before any worker starts, so all find it."""
+    config.stash[_SHARED_KEY] = start_run()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    end_run(config.stash.get(_SHARED_KEY, None))
 
 
 @pytest.fixture

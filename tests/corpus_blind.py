@@ -25,6 +25,7 @@ import contextlib
 import io
 import os
 import re
+import shutil
 import sys
 import tempfile
 import unicodedata
@@ -587,9 +588,9 @@ def story_config(work: Path) -> Path:
 
 def prepare(work: Path) -> None:
     """The data folder the blind nights are imported on: shipped data, days/ and unseen/ imported."""
-    from corpus_days import run
+    from helpers.shared import corpus_nights  # imported once per run, whoever asks first
 
-    run(ROOT / "data", work)
+    shutil.copytree(corpus_nights()[0] / "data", work / "data")
     cwd = Path.cwd()
     os.chdir(work)
     try:

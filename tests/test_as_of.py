@@ -8,9 +8,7 @@ Kapitsa's 「周增 +175」, 10-22 resolves the contradiction (the claim may be 
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import io
 import json
 import os
 import re
@@ -23,8 +21,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from corpus_days import run
 from helpers import copy_project, later_brief, night_brief, reshaping_changes
+from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
 from digest_plugin.core.asof import as_of, as_of_docs, briefs_until
@@ -377,10 +375,9 @@ def test_moves_splits_renames_and_errata_show_in_a_past_view_as_they_stood_that_
 def test_each_corpus_night_as_of_is_the_merge_of_its_briefs_but_for_what_is_withheld_today(tmp_path):
     """The twelve corpus nights (tests/corpus/days/, imported as an editor would) and the shipped one:
     the same comparison as the lifecycle's, on data nobody here wrote."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        nights = run(ROOT / "data", tmp_path)
+    work, nights = corpus_nights()
     assert len(nights) == 12 and not any(n.errors for n in nights)
-    today = living_docs(tmp_path / "data")["inference"]
+    today = living_docs(work / "data")["inference"]
     assert len(_nights(today)) == 13 and today.withheld_pattern is not None
     for night in _nights(today):
         past = as_of(today.outline, today.briefs, night, None, today.vocabulary, today=today)

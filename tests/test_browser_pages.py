@@ -12,6 +12,8 @@ combination, shared by both kinds of check below.
   reader sees changed (a dark request that still shows a light page would otherwise pass unnoticed).
 * axe-core runs on each combination: no violation of impact serious or critical, colour contrast
   included, so dark mode and the phone layout are held to the same bar as the desktop light page.
+  The default run checks half of them (each page, width and scheme at least once, ``AXE_SLOW``);
+  ``pytest -m slow`` checks the other half.
 
 It reuses ``test_browser.py``'s build (the shipped data plus the lifecycle fixture briefs), server and
 Chromium settings, with fixtures of its own (pytest fixtures are per module), and the same rule: skipped
@@ -181,9 +183,21 @@ def test_screenshots_light_and_dark(visit, name, width):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("name", list(PAGES))
+AXE_SLOW = {(1440, "dark"), (390, "light")}
+"""The default run checks every page on a desktop in light and on a phone in dark, so each page, each
+width and each scheme is checked there; the other two pairings run with the slow checks (an axe pass is
+about 1.7 s, and the 28 of them were a sixth of the default run's browser time)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "width", "scheme"),
+    [
+        pytest.param(name, width, scheme, marks=[pytest.mark.slow] if (width, scheme) in AXE_SLOW else [])
+        for name in PAGES
+        for width in WIDTHS
+        for scheme in SCHEMES
+    ],
+)
 def test_axe_finds_no_serious_or_critical_violation(visit, name, width, scheme):
     if not AXE_JS.exists():
         _unavailable(f"{AXE_JS.relative_to(PROJECT)} is missing (cd tests/browser && npm ci)")

@@ -9,8 +9,9 @@ the 1,594 update and back-reference fields, 1 of 12 nights checking clean (24 er
 from __future__ import annotations
 
 import pytest
-from corpus_days import run, table
+from corpus_days import table
 from helpers import ROOT
+from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
 MATCHED_AT_LEAST = 1725
@@ -18,9 +19,8 @@ CLEAN_NIGHTS_AT_LEAST = 12  # every night: digest check passes with no edit by h
 
 
 @pytest.fixture(scope="module")
-def nights(tmp_path_factory):
-    work = tmp_path_factory.mktemp("days")
-    result = run(ROOT / "data", work)
+def nights():
+    work, result = corpus_nights()
     print("\n" + table(result))
     return result, work
 

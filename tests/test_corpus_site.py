@@ -18,20 +18,19 @@ table ``tr[data-figure]`` with ``digest-figure__now`` and the SVG chart), the fo
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
 import io
 import re
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, Site, copy_project, mkdocs_build, search_docs
+from helpers import Site, copy_project, mkdocs_build, search_docs
+from helpers.shared import corpus_nights
 from html_dom import NO_TEXT, Node, norm, parse
 from ruamel.yaml import YAML
 
@@ -50,13 +49,8 @@ WHEN_STATE = {"resolved": "resolved", "reopened": "open", "superseded": "superse
 
 @functools.cache
 def imported() -> Path:
-    """The data folder after the twelve nights are imported (once per process; removed at exit)."""
-    from corpus_days import run
-
-    work = Path(tempfile.mkdtemp(prefix="corpus-site-"))
-    atexit.register(shutil.rmtree, work, ignore_errors=True)
-    with contextlib.redirect_stdout(io.StringIO()):
-        nights = run(ROOT / "data", work)
+    """The data folder after the twelve nights are imported (once per run, read-only)."""
+    work, nights = corpus_nights()
     assert len(nights) == 12 and not any(n.errors for n in nights), [n.errors for n in nights]
     return work / "data"
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 
 import pytest
-from corpus_days import run
 from helpers import ROOT
+from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
 from digest_plugin.cli import main
@@ -25,7 +26,8 @@ UNSEEN = ROOT / "tests" / "corpus" / "unseen"
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
     work = tmp_path_factory.mktemp("unseen")
-    run(ROOT / "data", work)  # the twelve nights first, as the team's data folder would hold them
+    # the twelve nights first, as the team's data folder would hold them
+    shutil.copytree(corpus_nights()[0] / "data", work / "data")
     cwd = os.getcwd()
     os.chdir(work)
     try:

@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from corpus_days import run
 from helpers import ROOT
+from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    work = tmp_path_factory.mktemp("updates")
-    run(ROOT / "data", work)
-    return work / "data"
+def data():
+    work, _ = corpus_nights()
+    return work / "data"  # read-only
 
 
 def brief(data, name: str) -> dict:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, copy_project
+from helpers.shared import corpus_nights
 
 README = ROOT / "README.md"
 DAYS = ROOT / "tests" / "corpus" / "days"
@@ -75,9 +76,15 @@ def test_adding_a_days_brief_as_the_readme_shows(tmp_path):
 
 @pytest.fixture(scope="module")
 def through_11_04(tmp_path_factory) -> tuple[Path, Path]:
-    """The project after the nights up to 11-04 are imported: the README's review example is on 11-04."""
+    """The project after the nights up to 11-04 are imported: the README's review example is on 11-04.
+
+    The twelve nights of ``tests/corpus/days/`` come imported (``helpers.shared``: the README's import
+    command is run by ``test_adding_a_days_brief_as_the_readme_shows``); the two after them are
+    imported here with the README's command."""
     root, home = copy_project(tmp_path_factory.mktemp("review") / "project"), tmp_path_factory.mktemp("home")
-    for night in [*sorted(DAYS.glob("2026-*.md")), *sorted(UNSEEN.glob("2026-*.md"))]:
+    shutil.rmtree(root / "data")
+    shutil.copytree(corpus_nights()[0] / "data", root / "data")
+    for night in sorted(UNSEEN.glob("2026-*.md")):
         done = run(f"digest import {night}", root, home)
         assert done.returncode == 0, (night.name, done.stderr[-1000:])
     return root, home

@@ -24,11 +24,14 @@ def test_tests_import_what_they_share_from_helpers_not_conftest():
 
 
 def test_conftest_holds_only_fixtures():
+    """Fixtures, and pytest's hooks (``pytest_configure`` …), which only a conftest or a plugin can hold."""
     tree = ast.parse((TESTS / "conftest.py").read_text(encoding="utf-8"))
     plain = [
         node.name
         for node in tree.body
-        if isinstance(node, ast.FunctionDef) and not any("fixture" in ast.unparse(d) for d in node.decorator_list)
+        if isinstance(node, ast.FunctionDef)
+        and not any("fixture" in ast.unparse(d) for d in node.decorator_list)
+        and not node.name.startswith("pytest_")
     ]
     assert plain == [], f"move these to tests/helpers: {plain}"
 

@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from corpus_days import run
 from helpers import ROOT, line_of, replace_in, run_cli
+from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
 NIGHT = ROOT / "tests" / "corpus" / "days" / "2026-10-26-inference-E1.md"
@@ -20,7 +20,7 @@ NIGHT = ROOT / "tests" / "corpus" / "days" / "2026-10-26-inference-E1.md"
 def before_the_night(tmp_path_factory) -> Path:
     """The data folder as it stood before 2026-10-26: the shipped brief and the days before, imported."""
     work = tmp_path_factory.mktemp("wordings")
-    run(ROOT / "data", work)
+    shutil.copytree(corpus_nights()[0] / "data", work / "data")
     for later in sorted((work / "data" / "briefs").glob("*.yml")):
         if later.stem >= "2026-10-26":
             later.unlink()
