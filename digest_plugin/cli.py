@@ -24,39 +24,25 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .authoring import review
-from .authoring.diff import diff_docs, diff_json
-from .authoring.edit import (
-    Checks,
-    EditError,
-    add_citation,
-    add_words,
-    close_follow_up,
-    resolve_contradiction,
-    set_evidence,
-)
-from .authoring.importer import FILE_NAME, import_full, normalized
-from .authoring.scaffold import brief_path, new_brief, next_round
-from .core import files, siteconfig
-from .core.asof import AS_OF_VARIABLE, as_of_docs
-from .core.doc import LivingDoc
+from .core import files
 from .core.files import FileError, create
 from .core.findings import DataError
-from .core.load import load_file, site_vocabulary
-from .core.model import Brief, Outline
-from .core.pipeline import Result, analyse
 from .core.report import format_json, format_text
-from .core.vocabulary import FILE as VOCABULARY_FILE
-from .core.vocabulary import default_text, schema_of
-from .core.workers import give_back_memory
-from .hosts import zensical_host
-from .site import searchindex
-from .site.export import export
-from .site.layout import layouts
-from .site.leaks import Leak, LeakCheck, find_leaks
-from .site.pages import with_as_of_banner, write_pages
+
+# The rest is imported by the command that uses it: ``digest`` starts in about half the time when it
+# does not load the importer, the renderer and both hosts for a command that needs none of them (every
+# command needs the model, a quarter of a second of pydantic).
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .authoring import review
+    from .authoring.edit import Checks
+    from .core.doc import LivingDoc
+    from .core.model import Brief, Outline
+    from .core.pipeline import Result
+    from .site.leaks import Leak
 
 
 def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
@@ -75,8 +61,9 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
     return into / rel
 
 
-EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
-    "resolve": lambda a, c: resolve_contradiction(
+# Each editing command: (``authoring.edit``, its arguments, the checks) → the brief written.
+EDITS: dict[str, Callable[[ModuleType, argparse.Namespace, Checks], str]] = {
+    "resolve": lambda e, a, c: e.resolve_contradiction(
         a.brief,
         a.contradiction,
         a.text,
@@ -87,8 +74,8 @@ EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
         disposition=a.disposition,
         checks=c,
     ),
-    "close-follow-up": lambda a, c: close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
-    "set-evidence": lambda a, c: set_evidence(
+    "close-follow-up": lambda e, a, c: e.close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
+    "set-evidence": lambda e, a, c: e.set_evidence(
         a.brief,
         a.item,
         a.level,
@@ -98,7 +85,7 @@ EDITS: dict[str, Callable[[argparse.Namespace, Checks], str]] = {
         follow_up=a.follow_up,
         checks=c,
     ),
-    "cite": lambda a, c: add_citation(
+    "cite": lambda e, a, c: e.add_citation(
         a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note, checks=c
     ),
 }
@@ -119,6 +106,10 @@ def _cannot(target: Path, exc: OSError) -> int:
 
 def _edit(args: argparse.Namespace) -> int:
     """Run one editing command; on refusal print why (compiler style) and write nothing."""
+    from .authoring import edit as editing
+    from .authoring.edit import Checks, EditError
+    from .core import siteconfig
+
     if not args.brief.is_file():
         print(f"{args.brief}: error: no such brief file", file=sys.stderr)
         return 2
@@ -128,7 +119,7 @@ def _edit(args: argparse.Namespace) -> int:
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     try:
-        EDITS[args.command](args, checks)
+        EDITS[args.command](editing, args, checks)
     except EditError as exc:
         print(f"{args.brief}: error: {exc}", file=sys.stderr)
         if exc.findings:
@@ -145,6 +136,12 @@ def _edit(args: argparse.Namespace) -> int:
 def _review(args: argparse.Namespace) -> int:
     """List the importer's open questions, or write answers: given (``--answer``), or asked one by
     one at the terminal.  An answer that would not validate is refused and writes nothing."""
+    from .authoring import review
+    from .authoring.edit import Checks, EditError
+    from .core import siteconfig
+    from .core.load import load_file
+    from .core.model import Brief
+
     paths = sorted((args.data / "briefs").glob("*.yml"))
     loaded = [(path, load_file(path, Brief)[0]) for path in paths]
     found = review.open_questions([(path, b) for path, b in loaded if b is not None])
@@ -186,6 +183,8 @@ def _review(args: argparse.Namespace) -> int:
 
 def _ask(found: list[review.OpenQuestion]) -> list[tuple[str, str]]:
     """Each open question at the terminal: a number picks a candidate, k keeps the reading, s skips."""
+    from .authoring import review
+
     answers = []
     for o in found:
         print(review.as_text([o], Path.cwd()), end="")
@@ -236,6 +235,8 @@ def _explain(parser: argparse.ArgumentParser) -> None:
 def _data_folder(args: argparse.Namespace) -> None:
     """One data folder, however given: ``--data``, the positional folder of ``check`` and ``diff``, or
     the ``data_dir`` of the digest plugin in ``--config`` (``mkdocs.yml``), else ``data``."""
+    from .core import siteconfig
+
     if not hasattr(args, "data_opt") and args.command not in ("import", "new"):
         return
     given = getattr(args, "data_opt", None) or getattr(args, "data_dir", None) or getattr(args, "data", None)
@@ -263,6 +264,8 @@ def _tidy(args: argparse.Namespace) -> None:
 
 def _new(args: argparse.Namespace) -> int:
     """Scaffold a day's brief; never overwrite one; a file that cannot be written is one line, not a traceback."""
+    from .authoring.scaffold import brief_path, new_brief, next_round
+
     args.round = args.round or next_round(args.data, args.topic, args.date)
     try:
         path = new_brief(args.data, args.topic, args.date, args.round)
@@ -277,6 +280,9 @@ def _new(args: argparse.Namespace) -> int:
 
 def _merged(data_dir: Path, config: Path) -> Result | None:
     """The merged docs, or None after printing what is wrong (the same findings as `digest check`)."""
+    from .core import siteconfig
+    from .core.pipeline import analyse
+
     result = analyse(data_dir, rules=siteconfig.rules(config), relative_to=Path.cwd())
     if result.docs is None:
         print(format_text(result.findings, Path.cwd()), file=sys.stderr)
@@ -286,6 +292,9 @@ def _merged(data_dir: Path, config: Path) -> Result | None:
 
 def _pages(args: argparse.Namespace) -> int:
     """Generated pages as files, so that a host without plugins builds the same site."""
+    from .core import siteconfig
+    from .site.pages import write_pages
+
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
@@ -298,6 +307,9 @@ def _pages(args: argparse.Namespace) -> int:
 def _readable(data_dir: Path) -> tuple[list[Brief], dict[str, Outline]]:
     """The briefs and outlines of a data folder that load, each on its own: one broken brief (the
     import of last night, not yet fixed) must not hide the others from tonight's import."""
+    from .core.load import load_file
+    from .core.model import Brief, Outline
+
     briefs: list[Brief] = []
     outlines: dict[str, Outline] = {}
     for path in sorted((Path(data_dir) / "outlines").glob("*.yml")):
@@ -313,6 +325,12 @@ def _readable(data_dir: Path) -> tuple[list[Brief], dict[str, Outline]]:
 
 def _import(args: argparse.Namespace) -> int:
     """Import a Markdown brief; print what the editor must check as `file:line: warning: …`."""
+    from .authoring.edit import add_words
+    from .authoring.importer import FILE_NAME, import_full, normalized
+    from .core.load import site_vocabulary
+    from .core.vocabulary import FILE as VOCABULARY_FILE
+    from .core.vocabulary import default_text
+
     try:
         markdown = normalized(args.markdown.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -372,6 +390,10 @@ def _import(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     """What the change since ``args.base_ref`` does to the living doc, as Markdown; or, with ``--from``
     (and ``--to``), what changed between two nights' views of the doc (:mod:`core.asof`)."""
+    from .authoring.diff import diff_docs, diff_json
+    from .core.asof import as_of_docs
+    from .core.pipeline import analyse
+
     if (args.base_ref is None) == (args.since is None) or (args.until and not args.since):
         print(
             f"{args.config}: error: give a git ref (`digest diff origin/main`) or a night (`digest diff --from "
@@ -402,6 +424,8 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _leaked(site: Path, docs: Any) -> bool:
     """Read a built site for withheld claims (the independent checker); each one as ``file: error: …``."""
+    from .site.leaks import find_leaks
+
     return _report_leaks(site, find_leaks(site, docs))
 
 
@@ -443,6 +467,14 @@ def _build(args: argparse.Namespace) -> int:
     """One command for a whole build on either host: for Zensical (which runs no plugins) the
     generated pages, the build, Pagefind's index and the independent leak check, each step only
     when the one before succeeded; for MkDocs, its strict build (the plugin does the rest)."""
+    from .core import siteconfig
+    from .core.asof import as_of_docs
+    from .core.workers import give_back_memory
+    from .hosts import zensical_host
+    from .site import searchindex
+    from .site.leaks import LeakCheck
+    from .site.pages import write_pages
+
     root = args.config.resolve().parent
     if args.host == "mkdocs":
         command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(args.config)]
@@ -524,6 +556,8 @@ def _serve(args: argparse.Namespace) -> int:
 def _banner_on_every_page(site: Path, night: dt.date) -> None:
     """A past view built by Zensical (which runs no plugin to add it as MkDocs does): the banner put on
     every page it wrote, but the theme's 404, as on MkDocs."""
+    from .site.pages import with_as_of_banner
+
     for page in sorted(site.rglob("*.html")):
         if page.relative_to(site).as_posix() != "404.html":
             page.write_text(with_as_of_banner(page.read_text(encoding="utf-8"), night), encoding="utf-8")
@@ -531,6 +565,8 @@ def _banner_on_every_page(site: Path, night: dt.date) -> None:
 
 def _as_of_env(args: argparse.Namespace) -> dict[str, str]:
     """The environment MkDocs runs in: with ``DIGEST_AS_OF`` for ``--as-of`` (the plugin reads it)."""
+    from .core.asof import AS_OF_VARIABLE
+
     env = {k: v for k, v in os.environ.items() if k != AS_OF_VARIABLE}
     if args.as_of:
         env[AS_OF_VARIABLE] = args.as_of.isoformat()
@@ -547,6 +583,9 @@ def _mkdocs_only(args: argparse.Namespace, option: str) -> int:
 
 
 def _serve_zensical(args: argparse.Namespace) -> int:
+    from .core import siteconfig
+    from .site.pages import write_pages
+
     root = args.config.resolve().parent
     settings = siteconfig.settings(args.config)
     watched = [str(w).rstrip("/") for w in settings.get("watch") or []]
@@ -604,6 +643,11 @@ def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 def _export(args: argparse.Namespace) -> int:
     """The merged doc as JSON for other tools: every statement with its provenance (export.py)."""
+    from .core import siteconfig
+    from .core.asof import as_of_docs
+    from .site.export import export
+    from .site.layout import layouts
+
     result = _merged(args.data, args.config)
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
@@ -629,6 +673,9 @@ def _export(args: argparse.Namespace) -> int:
 
 def _schema(args: argparse.Namespace) -> int:
     """The schema editors validate against, listing the site's words in each vocabulary field."""
+    from .core.load import site_vocabulary
+    from .core.vocabulary import schema_of
+
     try:
         words = site_vocabulary(args.data)
     except DataError as exc:
@@ -664,6 +711,9 @@ def _version() -> str:
 
 def _check(args: argparse.Namespace) -> int:
     """``digest check``: every finding located, as text on stderr or JSON on stdout."""
+    from .core import siteconfig
+    from .core.pipeline import analyse
+
     try:
         rules = siteconfig.rules(args.config)
     except Exception as exc:  # noqa: BLE001 - unreadable YAML, a wrong shape or invalid rules: a broken mkdocs.yml is the user's to fix, not a traceback

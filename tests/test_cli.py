@@ -151,12 +151,12 @@ def test_digest_new_takes_the_nights_next_round(data_copy, capsys, monkeypatch):
 def test_an_importer_failure_is_a_located_error_not_a_traceback(data_copy, capsys, monkeypatch, tmp_path):
     """A brief no one foresaw may still trip the importer (blind5's first night did, 2026-12-04): the
     editor gets one file:line error that says nothing was written and what to do, and no traceback."""
-    import digest_plugin.cli as cli
+    import digest_plugin.authoring.importer as importer
 
     def broken(*args, **kwargs):
         raise ValueError("zip() argument 2 is longer than argument 1")
 
-    monkeypatch.setattr(cli, "import_full", broken)
+    monkeypatch.setattr(importer, "import_full", broken)  # what `digest import` calls
     brief = tmp_path / "night.md"
     brief.write_text("inference · E1 预消化简报（2026-10-22）\n", encoding="utf-8")
     before = sorted(p.name for p in (data_copy / "briefs").iterdir())
