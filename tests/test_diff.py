@@ -62,6 +62,49 @@ def test_diff_of_adding_the_first_brief(tmp_path, digest_diff):
     assert text.split("**Follow-ups opened**")[1].count("\n- E2 ") == 3
 
 
+def test_the_comment_shows_a_withheld_claim_as_the_site_does(tmp_path, digest_diff):
+    """10-21 矛盾 1 withholds 「周增 +175」, which Kapitsa's new title carries: the site prints 〔暂扣〕 in
+    the title, and so does the comment, so a reviewer reads the entry as readers will.  The claim is
+    listed once, under the claims withheld, for the reviewer to weigh."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "data", repo / "data")
+    brief = repo / "data" / BRIEF
+    saved = brief.read_bytes()
+    brief.unlink()
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "outline only")
+    brief.write_bytes(saved)
+    code, text, err = digest_diff(repo, "HEAD")
+    assert code == 0, err
+    assert "「Kapitsa 仓库卡更新——Stars 155 / 〔暂扣〕 / C++ / Apache-2.0」" in section(text, "Entries updated")
+    withheld = section(text, "Claims withheld")
+    assert "“周增 +175”" in withheld and "“+175 周增”" in withheld
+    assert "+175" not in text.replace(withheld, "")
+
+
+def test_a_contradictions_own_line_quotes_its_claims_and_withholds_the_others(data_copy):
+    """As the site's callout does: a contradiction's own claims are quoted in its line, another open
+    contradiction's are 〔暂扣〕.  The seed's 矛盾 2 is given a claim to withhold beside 矛盾 1's."""
+    from digest_plugin.authoring.diff import said
+    from digest_plugin.core.pipeline import living_docs
+
+    replace_in(
+        data_copy / BRIEF,
+        "    disposition: pending_check\n    status: open\n  - id: lfm2-5-basis",
+        '    withheld:\n      - text: "0.23.0+ 原生支持"\n        patterns: ["0.23.0+ 原生支持"]\n'
+        "    disposition: pending_check\n    status: open\n"
+        "  - id: lfm2-5-basis",
+    )
+    doc = living_docs(data_copy)["inference"]
+    first, second = doc.contradiction("kapitsa-weekly-gain"), doc.contradiction("vllm-version-basis")
+    assert first is not None and second is not None
+    text = "周增 +175 与 0.23.0+ 原生支持"
+    assert said(doc, text, own=first) == "周增 +175 与 〔暂扣〕"
+    assert said(doc, text, own=second) == "〔暂扣〕 与 0.23.0+ 原生支持"
+    assert said(doc, text) == "〔暂扣〕 与 〔暂扣〕"
+
+
 def test_diff_of_an_edit_and_of_no_change(tmp_path, digest_diff):
     repo = committed_data(tmp_path)
     assert "No change to the living doc." in digest_diff(repo, "HEAD")[1]

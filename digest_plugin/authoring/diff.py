@@ -2,13 +2,17 @@
 
 Pure: two merged states in, text out.  The ``digest diff`` command builds the "before" state from
 the data at a git ref and the "after" state from the working tree.  Brief text quoted here is
-escaped for Markdown so a title cannot turn into a link, a heading or an @-mention storm.
+escaped for Markdown so a title cannot turn into a link, a heading or an @-mention storm, and shows
+what the published doc shows (:func:`said`): a claim an open contradiction withholds is 〔暂扣〕 in a
+title, a reason or a follow-up, as on the site; the claims themselves are listed once, in their own
+section, for the reviewer to weigh.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
+from typing import NamedTuple
 
 from ..core.doc import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc, SectionView
 from ..core.model import FollowUpStatus, Status
@@ -19,6 +23,25 @@ def md(text: str) -> str:
     """Markdown-inert text: one line, every Markdown/HTML metacharacter escaped."""
     text = " ".join(text.split())
     return re.sub(r"([\\`*_{}\[\]#|<>~@&])", r"\\\1", text)
+
+
+WITHHELD = "〔暂扣〕"
+"""What the site prints for a withheld claim where it gives no link (a figure's value, a plain label)."""
+
+
+def said(doc: LivingDoc | None, text: str, own: ContradictionView | None = None) -> str:
+    """Brief text as ``doc`` publishes it, Markdown-inert: every spelling an open contradiction withholds
+    is 〔暂扣〕, but for ``own``'s claims in ``own``'s own line (its callout quotes them, as here)."""
+    pattern = doc.withheld_pattern if doc is not None else None
+    if pattern is not None and pattern.search(text):
+        assert doc is not None
+
+        def mark(m: re.Match[str]) -> str:
+            mine = own is not None and doc.withheld_by(m.group(0)).id == own.id
+            return m.group(0) if mine else WITHHELD
+
+        text = pattern.sub(mark, text)
+    return md(text)
 
 
 def diff_docs(before: Mapping[str, LivingDoc], after: Mapping[str, LivingDoc]) -> str:
@@ -56,10 +79,11 @@ def _questions(after: Mapping[str, LivingDoc]) -> list[str]:
     each one's safe reading until an editor answers it (``digest review``)."""
     rows = []
     for topic in sorted(after):
-        for brief in after[topic].briefs:
+        doc = after[topic]
+        for brief in doc.briefs:
             for q in brief.questions:
                 rows.append(
-                    f"- `{q.id}` ({brief.date.isoformat()}) {md(q.ask)} — 确认前按此发布：{md(q.reading)}"
+                    f"- `{q.id}` ({brief.date.isoformat()}) {said(doc, q.ask)} — 确认前按此发布：{said(doc, q.reading)}"
                     f" — `digest review --answer {q.id}=N`"
                 )
     if not rows:
@@ -71,19 +95,31 @@ def _section_order(entry: EntryView) -> tuple[list[int], str]:
     return [int(p) for p in entry.section.split(".")], entry.id
 
 
-def _entry_line(e: EntryView, extra: str = "") -> str:
+def _entry_line(doc: LivingDoc | None, e: EntryView, extra: str = "") -> str:
     via = f" (brief `{e.brief.id}`)" if e.brief else ""  # ids are slugs: safe in a code span
-    return f"- §{e.section} {md(e.title)}{via}{extra}"
+    return f"- §{e.section} {said(doc, e.title)}{via}{extra}"
 
 
-def _what_changed(before: EntryView, after: EntryView, words: Vocabulary) -> str:
+class _Docs(NamedTuple):
+    """The two sides of a change: the doc before it (None: the topic is new) and after it."""
+
+    old: LivingDoc | None
+    new: LivingDoc
+
+    @property
+    def words(self) -> Vocabulary:
+        return self.new.vocabulary
+
+
+def _what_changed(before: EntryView, after: EntryView, docs: _Docs) -> str:
     """「 — 标题「旧」→「新」; 证据 部分核查 → 已核查; 周增 +175 → +58」: what a reader of the entry sees
     change, as its history rows say it (a value an open contradiction withholds is not shown)."""
     changes = []
     was_title = before.item.title if before.item else before.title
     now_title = after.item.title if after.item else after.title
     if was_title != now_title:
-        changes.append(f"「{md(was_title)}」→「{md(now_title)}」")
+        changes.append(f"「{said(docs.old, was_title)}」→「{said(docs.new, now_title)}」")
+    words = docs.words
     if before.evidence is not None and after.evidence is not None and before.evidence.level != after.evidence.level:
         was_level = words.label("evidence_levels", before.evidence.level)
         now_level = words.label("evidence_levels", after.evidence.level)
@@ -101,14 +137,16 @@ def _what_changed(before: EntryView, after: EntryView, words: Vocabulary) -> str
     return " — " + "; ".join(changes) if changes else " — 新的更新（内容未变）"
 
 
-def _contradiction_line(words: Vocabulary, c: ContradictionView, extra: str = "") -> str:
+def _contradiction_line(doc: LivingDoc, c: ContradictionView, extra: str = "") -> str:
+    """A contradiction's line: its own claims quoted in its title, as its callout quotes them."""
     name = f"{c.brief.date.isoformat()} 矛盾 {c.contradiction.number}"
-    return f"- {name} {md(c.contradiction.title)} ({md(words.label('dispositions', c.disposition))}){extra}"
+    disposition = md(doc.vocabulary.label("dispositions", c.disposition))
+    return f"- {name} {said(doc, c.contradiction.title, own=c)} ({disposition}){extra}"
 
 
-def _settled_by(c: ContradictionView) -> str:
+def _settled_by(doc: LivingDoc, c: ContradictionView) -> str:
     event = c.history[-1] if c.history else None
-    return f" — {md(event.update.text)} (brief `{event.brief.id}`)" if event else ""
+    return f" — {said(doc, event.update.text, own=c)} (brief `{event.brief.id}`)" if event else ""
 
 
 def _topic_diff(old: LivingDoc | None, new: LivingDoc | None) -> list[str]:
@@ -154,7 +192,7 @@ def _section_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
         (
             "Sections opened",
             [
-                f"- §{v.number} {md(v.section.title or '')}{_by(v)}"
+                f"- §{v.number} {said(new, v.section.title or '')}{_by(v)}"
                 for v in new.sections.values()
                 if v.opened_by is not None and v.number not in was
             ],
@@ -162,7 +200,7 @@ def _section_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
         (
             "⚠ Sections removed (the brief that opened them was deleted or changed)",
             [
-                f"- §{v.number} {md(v.section.title or '')}{_by(v)}"
+                f"- §{v.number} {said(old, v.section.title or '')}{_by(v)}"
                 for v in was.values()
                 if v.number not in new.sections
             ],
@@ -170,7 +208,8 @@ def _section_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
         (
             "Sections retitled",
             [
-                f"- §{v.number} {md(was[v.number].section.title or '')} → {md(v.section.title or '')}{_by(v)}"
+                f"- §{v.number} {said(old, was[v.number].section.title or '')} → {said(new, v.section.title or '')}"
+                f"{_by(v)}"
                 for v in new.sections.values()
                 if v.number in was and was[v.number].section.title != v.section.title
             ],
@@ -183,53 +222,53 @@ def _reader_state(entry: EntryView) -> tuple[object, ...]:
     return entry.section, entry.brief.id if entry.brief else None, len(entry.history), entry.item
 
 
-_EntryChange = Callable[[EntryView, EntryView | None, Vocabulary], Iterator[str]]
-"""One kind of change to an entry: given the entry now, as it was (None: new) and the topic's words,
+_EntryChange = Callable[[EntryView, EntryView | None, _Docs], Iterator[str]]
+"""One kind of change to an entry: given the entry now, as it was (None: new) and the two docs,
 the text after the entry's line, once per row (none when the entry did not change that way)."""
 
 
-def _added(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _added(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """An entry the doc did not have: its line alone says it."""
     if was is None:
         yield ""
 
 
-def _updated(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _updated(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """An entry a reader sees change (see :func:`_reader_state`), and what changed in it."""
     if was is not None and _reader_state(e) != _reader_state(was):
-        yield _what_changed(was, e, words)
+        yield _what_changed(was, e, docs)
 
 
-def _retracted(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _retracted(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """An entry retracted by this change (a retracted one stays in the doc, marked): with the reason."""
     if e.retraction is not None and (was is None or not was.retracted):
-        yield f" — {md(e.retraction.reason)}"
+        yield f" — {said(docs.new, e.retraction.reason)}"
 
 
-def _moved(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _moved(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """An entry now in another section (it keeps its id): the line gives the new §, the row the old."""
     if was is not None and was.section != e.section:
         yield f" — from §{was.section}"
 
 
-def _split(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _split(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """An entry split by this change: the ids of its parts, which carry on what it said."""
     if e.split_into and (was is None or not was.split_into):
         yield " → " + ", ".join(f"`{p}`" for p in e.split_into)
 
 
-def _errata(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _errata(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """One row per erratum the change applies: an entry can be corrected by several briefs."""
     for x, b in e.errata:
         if was is None or (x, b) not in was.errata:
-            yield f" — “{md(x.old)}” → “{md(x.new)}” (brief `{b.id}`)"
+            yield f" — “{said(docs.new, x.old)}” → “{said(docs.new, x.new)}” (brief `{b.id}`)"
 
 
-def _evidence_changed(e: EntryView, was: EntryView | None, words: Vocabulary) -> Iterator[str]:
+def _evidence_changed(e: EntryView, was: EntryView | None, docs: _Docs) -> Iterator[str]:
     """An entry whose evidence level moved, in the vocabulary's words (a reader weighs the entry by it)."""
     before = was.evidence if was is not None else None
     if before is not None and e.evidence is not None and before.level != e.evidence.level:
-        was_level, now_level = (words.label("evidence_levels", x) for x in (before.level, e.evidence.level))
+        was_level, now_level = (docs.words.label("evidence_levels", x) for x in (before.level, e.evidence.level))
         yield f": {md(was_level)} → {md(now_level)}"
 
 
@@ -240,12 +279,14 @@ def _entry_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
     entries = sorted(new.entries.values(), key=_section_order)
     gone = sorted((e for e in was.values() if e.id not in new.entries), key=_section_order)
 
+    docs = _Docs(old, new)
+
     def rows(kind: _EntryChange) -> list[str]:
-        return [_entry_line(e, text) for e in entries for text in kind(e, was.get(e.id), new.vocabulary)]
+        return [_entry_line(new, e, text) for e in entries for text in kind(e, was.get(e.id), docs)]
 
     return [
         ("Entries added", rows(_added)),
-        ("⚠ Entries removed (a brief that placed them was deleted or changed)", [_entry_line(e) for e in gone]),
+        ("⚠ Entries removed (a brief that placed them was deleted or changed)", [_entry_line(old, e) for e in gone]),
         ("Entries updated", rows(_updated)),
         ("Entries retracted", rows(_retracted)),
         ("Entries moved", rows(_moved)),
@@ -269,7 +310,6 @@ def _contradiction_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Chang
     """Contradictions opened, removed, settled or re-opened, and re-judged (a new disposition, which
     can come with a status change or alone); each row but an opened or removed one ends with the
     latest event of its history: what a brief said, and which brief."""
-    words = new.vocabulary
     old_c = {c.id: c for c in old.contradictions} if old else {}
     fates: dict[str, list[ContradictionView]] = {"opened": [], "re-opened": [], "resolved": [], "superseded": []}
     for c in new.contradictions:
@@ -281,11 +321,11 @@ def _contradiction_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Chang
     removed = [c for c in old_c.values() if c.id not in now]
 
     def settled(views: list[ContradictionView]) -> list[str]:
-        return [_contradiction_line(words, c, _settled_by(c)) for c in views]
+        return [_contradiction_line(new, c, _settled_by(new, c)) for c in views]
 
     return [
-        ("Contradictions opened", [_contradiction_line(words, c) for c in fates["opened"]]),
-        ("⚠ Contradictions removed", [_contradiction_line(words, c) for c in removed]),
+        ("Contradictions opened", [_contradiction_line(new, c) for c in fates["opened"]]),
+        ("⚠ Contradictions removed", [_contradiction_line(old, c) for c in removed] if old else []),
         ("Contradictions resolved", settled(fates["resolved"])),
         ("Contradictions re-opened", settled(fates["re-opened"])),
         ("Contradictions superseded", settled(fates["superseded"])),
@@ -314,9 +354,9 @@ def _claim_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
     ]
 
 
-def _citation_line(v: CitationView) -> str:
+def _citation_line(doc: LivingDoc | None, v: CitationView) -> str:
     """「- [528] arXiv:1605.08803 title」: the number first, as the doc cites it."""
-    return f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {md(v.citation.title)}"
+    return f"- [{v.number}] arXiv:{md(v.citation.arxiv)} {said(doc, v.citation.title)}"
 
 
 def _citation_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
@@ -327,16 +367,16 @@ def _citation_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
     added = sorted((v for k, v in new.citations.items() if k not in old_refs), key=lambda v: v.number)
     dropped = sorted((v for k, v in old_refs.items() if k not in new.citations), key=lambda v: v.number)
     return [
-        ("Citations added", [_citation_line(v) for v in added]),
+        ("Citations added", [_citation_line(new, v) for v in added]),
         (
             "Papers withdrawn by their authors (已撤稿; numbers kept)",
             [
-                f"{_citation_line(v)} (brief `{v.withdrawn_in.id}`)"
+                f"{_citation_line(new, v)} (brief `{v.withdrawn_in.id}`)"
                 for k, v in sorted(new.citations.items())
                 if v.withdrawn_in is not None and (k not in old_refs or old_refs[k].withdrawn_in is None)
             ],
         ),
-        ("⚠ Citations removed (their numbers would be given again)", [_citation_line(v) for v in dropped]),
+        ("⚠ Citations removed (their numbers would be given again)", [_citation_line(old, v) for v in dropped]),
         (
             "⚠ Citations renumbered (numbers must never change: fix the data)",
             [
@@ -361,10 +401,11 @@ def _follow_up_fate(before: FollowUpView | None, f: FollowUpView) -> str | None:
     return "closed" if not f.pending else None
 
 
-def _follow_up_line(f: FollowUpView) -> str:
+def _follow_up_line(doc: LivingDoc | None, f: FollowUpView) -> str:
     """「- E2 text (status: the last update's note)」: the note says why it closed or moved on."""
     note = f.history[-1].update.note if f.history else None
-    return f"- {md(f.follow_up.round)} {md(f.follow_up.text)} ({f.status.label}" + (f": {md(note)})" if note else ")")
+    text = f"- {md(f.follow_up.round)} {said(doc, f.follow_up.text)} ({f.status.label}"
+    return text + (f": {said(doc, note)})" if note else ")")
 
 
 def _follow_up_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
@@ -377,8 +418,8 @@ def _follow_up_changes(old: LivingDoc | None, new: LivingDoc) -> list[_Change]:
             fates[fate].append(f)
     still = {f.follow_up.id for f in new.follow_ups}
     return [
-        ("Follow-ups opened", [_follow_up_line(f) for f in fates["opened"]]),
-        ("⚠ Follow-ups removed", [_follow_up_line(f) for f in old_f.values() if f.follow_up.id not in still]),
-        ("Follow-ups closed", [_follow_up_line(f) for f in fates["closed"]]),
-        ("Follow-ups carried over", [_follow_up_line(f) for f in fates["carried"]]),
+        ("Follow-ups opened", [_follow_up_line(new, f) for f in fates["opened"]]),
+        ("⚠ Follow-ups removed", [_follow_up_line(old, f) for f in old_f.values() if f.follow_up.id not in still]),
+        ("Follow-ups closed", [_follow_up_line(new, f) for f in fates["closed"]]),
+        ("Follow-ups carried over", [_follow_up_line(new, f) for f in fates["carried"]]),
     ]
