@@ -4,12 +4,13 @@ built once per session where they are read-only.  What tests import lives in ``h
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from helpers import LIFECYCLE, ROOT, built, copy_project
-from helpers.shared import end_run, start_run
+from helpers.shared import end_run, every_core, pin_workers, start_run
 
 if TYPE_CHECKING:
     from digest_plugin.core.load import Dataset
@@ -19,12 +20,24 @@ _SHARED_KEY = pytest.StashKey[Path | None]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The run's shared folder (``helpers.shared``), made before any worker starts, so all find it."""
+    """The run's shared folder (``helpers.shared``), made before any worker starts, so all find it;
+    each worker pinned to a core of its own."""
     config.stash[_SHARED_KEY] = start_run()
+    pin_workers()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     end_run(config.stash.get(_SHARED_KEY, None))
+
+
+@pytest.fixture(autouse=True)
+def _every_core_when_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """``@pytest.mark.every_core``: the test (not its module's fixtures) runs on every core."""
+    if request.node.get_closest_marker("every_core") is None:
+        yield
+        return
+    with every_core():
+        yield
 
 
 @pytest.fixture

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from helpers import BRIEF, ROOT, copy_project, mkdocs_build
+from helpers.shared import machine_cores
 from ruamel.yaml import YAML
 
 from digest_plugin.core.merge import merge
 from digest_plugin.core.model import WithheldClaim
-from digest_plugin.core.workers import cores
 from digest_plugin.site import leaks
 from digest_plugin.site.layout import Layout, Linker
 from digest_plugin.site.leaks import Leak, LeakCheck, Reading, find_leaks
@@ -270,7 +270,8 @@ def leaks_found(check: LeakCheck, site: Path, reading: Reading) -> list[str]:
     return [leak.file for leak in sorted(found + check.site(site, skip=read.__contains__))]
 
 
-@pytest.mark.skipif(cores() < 2, reason="one core: no worker, the sweep reads everything")
+@pytest.mark.every_core
+@pytest.mark.skipif(len(machine_cores()) < 2, reason="one core: no worker, the sweep reads everything")
 def test_pages_named_as_they_are_written_are_read_by_the_worker(check, tmp_path):
     site, names = planted_site(tmp_path)
     reading = Reading(check, site)
@@ -284,7 +285,8 @@ def test_pages_named_as_they_are_written_are_read_by_the_worker(check, tmp_path)
     assert check.site(site, skip=read.__contains__) == []
 
 
-@pytest.mark.skipif(cores() < 2 or not hasattr(signal, "SIGSTOP"), reason="needs a worker to pause")
+@pytest.mark.every_core
+@pytest.mark.skipif(len(machine_cores()) < 2 or not hasattr(signal, "SIGSTOP"), reason="needs a worker to pause")
 def test_the_build_never_waits_for_the_worker(check, tmp_path):
     site, names = planted_site(tmp_path)
     reading = Reading(check, site)

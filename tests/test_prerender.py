@@ -10,15 +10,15 @@ from collections.abc import Callable
 
 import pytest
 from helpers import built_on_one_core_and_on_two, copy_project
+from helpers.shared import machine_cores
 
 from digest_plugin.core.pipeline import living_docs
-from digest_plugin.core.workers import cores
 from digest_plugin.hosts.extension import DirectiveError, PageContext, directives, render_directive
 from digest_plugin.hosts.prerender import Prerender
 from digest_plugin.site.layout import layouts
 from digest_plugin.site.pages import generated_pages
 
-two_cores = pytest.mark.skipif(cores() < 2, reason="one core: the build renders every page itself")
+two_cores = pytest.mark.skipif(len(machine_cores()) < 2, reason="one core: the build renders every page itself")
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +69,7 @@ def context(laid) -> Callable[[str], PageContext]:
 
 
 @two_cores
+@pytest.mark.every_core
 def test_pages_the_worker_rendered_are_the_pages_rendered_here(laid, stubs):
     assert len(stubs) >= 8  # the register, bibliography, follow-ups, legend, briefs index and each brief
     prerender = Prerender(stubs, context(laid))
@@ -98,6 +99,7 @@ def test_a_worker_that_fails_leaves_its_pages_to_the_build(laid, stubs):
 
 
 @two_cores
+@pytest.mark.every_core
 def test_a_page_the_worker_cannot_render_is_rendered_here_where_the_error_is_reported(laid, stubs):
     broken = {**stubs, "inference/briefs/gone.md": "# 简报\n\n[[digest brief=2099-01-01-inference-E1]]\n"}
     prerender = Prerender(broken, context(laid))
@@ -108,6 +110,7 @@ def test_a_page_the_worker_cannot_render_is_rendered_here_where_the_error_is_rep
 
 
 @two_cores
+@pytest.mark.every_core
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this system")
 def test_a_build_on_one_core_and_on_two_is_the_same_site(tmp_path):
     root = copy_project(tmp_path / "project", lifecycle=True)

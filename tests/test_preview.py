@@ -23,9 +23,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, built_on_one_core_and_on_two, copy_project
-from helpers.shared import corpus_nights
-
-from digest_plugin.core.workers import cores
+from helpers.shared import corpus_nights, machine_cores
 
 SESSION = Path(__file__).with_name("preview_session.py")
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
@@ -314,7 +312,10 @@ def test_the_next_nights_nobody_here_wrote_arrive_and_are_edited_under_the_previ
     assert differences(session.site, clean_build(session.project, tmp_path / "clean")) == []
 
 
-@pytest.mark.skipif(cores() < 2 or not hasattr(os, "sched_setaffinity"), reason="needs two cores to compare")
+@pytest.mark.every_core
+@pytest.mark.skipif(
+    len(machine_cores()) < 2 or not hasattr(os, "sched_setaffinity"), reason="needs two cores to compare"
+)
 def test_the_nights_nobody_here_wrote_build_the_same_on_one_core_and_on_two(corpus_project, unseen_nights, tmp_path):
     """A one-off build renders pages and reads them for withheld claims in second processes: with
     the blind nights (their new words, their corrections of earlier nights) the site is the same."""

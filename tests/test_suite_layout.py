@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
+
+import pytest
+from helpers.shared import machine_cores
 
 TESTS = Path(__file__).resolve().parent
 
@@ -58,3 +62,23 @@ def test_slow_checks_leave_the_default_run_and_ci_and_the_readme_run_them():
     assert re.search(r"^python3 -m venv .*&& pytest && pytest -m slow$", readme, re.M)
     marked = [name for name, text in sources().items() if "pytest.mark.slow" in text]
     assert "test_corpus_blind.py" in marked
+
+
+def _pinned_run() -> bool:
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return count > 1 and len(machine_cores()) > 1 and hasattr(os, "sched_getaffinity")
+
+
+def test_a_test_worker_runs_on_one_core_of_its_own():
+    """Under pytest-xdist each worker is pinned to one core (helpers.shared.pin_workers), so the
+    builds a test runs do not fork workers onto cores the other test workers use."""
+    if not _pinned_run():
+        pytest.skip("one worker or one core: nothing is pinned")
+    assert len(os.sched_getaffinity(0)) == 1
+
+
+@pytest.mark.every_core
+def test_a_test_marked_every_core_gets_them_all():
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity on this system")
+    assert os.sched_getaffinity(0) == machine_cores()

@@ -10,6 +10,8 @@ import pytest
 
 from digest_plugin.core.workers import Worker, cores
 
+pytestmark = pytest.mark.every_core  # the workers' own tests: on every core, not the one this test worker has
+
 
 def test_a_worker_runs_in_another_process_when_this_one_has_no_other_thread():
     result = Worker(os.getpid).result()

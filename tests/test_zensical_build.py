@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers import copy_project, replace_in, run_cli
-
-from digest_plugin.core.workers import cores
+from helpers.shared import machine_cores
 
 pytest.importorskip("zensical")
 
@@ -63,7 +62,8 @@ print(zensical_host.build(config, settings, Path("data"), docs, written))
 """
 
 
-@pytest.mark.skipif(cores() < 2, reason="one core: Zensical's thread renders every page itself")
+@pytest.mark.every_core
+@pytest.mark.skipif(len(machine_cores()) < 2, reason="one core: Zensical's thread renders every page itself")
 def test_a_second_process_renders_generated_pages_while_zensical_converts(tmp_path):
     root = copy_project(tmp_path / "p", lifecycle=True)
     done = run(root, "-c", TAKEN)
