@@ -182,15 +182,24 @@ def kill(proc: subprocess.Popen[str]) -> None:
 EDIT = ["resolve", NEW, "kapitsa-weekly-gain", "--text", "killed edit"]
 
 
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory) -> bytes:
+    """The brief after ``EDIT`` run to its end on a project like ``project``: what "the new version" is
+    (the same for every point the edit is killed at, so made once)."""
+    from digest_plugin.authoring.scaffold import new_brief
+
+    twin = tmp_path_factory.mktemp("twin")
+    shutil.copytree(ROOT / "data", twin / "data")
+    new_brief(twin / "data", "inference", dt.date(2026, 10, 22))
+    assert digest(*EDIT, cwd=twin, tmpdir=twin / "tmp").returncode == 0
+    return (twin / NEW).read_bytes()
+
+
 @pytest.mark.parametrize("point", ["locked", "staged", "validating", "replacing", "replaced"])
-def test_an_edit_killed_at_any_point_leaves_the_old_or_the_new_brief_and_nothing_else(project, tmp_path, point):
+def test_an_edit_killed_at_any_point_leaves_the_old_or_the_new_brief_and_nothing_else(project, tmp_path, point, edited):
     tmpdir = tmp_path / "tmp"
     brief = project / NEW
-    before = brief.read_bytes()
-    twin = tmp_path / "twin"  # the same edit, run to the end: what "the new version" is
-    shutil.copytree(project / "data", twin / "data")
-    assert digest(*EDIT, cwd=twin, tmpdir=tmp_path / "twin-tmp").returncode == 0
-    after = (twin / NEW).read_bytes()
+    before, after = brief.read_bytes(), edited
 
     proc = start_paused(EDIT, point, project, tmpdir)
     if point == "validating":  # the check reads a view of the data folder: links, not a copy, beside the brief
