@@ -96,6 +96,12 @@ FIFTEENTH = ROOT / "tests" / "corpus" / "blind15"
 after blind14 was tuned on (2026-12-06, fifth session).  01-06 and 01-07 are held out (``HOLDOUT``, chosen before
 the ledgers were written; described in ``HOLDOUT.md``, not read).  The writing session's slips (line counts of two
 held-out files, no text) are in its README."""
+SIXTEENTH = ROOT / "tests" / "corpus" / "blind16"
+"""Four nights (2027-01-08 … 01-11); the tuned two by 钟 (returning, drifting) and 澄 (new: parts 甲部–丁部, items
+①…⑥, 「label／text」 fields, ISO-week dates, follow-ups as 工单 N), written after blind15 was tuned on (2026-12-06,
+seventh session).  01-10 and 01-11 are held out (``HOLDOUT``, chosen before the ledgers were written; described
+in ``HOLDOUT.md``, not read).  The writing session's slips (listings and one empty grep over folders holding
+forbidden files, no text of them shown) are in its README."""
 CORPORA = (
     BLIND,
     SECOND,
@@ -112,6 +118,7 @@ CORPORA = (
     THIRTEENTH,
     FOURTEENTH,
     FIFTEENTH,
+    SIXTEENTH,
 )
 
 
