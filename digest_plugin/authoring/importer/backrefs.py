@@ -333,6 +333,8 @@ def _date_pattern(relative: tuple[str, ...], named: tuple[str, ...] = ()) -> re.
     names = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True)) or r"(?!x)x"
     return re.compile(
         r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
+        r"|(?P<isowk>(?<![A-Za-z\d])(?:20\d\d-?)?W\d{2}-?[1-7](?!\d))"
+        r"|(?P<dmy>(?<![\d/.v])\d{1,2}/\d{1,2}/(?:20)?\d\d(?![\d/]))"
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
         r"|(?P<cn>(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日)"
         rf"|(?P<named>{names})"
@@ -399,7 +401,7 @@ _LIST_SOURCE = (
     r"|(?<![\w])其(?P<fqi>[一二三四五六七八九十])(?![一二三四五六七八九十他它中实余次])"
     r"|(?P<fpar>[⑴-⑽](?:\s*(?:、|/|和|及|与)\s*[⑴-⑽])*)"
     r"|(?<![\w#])C\s*(?P<cc>\d{1,2})(?!\d)"
-    r"|(?<![\w#])#(?P<ih>\d{1,2})(?![\d.])"
+    r"|(?<![^\W\d])(?<!#)#(?P<ih>\d{1,2})(?![\d.])"
     r"|(?<![第A-Za-z0-9_])条\s*(?P<itiao>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
@@ -413,7 +415,7 @@ _LIST_SOURCE = (
     r"|(?<=[·・])\s*(?P<fdot>[一二三四五六七八九十])[）)]"
     r"|(?<=[·・])\s*〈(?P<fangle>\d{1,2})〉"
 )
-"""(Two before the last: a brief's part and a number in it, 「乔的二·1」 or 「乔（1/4）二之 3」: part 一 holds the items,
+"""(「#3」 may follow a night's digits: 「5/1#2」 is the 01-05 brief's item 2.  Two before the last: a brief's part and a number in it, 「乔的二·1」 or 「乔（1/4）二之 3」: part 一 holds the items,
 part 二 the contradictions; after a space, a 的 or punctuation only, so 「统一·3」 is no part.  The last: 「11月21日 1/4」,
 item 1 of that night's 4, read only after a night that has exactly that many items.  After it, 「12-19·珩·4 号」:
 the night, its writer and the item's number with 号, dotted together; 「日·杉·1）」 (or 「27 号杉 2）」, right after a
@@ -588,6 +590,15 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         if kind == "iso":
             y, m, d = (int(x) for x in spelled.split("-"))
             day = _calendar(y, m, d)
+        elif kind == "isowk":  # 「W01-5」, 「2026-W53-5」: an ISO week date, the week's year this one or the last
+            day = _iso_week(today, spelled)
+        elif kind == "dmy":  # 「31/12/26」, 「10/12/26」: a day, a month and the year, in either order of the two
+            first, second, year = (int(x) for x in spelled.split("/"))
+            year += 2000 if year < 100 else 0
+            day = _calendar(year, first, second)
+            if not _recent(day, today, history):
+                swapped = _calendar(year, second, first)
+                day = swapped if _recent(swapped, today, history) or day is None else day
         elif kind == "named":  # 「平安夜」: the day the vocabulary names, this year or the year before
             m, d = (int(x) for x in history.named_days[spelled].split("-"))
             day = _month_day(today, m, d)
@@ -645,6 +656,23 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
 RECENT = dt.timedelta(days=62)
 """How far back a date written as 「11.17」 or 「15 日」 may point: the same spellings are version numbers
 (Llama 3.1) and spans (7 日窗口) too, so only a day a brief of the last two months is dated counts."""
+
+
+def _iso_week(today: dt.date, spelled: str) -> dt.date | None:
+    """The day an ISO week date names (「W01-5」 is the Friday of week 1): of the year it gives, else of
+    this ISO year when that week has begun, else of the year before (「W53-5」 in January).  A day still
+    to come (「交给 W01-7」 on the Saturday) is no night a brief is dated: None."""
+    m = re.fullmatch(r"(?:(?P<year>20\d\d)-?)?W(?P<week>\d{2})-?(?P<day>[1-7])", spelled)
+    if m is None:
+        return None
+    week, weekday = int(m["week"]), int(m["day"])
+    this_year, this_week, _ = today.isocalendar()
+    year = int(m["year"]) if m["year"] else this_year if week <= this_week else this_year - 1
+    try:
+        day = dt.date.fromisocalendar(year, week, weekday)
+    except ValueError:  # no week 53 that year
+        return None
+    return day if day <= today else None
 
 
 def _recent(day: dt.date | None, today: dt.date, history: History) -> bool:

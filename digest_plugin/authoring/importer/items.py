@@ -14,7 +14,7 @@ from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_
 from .evidence import GAP_SHAPE, read_evidence, read_points, read_sources
 from .markdown import paragraphs_of
 from .numbering import check_numbering
-from .numbers import ROMAN, ROMAN_NUMERAL, small_number
+from .numbers import ENCLOSED, ROMAN, ROMAN_NUMERAL, small_number
 from .placement import read_guards, read_placement, repo_card_figures
 from .prose import prose_fields
 from .shapes import reshaped
@@ -36,10 +36,12 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
     re.compile(rf"^\s*(?P<number>{ROMAN_NUMERAL})\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[\[［](?P<number>\d{1,2})[\]］]\s*(?P<title>[^\s(（].*?)\s*$"),
+    re.compile(r"^\s*(?P<number>[①-⑳❶-❿])\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」, 「【第 1 笔】…」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number),
-「iv. …」 (a lower-case Roman numeral), 「[1] …」 (the number in square brackets, not a link's).  One
+「iv. …」 (a lower-case Roman numeral), 「[1] …」 (the number in square brackets, not a link's), 「① …」 (a circled
+digit).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -113,7 +115,7 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
         canonical,
         # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
-            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:｜]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
+            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:｜／]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
             rf"|{OPEN}(?P<label2>{alternation}){CLOSE}\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
@@ -144,15 +146,15 @@ English word up to 16 letters, 「**BOUNDARY**：…」); a bold one ends in a c
 (「**证据到哪**　…」) or the line (the label alone above its text)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
-_KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:\d]{1,9})\**\s*[：:]")
+_KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:／\d]{1,9})\**\s*[：:／]")
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
 PLAIN_LABEL = re.compile(
     r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
-    r"|^(?:[-•*·]\s+)?(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜]"
+    r"|^(?:[-•*·]\s+)?(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜／]"
 )
 """A plain label at the start of an unindented line: 「src = …」 or 「来路 ▸ …」 (any short word and an equals
 sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon
-or a full-width bar: 「取自｜…」; a bullet may stand before them: 「- 凭证：…」).  Read as a label only where the part has fields of this
+a full-width bar or a full-width slash: 「取自｜…」, 「出处／…」; a bullet may stand before them: 「- 凭证：…」).  Read as a label only where the part has fields of this
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
 
@@ -368,7 +370,7 @@ def read_items(part: Part, stem: str, outline: Outline | None, draft: Draft) -> 
     seen: Counter[int] = Counter()
     for index, (heading, m, body) in enumerate(blocks):
         spelled = m["number"] or ""
-        number = small_number(spelled) or ROMAN.get(spelled) or index + 1  # unnumbered: its place
+        number = small_number(spelled) or ROMAN.get(spelled) or ENCLOSED.get(spelled) or index + 1  # else its place
         seen[number] += 1
         item_id = f"{stem}-item-{number}" + ("" if seen[number] == 1 else f"-{seen[number]}")
         at = ("items", index)
@@ -525,14 +527,14 @@ def _inline_fields(f: Field, labels: _Labels) -> Iterator[Field]:
 
 
 RATING_LINE = re.compile(
-    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=｜])?\s*(?P<rating>.+)$"
+    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=｜／])?\s*(?P<rating>.+)$"
 )
 """A line that may hold only the item's value rating, after a short label of any kind."""
 
 
 def _line_rating(text: str, line: int, draft: Draft) -> list[ValueRating]:
     """The value ratings of a paragraph that says nothing else (「[值] 高价值」, 「🏷 评级　中等价值」,
-    「价值：低价值」): each word a rating of the vocabulary; anything more and it is not a rating line."""
+    「价值：低价值」, 「价值／高价值」): each word a rating of the vocabulary; anything more and it is not a rating line."""
     m = RATING_LINE.match(re.sub(r"^[-•*·]\s+|\*\*", "", text.strip()))
     if m is None:
         return []
