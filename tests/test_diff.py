@@ -36,7 +36,8 @@ def committed_data(tmp_path: Path) -> Path:
     return repo
 
 
-def test_diff_of_adding_the_first_brief(tmp_path, digest_diff):
+def outline_then_first_brief(tmp_path: Path) -> Path:
+    """A git repository whose one commit holds the outline alone; the shipped brief is added after it."""
     repo = tmp_path / "repo"
     shutil.copytree(ROOT / "data", repo / "data")
     brief = repo / "data" / BRIEF
@@ -46,7 +47,11 @@ def test_diff_of_adding_the_first_brief(tmp_path, digest_diff):
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "outline only")
     brief.write_bytes(saved)
+    return repo
 
+
+def test_diff_of_adding_the_first_brief(tmp_path, digest_diff):
+    repo = outline_then_first_brief(tmp_path)
     code, text, err = digest_diff(repo, "HEAD")
     assert code == 0, err
     # the seven items, each under the section it was placed in (Kapitsa is an update, not an addition)
@@ -66,15 +71,7 @@ def test_the_comment_shows_a_withheld_claim_as_the_site_does(tmp_path, digest_di
     """10-21 矛盾 1 withholds 「周增 +175」, which Kapitsa's new title carries: the site prints 〔暂扣〕 in
     the title, and so does the comment, so a reviewer reads the entry as readers will.  The claim is
     listed once, under the claims withheld, for the reviewer to weigh."""
-    repo = tmp_path / "repo"
-    shutil.copytree(ROOT / "data", repo / "data")
-    brief = repo / "data" / BRIEF
-    saved = brief.read_bytes()
-    brief.unlink()
-    git(repo, "init", "-q")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "outline only")
-    brief.write_bytes(saved)
+    repo = outline_then_first_brief(tmp_path)
     code, text, err = digest_diff(repo, "HEAD")
     assert code == 0, err
     assert "「Kapitsa 仓库卡更新——Stars 155 / 〔暂扣〕 / C++ / Apache-2.0」" in section(text, "Entries updated")
