@@ -35,8 +35,6 @@ from .core.report import format_json, format_text
 # does not load the importer, the renderer and both hosts for a command that needs none of them (every
 # command needs the model, a quarter of a second of pydantic).
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from .authoring import review
     from .authoring.edit import Checks
     from .core.doc import LivingDoc
@@ -61,34 +59,37 @@ def _data_at(ref: str, data_dir: Path, into: Path) -> Path | None:
     return into / rel
 
 
-# Each editing command: (``authoring.edit``, its arguments, the checks) → the brief written.
-EDITS: dict[str, Callable[[ModuleType, argparse.Namespace, Checks], str]] = {
-    "resolve": lambda e, a, c: e.resolve_contradiction(
-        a.brief,
-        a.contradiction,
-        a.text,
-        change=a.change,
-        superseded_by=a.superseded_by,
-        outcome=a.outcome,
-        corrections=[tuple(x) for x in a.correct or []],
-        disposition=a.disposition,
-        checks=c,
-    ),
-    "close-follow-up": lambda e, a, c: e.close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c),
-    "set-evidence": lambda e, a, c: e.set_evidence(
-        a.brief,
-        a.item,
-        a.level,
-        boundary=a.boundary,
-        gaps=a.gaps,
-        source_kinds=a.source_kinds,
-        follow_up=a.follow_up,
-        checks=c,
-    ),
-    "cite": lambda e, a, c: e.add_citation(
-        a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note, checks=c
-    ),
-}
+def _run_edit(a: argparse.Namespace, c: Checks) -> str:
+    """The editing command ``a.command`` (resolve, close-follow-up, set-evidence, cite) with its arguments;
+    the brief written."""
+    from .authoring import edit
+
+    if a.command == "resolve":
+        return edit.resolve_contradiction(
+            a.brief,
+            a.contradiction,
+            a.text,
+            change=a.change,
+            superseded_by=a.superseded_by,
+            outcome=a.outcome,
+            corrections=[tuple(x) for x in a.correct or []],
+            disposition=a.disposition,
+            checks=c,
+        )
+    if a.command == "close-follow-up":
+        return edit.close_follow_up(a.brief, a.follow_up, a.status, a.note, checks=c)
+    if a.command == "set-evidence":
+        return edit.set_evidence(
+            a.brief,
+            a.item,
+            a.level,
+            boundary=a.boundary,
+            gaps=a.gaps,
+            source_kinds=a.source_kinds,
+            follow_up=a.follow_up,
+            checks=c,
+        )
+    return edit.add_citation(a.brief, a.arxiv, a.title, s2=a.s2, openalex=a.openalex, use_note=a.use_note, checks=c)
 
 
 def _cannot(target: Path, exc: OSError) -> int:
@@ -106,7 +107,6 @@ def _cannot(target: Path, exc: OSError) -> int:
 
 def _edit(args: argparse.Namespace) -> int:
     """Run one editing command; on refusal print why (compiler style) and write nothing."""
-    from .authoring import edit as editing
     from .authoring.edit import Checks, EditError
     from .core import siteconfig
 
@@ -119,7 +119,7 @@ def _edit(args: argparse.Namespace) -> int:
         print(f"{args.config}: error: cannot read digest rules: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     try:
-        EDITS[args.command](editing, args, checks)
+        _run_edit(args, checks)
     except EditError as exc:
         print(f"{args.brief}: error: {exc}", file=sys.stderr)
         if exc.findings:

@@ -595,10 +595,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         elif kind == "dmy":  # 「31/12/26」, 「10/12/26」: a day, a month and the year, in either order of the two
             first, second, year = (int(x) for x in spelled.split("/"))
             year += 2000 if year < 100 else 0
-            day = _calendar(year, first, second)
-            if not _recent(day, today, history):
-                swapped = _calendar(year, second, first)
-                day = swapped if _recent(swapped, today, history) or day is None else day
+            month_first, day_first = _calendar(year, first, second), _calendar(year, second, first)
+            day = _day_first_if_recent(month_first, day_first, today, history) if month_first else day_first
         elif kind == "named":  # 「平安夜」: the day the vocabulary names, this year or the year before
             m, d = (int(x) for x in history.named_days[spelled].split("-"))
             day = _month_day(today, m, d)
@@ -607,9 +605,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         elif kind in ("md", "cn", "slash", "dot"):
             m, d = (int(x) for x in re.findall(r"\d+", spelled))
             day = _month_day(today, m, d)
-            if kind == "slash" and not _recent(day, today, history):
-                swapped = _month_day(today, d, m)  # 「25/11」, 「4/11」: a writer who puts the day first
-                day = swapped if _recent(swapped, today, history) else day
+            if kind == "slash":  # 「25/11」, 「4/11」: a writer who puts the day first
+                day = _day_first_if_recent(day, _month_day(today, d, m), today, history)
         elif kind == "en":  # 「Nov 22」, 「Dec14」
             day = _month_day(today, _MONTHS.index(spelled[:3].title()) + 1, int(re.findall(r"\d+", spelled)[0]))
         elif kind == "den":  # 「14-Dec」, 「14 Dec」: the day first
@@ -656,6 +653,16 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
 RECENT = dt.timedelta(days=62)
 """How far back a date written as 「11.17」 or 「15 日」 may point: the same spellings are version numbers
 (Llama 3.1) and spans (7 日窗口) too, so only a day a brief of the last two months is dated counts."""
+
+
+def _day_first_if_recent(
+    month_first: dt.date | None, day_first: dt.date | None, today: dt.date, history: History
+) -> dt.date | None:
+    """Of the two readings of 「4/11」 or 「10/12/26」, the month first unless only the day first is a recent
+    night some brief is dated (a writer who puts the day first)."""
+    if _recent(month_first, today, history) or not _recent(day_first, today, history):
+        return month_first
+    return day_first
 
 
 def _iso_week(today: dt.date, spelled: str) -> dt.date | None:

@@ -319,6 +319,11 @@ def unique_ids(values: list[str]) -> str | None:
     return values[0] if len(values) == 1 else None
 
 
+HEADING_NIGHT = r"(?<![\dW])\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日"
+"""A night a list's heading names by its month and day (「10-21 交给 E2 的三件事」, 「11月5日的单子」); 「W01-7」, an
+ISO week date, is none (「交给 W01-7」 hands the list on to a night to come)."""
+
+
 def shared_run(a: str, b: str) -> int:
     """The length of the longest run of characters ``a`` and ``b`` share: how a restated line, or a line that
     describes an earlier follow-up in its own words, is matched to it without a number."""

@@ -10,7 +10,7 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, Code, Draft, Line, Part, one_line, shared_run, strip_end, without_asides
+from .common import BULLET, HEADING_NIGHT, Code, Draft, Line, Part, one_line, shared_run, strip_end, without_asides
 from .earlier import night_before
 from .markdown import list_entries
 from .numbers import small_number
@@ -31,7 +31,7 @@ STATUS_LIST = re.compile(
 """A list that only reports what became of earlier follow-ups (跟进盘点, 顺延清单 …): its lines stay
 conclusions, where the back-references are read; its heading is kept.  A heading that says 新
 (新跟进, 新增跟进) opens tonight's list instead."""
-EARLIER_IN_HEADING = re.compile(r"(?<![\dW])\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前一轮|上一?轮|上周")
+EARLIER_IN_HEADING = re.compile(rf"{HEADING_NIGHT}|昨|前天|前一轮|上一?轮|上周")
 """A heading that names an earlier night (10-21 交给 E2 的三件事) heads what became of that night's
 list, not a new one."""
 ROUND_IN_HEADING = re.compile(r"\bE(?P<n>\d)\b")

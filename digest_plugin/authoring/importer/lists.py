@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ...core.model import Brief
 from .backrefs import History, Reference, find_references
-from .common import MARKDOWN_MARKS, SYMBOL_TAG, Line, split_outside, strip_end, table_cells
+from .common import HEADING_NIGHT, MARKDOWN_MARKS, SYMBOL_TAG, Line, split_outside, strip_end, table_cells
 from .numbers import ENCLOSED, MORE_ENCLOSED
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
@@ -80,11 +80,8 @@ INLINE_MARK = _compiled(
 )
 """An entry's number inside a paragraph: only at the start of a clause (「顺延昨天的 ③」 is a reference);
 「1 自算成本——…；2 M4 Max——…」 and 「T1（…）…；T2（…）…」 count only as a run numbered 1, 2, 3 …"""
-EARLIER = re.compile(
-    r"(?<![下每这本今])(?:(?<![\dW])\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}日|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)"
-)
-"""A heading that points back at an earlier night: its list reports on that night's follow-ups (「W01-7」, an ISO
-week date, is no month and day: 「交给 W01-7」 hands the list on)."""
+EARLIER = re.compile(rf"(?<![下每这本今])(?:{HEADING_NIGHT}|昨|前天|前晚|前一轮|上一?轮|上周|旧|留下|遗留)")
+"""A heading that points back at an earlier night: its list reports on that night's follow-ups."""
 
 
 @dataclass
