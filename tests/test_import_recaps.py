@@ -105,3 +105,33 @@ def test_contradictions_whose_text_opens_with_a_digit_after_their_label_are_read
     assert [c["number"] for c in brief["contradictions"]] == [1, 2]
     withheld = [[w["text"] for w in c.get("withheld") or []] for c in brief["contradictions"]]
     assert "Kapitsa v0.5 每卡吞吐翻倍" in withheld[0] and "v0.5 起默认开 FP8" in withheld[1]
+
+
+def test_a_task_box_is_the_lists_form_not_the_follow_ups_words():
+    _, brief = _night(
+        four="- 条目 1 原地更新 Kapitsa。\n\n### 周日接手\n\n- [ ] 老李：盯 Kapitsa 的下一张卡\n- [ ] Jay：问维护者要配置"
+    )
+    assert [f["text"] for f in brief["follow_ups"]] == ["老李：盯 Kapitsa 的下一张卡", "Jay：问维护者要配置"]
+
+
+RECAP = "- 今晚两条：① 原地更新 Kapitsa 那一户；② 新开 vLLM 口径一条。"
+
+
+def test_a_list_of_its_own_lines_displaces_an_inline_run_above_it_that_numbers_the_same():
+    """「今晚两条：① … ② …」 recaps tonight's items; the list the brief ends on is the next round's."""
+    text, brief = _night(
+        four=f"{RECAP}\n\n### 下一棒要做的\n\n1. 老李：盯 Kapitsa 的下一张卡\n2. Jay：问维护者要配置\n3. 老王：对 RecSys 锚点"
+    )
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [
+        (1, "老李：盯 Kapitsa 的下一张卡"),
+        (2, "Jay：问维护者要配置"),
+        (3, "老王：对 RecSys 锚点"),
+    ]
+    assert brief["follow_ups_heading"] == "下一棒要做的"
+    assert any("今晚两条" in c for c in brief["conclusions"])  # the recap stays, nothing lost
+    assert len(_marks(text, "is read as tonight's follow-ups and the other stays a conclusion")) == 3
+
+
+def test_an_inline_run_with_no_later_list_is_still_read_as_the_follow_ups():
+    _, brief = _night(four="- 明天：① 老李盯 Kapitsa 的下一张卡；② Jay 问维护者要配置。")
+    assert [f["number"] for f in brief["follow_ups"]] == [1, 2]

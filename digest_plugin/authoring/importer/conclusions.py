@@ -43,6 +43,9 @@ NEW_MARK = re.compile(r"^新增\s*[：:]\s*")
 """「③ 新增：…」: the writer says the entry is new, whatever earlier follow-up it mentions."""
 
 
+TASK_BOX = re.compile(r"^\[ ?\]\s*")
+"""An open task box leading a line (「- [ ] 岑周一回来查…」): the list's form, not the follow-up's words."""
+
 FOLLOW_UP_MARK = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|[（(]\d+[）)]")
 
 
@@ -76,7 +79,13 @@ def read_conclusions(
             inline = [x for x in inline if not x.earlier and not STATUS_LIST.match(x.heading + "：")]
         found += inline
     last = night_before(draft.earlier, today)
+    in_paragraph: list[str] = []  # the follow-ups read from a list inside a paragraph: a later list may displace them
     for numbered in sorted(found, key=lambda b: b.line):
+        displaced = None
+        if in_paragraph and not numbered.earlier and _collides(numbered, out, in_paragraph):
+            displaced = _displace(out, in_paragraph, draft)
+            in_paragraph = []
+        read = {str(f["id"]) for f in out.get("follow_ups", [])}
         if not numbered.earlier and (night := history.night_dated(numbered.heading, today)) is not None:
             numbered.night = night  # 「平安夜岑的 (1)–(4)：」: that night's follow-ups, by their numbers
         elif last is not None and lists.reports_on_writer(numbered, last):
@@ -87,9 +96,45 @@ def read_conclusions(
                 "read as what became of that night's follow-ups, by their numbers; check",
             )
         _numbered_list(numbered, out, stem, round_, today, history, draft)
+        added = [i for i, f in enumerate(out.get("follow_ups", [])) if str(f["id"]) not in read]
+        if not numbered.lines:
+            in_paragraph += [str(out["follow_ups"][i]["id"]) for i in added]
+        elif displaced is not None:
+            for i in added:
+                draft.warn(
+                    numbered.line,
+                    f"follow-ups: «{one_line(displaced)[:40]}» above also numbers a list; the later list, «{numbered.heading}», "
+                    "is read as tonight's follow-ups and the other stays a conclusion: check which one is",
+                    ("follow_ups", i),
+                )
     if not out.get("follow_ups"):
         _last_list_as_follow_ups(part, out, stem, round_, draft)
     return out
+
+
+def _collides(numbered: lists.NumberedList, out: dict[str, Any], inline: list[str]) -> bool:
+    """Whether a list of its own lines numbers an entry as a list inside a paragraph above did (「今晚六条：①…⑥」
+    then 「### 交给周日」 with 1.–4.): two lists cannot both be tonight's follow-ups numbered 1, 2, 3."""
+    numbers = {f["number"] for f in out.get("follow_ups", []) if str(f["id"]) in inline}
+    return bool(numbered.lines) and any(entry.number in numbers for entry in numbered.entries)
+
+
+def _displace(out: dict[str, Any], inline: list[str], draft: Draft) -> str:
+    """The follow-ups a paragraph's inline list gave way to a later list of its own lines: in the team's
+    pattern the brief ends on its list for the next round, and an inline run of ①②③ above it is a recap of
+    tonight's items or conclusions.  The paragraph stays a conclusion, so nothing is lost; the editor is
+    asked on each follow-up the later list gives (see :func:`read_conclusions`).  Returns the displaced text."""
+    follow_ups = out["follow_ups"]
+    kept = [i for i, f in enumerate(follow_ups) if str(f["id"]) not in inline]
+    gone = [follow_ups[i] for i in range(len(follow_ups)) if i not in kept]
+    origins = {i: draft.origins.pop(("follow_ups", i), None) for i in range(len(follow_ups))}
+    draft.renumbered("follow_ups", kept)
+    out["follow_ups"] = [follow_ups[i] for i in kept]
+    for new, old in enumerate(kept):
+        if (origin := origins[old]) is not None:
+            draft.origins[("follow_ups", new)] = origin
+    out.pop("follow_ups_heading", None)
+    return "；".join(str(f["text"]) for f in gone)
 
 
 def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_: str | None, draft: Draft) -> None:
@@ -112,7 +157,7 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
     if heading is None or head is None or not tail or lists.ENTRY.match(heading.text):
         return
     title = lists.heading_title(head)
-    texts = [(line, strip_end(BULLET.match(line.text)["text"])) for line in reversed(tail)]  # type: ignore[index]
+    texts = [(line, strip_end(TASK_BOX.sub("", BULLET.match(line.text)["text"]))) for line in reversed(tail)]  # type: ignore[index]
     if (
         lists.EARLIER.search(title)
         or STATUS_LIST.match(title + "：")
