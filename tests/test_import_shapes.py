@@ -212,6 +212,17 @@ def test_items_headed_in_an_unknown_way_are_found_by_their_fields_and_the_editor
     assert any("no item heading this importer knows" in n for n in notes)
 
 
+@pytest.mark.parametrize("heading", ["### {n}. {t}", "**{n}. {t}**", "### {t}"])
+def test_a_markdown_heading_above_a_line_that_is_no_field_is_the_items_heading(heading):
+    """「### 1. 标题」, then a line no field (a date, 「价值／高价值」 in a hand never seen), then the fields: the
+    heading is the Markdown heading, not the line right above the first field (blind16's 01-09 in this shape
+    gave every item its rating line as its title)."""
+    markdown = night(PARTS["plain"], heading + "\n\n发布于 2026-10-22（周四）", "lines", FOLLOW_UPS["task list"])
+    brief, _ = imported(markdown)
+    assert [(i["number"], i["title"].replace("**", "")) for i in brief["items"]] == list(enumerate(TITLES, 1))
+    assert all(any("2026-10-22（周四）" in n for n in i.get("notes") or []) for i in brief["items"])
+
+
 def test_a_paragraph_whose_numbers_run_in_no_sequence_is_no_list():
     """「下一轮：3（含昨天的两件）件」: a 3 is no list's first entry; a paragraph like it crashed the
     importer on a night of blind5/ (2026-12-04)."""

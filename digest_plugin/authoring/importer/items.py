@@ -427,6 +427,7 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     no known way of heading items heads any line."""
     found: dict[int, re.Match[str]] = {}
     previous: Line | None = None
+    marked: Line | None = None  # the last Markdown heading since the fields above ended
     in_fields = False
     for line in part.lines:
         text = line.text
@@ -439,9 +440,14 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
             or BRACKET_LABEL.match(text)
         )  # (a bold label no wording knows, 「**VALUE**：高价值」, is a field too: the heading is above it)
         heading = previous is not None and not BULLET.match(previous.text) and is_field and not in_fields
-        if heading and previous is not None and (m := ANY_HEADING.match(_bold_then_tail(previous.text))):
-            found[previous.number] = m
+        above = marked or previous  # 「### 1. 标题」, then 「价值／高价值」 (a rating line, no field), then the fields
+        if heading and above is not None and (m := ANY_HEADING.match(_bold_then_tail(above.text))):
+            found[above.number] = m
         in_fields = is_field or (in_fields and (text[:1].isspace() or bool(BULLET.match(text)) or text.startswith(":")))
+        if in_fields:
+            marked = None
+        elif MARKDOWN_HEADING.match(text):
+            marked = line
         previous = line
     if len(found) < 1:
         return {}
@@ -449,6 +455,11 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     if len(numbered) < len(found):  # no number on some: number them by position
         return {n: _numbered(m, k) for k, (n, m) in enumerate(sorted(found.items()), 1)}
     return found
+
+
+MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S|^\*\*[^*]+\*\*\s*$")
+"""A Markdown heading, or a line that is bold as a whole (「**1. 标题**」): above an item's first field, with lines no field between (a rating line, a date), it is
+the item's heading rather than the line right above the field."""
 
 
 BOLD_THEN_TAIL = re.compile(r"^\s*\*\*(?P<head>[^*]+)\*\*\s*(?P<tail>[·|｜—–-]\s*[_*]*(?P<word>[^_*]{1,12}?)[_*]*)\s*$")
