@@ -102,6 +102,13 @@ SIXTEENTH = ROOT / "tests" / "corpus" / "blind16"
 seventh session).  01-10 and 01-11 are held out (``HOLDOUT``, chosen before the ledgers were written; described
 in ``HOLDOUT.md``, not read).  The writing session's slips (listings and one empty grep over folders holding
 forbidden files, no text of them shown) are in its README."""
+SEVENTEENTH = ROOT / "tests" / "corpus" / "blind17"
+"""Four nights (2027-01-12 … 01-15); the tuned two by 晏 (returning, drifting) and 汀 (new, from the test team), written
+after blind16 was tuned on (2026-12-07, eighth session).  01-14 and 01-15 are held out (``HOLDOUT``, chosen before the
+ledgers were written; described in ``HOLDOUT.md``, not read).  Scored once untuned, on bb75b9d (23 correct, 55 asked,
+28 wrong of 106; nothing published): the tuned two 13 / 29 / 11 of 53, 01-14 1 / 11 / 15 of 27, 01-15 9 / 15 / 2 of 26.  One slip of this project's session: a grep for the
+ledger word ``reopen`` over the folder's ledgers printed three comment lines of the 01-14 and 01-15 ledgers (01-15's list
+of its writer's verbs); no importer change uses those words, and 01-15's figures are reported apart from 01-14's."""
 CORPORA = (
     BLIND,
     SECOND,
@@ -119,6 +126,7 @@ CORPORA = (
     FOURTEENTH,
     FIFTEENTH,
     SIXTEENTH,
+    SEVENTEENTH,
 )
 
 
@@ -676,6 +684,46 @@ def kinds_table(scores: list[Score]) -> str:
     return "\n".join(rows)
 
 
+REASONS: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(r"^(?:status|placed|change|outcome) '?(\w+)'?, want '?(\w+)'?"), None),
+    (re.compile(r"^no such item"), "no item of that number"),
+    (re.compile(r"^(?:no \w+|not) (?:a new \w+ )?in the YAML|^not proposed"), "nothing read"),
+    (re.compile(r"^section "), "another section"),
+    (re.compile(r"^updates "), "other entries updated"),
+    (re.compile(r"^duplicate_of "), "another earlier item"),
+    (re.compile(r"^does not withhold"), "withholds too little"),
+    (re.compile(r"^superseded_by "), "no or another successor"),
+    (re.compile(r"^\w+ None, want \d+|^\S+ \d+, want \d+"), "another count"),
+    (re.compile(r"^(?:new|refresh|withdrawn), want"), "another citation action"),
+)
+"""Why a decision was wrong, in the model's words only (statuses, actions): never a night's text."""
+
+
+def reason_of(what: str, why: str) -> str:
+    """The coarse reason of a wrong verdict, no ids, numbers or quoted text: safe to print for held-out
+    nights, and enough to tell a wording never read from a reading that went astray."""
+    if "(None)" in what:
+        return "its earlier object was never imported"
+    first = why.split("; ")[0]
+    for pattern, name in REASONS:
+        if m := pattern.search(first):
+            return name or m.group()  # the model's own words: statuses, actions, changes
+    return "other"
+
+
+def reasons_table(scores: list[Score]) -> str:
+    """Wrong verdicts by decision kind and coarse reason (:func:`reason_of`), counts only."""
+    counted: Counter[tuple[str, str]] = Counter()
+    for s in scores:
+        for verdict, what, why in s.verdicts:
+            if verdict == "wrong":
+                counted[(kind_of(what), reason_of(what, why))] += 1
+    rows = [f"{'decision kind':<22} {'wrong':>6}  reason"]
+    for (kind, reason), n in sorted(counted.items(), key=lambda kv: (-kv[1], kv[0])):
+        rows.append(f"{kind:<22} {n:>6}  {reason}")
+    return "\n".join(rows)
+
+
 def table(scores: list[Score]) -> str:
     rows = [f"{'night':<26} {'correct':>8} {'asked':>6} {'wrong':>6} {'publishes':>10} {'check errors':>13}"]
     for s in scores:
@@ -704,6 +752,7 @@ if __name__ == "__main__":
     )
     parser.add_argument("--wrong", action="store_true", help="list every decision not scored correct")
     parser.add_argument("--kinds", action="store_true", help="also count verdicts by decision kind (no text)")
+    parser.add_argument("--reasons", action="store_true", help="count wrong verdicts by kind and reason (no text)")
     parser.add_argument("--keep", type=Path, help="work in this (new) folder and leave it there, to look at")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -712,8 +761,13 @@ if __name__ == "__main__":
         prepare(work)
         result = run(work, args.only)
     print(table(result))
-    if args.kinds:
-        print(kinds_table(result))
+    held = [s for s in result if s.night in holdout()]
+    groups = [("held-out nights", held), ("tuned nights", [s for s in result if s not in held])]
+    for name, group in [(n, g) for n, g in groups if g]:
+        if args.kinds:
+            print(f"\n{name}:\n" + table(group).splitlines()[-1] + "\n" + kinds_table(group))
+        if args.reasons:
+            print(f"\n{name}:\n" + reasons_table(group))
     for s in result:
         for e in s.check_errors:
             print("  ", e)
