@@ -1007,6 +1007,7 @@ WORDING_ACTS: dict[str, str] = {
     "moved": "an entry moved to another section (挪到 §…)",
     "split": "an earlier entry split in two or more, each part one of tonight's items (一分为二)",
     "erratum": "a correction of an earlier brief itself, at the start of its paragraph (勘误：…)",
+    "corrected_to": "the words between what an earlier brief wrote wrong and what is right (「旧」应为「新」)",
     "field_sources": "another label for an item's 来源 (出处)",
     "field_points": "another label for an item's 要点",
     "field_evidence": "another label for an item's 证据边界 (边界)",

@@ -81,6 +81,8 @@ class _Indexed:
     """A follow-up's label as its list wrote it (「T4」, spaces aside) → its id."""
     texts: dict[tuple[str, str], str] = field(default_factory=dict)
     """(kind, id) → the object's own words, for matching a descriptive reference (「10-24 的 Braintrust 待办」)."""
+    circled_items: bool = False
+    """The night headed its items ① ② ③ and labelled no follow-up so: its dated 「②」 is an item (「澄（1/9）②」)."""
 
     def numbered(self, kind: str) -> dict[int, str]:
         return {"item": self.items, "contradiction": self.contradictions, "follow_up": self.follow_ups}[kind]
@@ -201,6 +203,11 @@ class History:
     def add(self, brief: Brief) -> None:
         """Index ``brief``: after it is imported, the next night can refer to it."""
         index = _Indexed(brief.id, brief.date, brief.round)
+        index.circled_items = (
+            bool(brief.items)
+            and all(ENCLOSED.get(item.mark or "") == item.number for item in brief.items)
+            and not any(f.mark and f.mark[:1] in ENCLOSED for f in brief.follow_ups)
+        )
         for item in brief.items:
             index.items[item.number] = item.id
             self._learn_item_mark(item.mark, item.number)
@@ -334,6 +341,7 @@ def _date_pattern(relative: tuple[str, ...], named: tuple[str, ...] = ()) -> re.
     return re.compile(
         r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
         r"|(?P<isowk>(?<![A-Za-z\d])(?:20\d\d-?)?W\d{2}-?[1-7](?!\d))"
+        r"|(?P<tminus>(?<![A-Za-z\d\-])T\s?[-−–]\s?\d{1,2}(?![\d.]))"
         r"|(?P<dmy>(?<![\d/.v])\d{1,2}/\d{1,2}/(?:20)?\d\d(?![\d/]))"
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
         r"|(?P<cn>(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日)"
@@ -404,7 +412,7 @@ _LIST_SOURCE = (
     r"|(?<![^\W\d])(?<!#)#(?P<ih>\d{1,2})(?![\d.])"
     r"|(?<![第A-Za-z0-9_])条\s*(?P<itiao>\d{1,2})(?![\d.])"
     rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
-    rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*条(?!矛盾)"
+    rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*[条项件则笔](?!矛盾)"
     rf"|(?P<circled>[①-⑳{MORE_ENCLOSED}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{MORE_ENCLOSED}])*)"
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
     r"|(?<![^\s的：:（(「，,、）)])一\s*(?:[·・．]|之)\s*(?P<part1>\d{1,2})(?!\d)"
@@ -592,6 +600,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             day = _calendar(y, m, d)
         elif kind == "isowk":  # 「W01-5」, 「2026-W53-5」: an ISO week date, the week's year this one or the last
             day = _iso_week(today, spelled)
+        elif kind == "tminus":  # 「T-1」, 「T-4」: days counted back from today, as a test team counts to a release
+            day = today - dt.timedelta(days=int(re.findall(r"\d+", spelled)[0]))
         elif kind == "dmy":  # 「31/12/26」, 「10/12/26」: a day, a month and the year, in either order of the two
             first, second, year = (int(x) for x in spelled.split("/"))
             year += 2000 if year < 100 else 0
@@ -772,6 +782,8 @@ def find_references(
                 or before.rstrip().endswith(("·", "・"))
             ):
                 kind = "item"  # 「昨晚乔第三条」, 「四·岑·第 4 条」: a writer's own way to number items
+            if group == "circled" and briefs and all(b.circled_items for b in briefs):
+                kind = "item"  # 「澄（1/9）②」: that night headed its items ① ② ③, and no follow-up so
             if kind is None:
                 continue  # 「10-21 第 3 条」 with no list word: too loose to read
             if group == "fmark":  # 「11/23 P2」: only a night whose list labelled a follow-up so

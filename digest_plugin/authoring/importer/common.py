@@ -90,6 +90,15 @@ SUMMARY_ONLY = re.compile(r"仅读(?:搜索)?摘要|仅搜索摘要")
 ITEM_NUMBERS = re.compile(r"条目\s*(?P<numbers>\d+(?:\s*[/、,，和与]\s*\d+)*)")
 
 
+CORRECTED_TO = ("应为", "应是", "应作", "应改为")
+"""The words between a wrong value and the right one when the vocabulary has no ``wordings: corrected_to``."""
+
+
+def corrected_to(words: Vocabulary) -> tuple[str, ...]:
+    """The team's words between what an earlier brief wrote wrong and what is right (「旧」应为「新」, 「…」实为「…」)."""
+    return words.phrases("corrected_to") or CORRECTED_TO
+
+
 QUOTED = re.compile(r"「(?P<text>[^」]+)」")
 
 

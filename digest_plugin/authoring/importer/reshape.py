@@ -8,13 +8,14 @@ a change whose target is not named exactly is a warning for the editor, and noth
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Any
 
 from ...core.model import Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
 from .backrefs import History, find_references
-from .common import QUOTED, SECTION_REF, Code, Draft
+from .common import QUOTED, SECTION_REF, Code, Draft, corrected_to
 from .numbers import small_number
 from .placement import entry_to_update, section_entries
 
@@ -27,15 +28,22 @@ PLACES = re.compile(
 """「两处原地更新」, 「two in-place edits」: the placement counts the places it updates, one clause (；) each."""
 ENGLISH_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 ARROW = re.compile(r"\s*(?:→|->|⇒|=>|改为|改成|换成)\s*")
-OLD_NEW = re.compile(
-    r"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*应为\s*(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
-)
-"""「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170."""
-OLD_THEN_NEW = re.compile(
-    r"「(?P<qold>[^」]+)」[^「」。]{1,30}?(?:应为|应是|应作|应改为|改为|改成)\s*「(?P<qnew>[^」]+)」"
-)
-"""「…要点里「作者 23 号放了代码（Apache-2.0）」，许可证记岔了，应为「BSD-3-Clause」」: the quote before is where
-the wrong words are, maybe more than them; read so, and the editor is asked to narrow it."""
+
+
+@functools.cache
+def _fixes(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(strict, loose) readings of 「旧」<word>「新」, ``words`` the team's (``wordings: corrected_to``):
+
+    * strict: 「修复 7 个 bug」，应为「修复 9 个 bug」 / 写成了 #33107，应为 #33170;
+    * loose: 「…要点里「作者 23 号放了代码（Apache-2.0）」，许可证记岔了，应为「BSD-3-Clause」」: the quote before is
+      where the wrong words are, maybe more than them; read so, and the editor is asked to narrow it."""
+    said = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    strict = re.compile(
+        rf"(?:「(?P<qold>[^」]+)」|写成了?\s*(?P<old>[^，,。；;「」（(]+?))\s*[，,]?\s*(?:{said})\s*"
+        r"(?:「(?P<qnew>[^」]+)」|(?P<new>[^，,。；;「」（(]+))"
+    )
+    loose = re.compile(rf"「(?P<qold>[^」]+)」[^「」。]{{1,30}}?(?:{said}|改为|改成)\s*「(?P<qnew>[^」]+)」")
+    return strict, loose
 
 
 def read_reshape(brief: dict[str, Any], outline: Outline | None, history: History, draft: Draft) -> None:
@@ -206,10 +214,12 @@ def _renames(texts: list[tuple[int, str, Any]], draft: Draft) -> list[dict[str, 
     out: list[dict[str, Any]] = []
     for _line, text, _item in texts:
         for clause in CLAUSE.findall(text):
-            m = said.search(clause)
+            said_at = list(said.finditer(clause))
             section = SECTION_REF.search(clause)
-            if not m or not section:
+            if not said_at or not section:
                 continue
+            # 「户头改为：§5.2「旧」户头改为「新」」: the verb after the section, when it comes again there, says the title
+            m = next((x for x in said_at if x.start() > section.start()), said_at[0])
             if section.start() < m.start():  # the section, then the verb and the title after it
                 title = _last_title(clause, QUOTED.search(clause, m.end()))
             else:  # the verb, then the section with its titles right after it
@@ -359,8 +369,9 @@ def _errata(texts: list[tuple[int, str, Any]], today: dt.date, history: History,
         if not m:
             continue
         refs = [r for r in find_references(text, today, history, part="items") if r.kind == "item" and r.id]
-        fix = OLD_NEW.search(text)
-        loose = OLD_THEN_NEW.search(text) if fix is None else None
+        strict, loosely = _fixes(corrected_to(draft.words))
+        fix = strict.search(text)
+        loose = loosely.search(text) if fix is None else None
         fix = fix or loose
         if len({r.id for r in refs}) != 1 or fix is None:
             draft.warn(

@@ -30,15 +30,12 @@ from typing import Any
 from ...core.model import Brief
 from ...core.vocabulary import fold
 from .backrefs import History, Reference, find_references
-from .common import SECTION_REF, Draft, one_line, shared_run
+from .common import SECTION_REF, Draft, corrected_to, one_line, shared_run
 from .earlier import night_before
 
 CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
 """A clause that says something changes, whatever its verb: an arrow, 「应为」, or a short head
 before a colon (「勾销：」, 「挪条目：」, 「补正：」)."""
-CORRECTS = re.compile(r"应为|应是|应作|应改为")
-"""A clause that says what an earlier brief wrote was wrong: an erratum of that brief, not an update of
-the entry its item made, even when tonight also updates that entry."""
 ACTS = ("retracted", "erratum", "moved", "renamed", "superseded", "replaced_by_this", "corrected", "withdrawn")
 """The acts whose wordings also say an earlier item changes."""
 CLAUSE = re.compile(r"[^。；;\n]+")
@@ -55,6 +52,9 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
     closed = _closed(draft.earlier)
     decided, acted = _decided(brief, history)
     kept = draft.words.wording("kept")
+    # a clause that says what an earlier brief wrote was wrong (「应为」, 「实为」): an erratum of that brief, not an
+    # update of the entry its item made, even when tonight also updates that entry
+    corrects = re.compile("|".join(re.escape(w) for w in corrected_to(draft.words)))
     acts = [draft.words.wording(act) for act in ACTS]
     asked: set[str] = set()
     for part, line, text in _texts(brief, draft):
@@ -67,7 +67,7 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
                     continue
             elif ref.kind in ("item", "entry"):
                 said = (
-                    any(w.search(clause) for w in acts) or CORRECTS.search(clause) or _elsewhere(clause, ref, history)
+                    any(w.search(clause) for w in acts) or corrects.search(clause) or _elsewhere(clause, ref, history)
                 )
                 if part == "items" or not (said or CHANGE.search(clause)) or ref.id in acted:
                     continue

@@ -1,0 +1,79 @@
+"""The habits blind17's tuned writers brought (issue 29): days counted back from tonight (「T-4 澄 工单 4」, as a test
+team counts days to a release), and the words of 晏 (an accountant's: 红字冲回, 户头改为, 抄差了 … 实为) and 汀 (a test
+team's: 复测通过，解除阻塞, 期望值改为, 转派到, 录入错误 … 实为, 验证关闭, 延期, 按不修复关闭), which are the vocabulary's
+data, not code.
+
+Each night is written on top of the shipped 10-21 brief (moved to another date where the test needs one).
+"""
+
+from __future__ import annotations
+
+from helpers import SECOND_NIGHT, shipped_brief
+from ruamel.yaml import YAML
+
+from digest_plugin.authoring.importer import import_full
+
+FIRST = shipped_brief()
+
+
+def _second(four: str, on: str = "2026-10-22", two: str = "无。") -> tuple[str, dict]:
+    markdown = SECOND_NIGHT.format(author="汀", two=two, four=four).replace("2026-10-22", on)
+    done = import_full(markdown, known_briefs=[FIRST])
+    return done.text, YAML(typ="safe").load(done.text)
+
+
+def _statuses(brief: dict) -> dict[str, str]:
+    return {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
+
+
+def test_a_night_named_by_days_counted_back_from_tonight():
+    """On 10-25, 「T-4」 is 10-21: 「T-4 Tom 的跟进 ②」 is that night's follow-up 2."""
+    _, brief = _second("- T-4 Tom 的跟进 ② 办妥：锚点页已下线，见条目 1。", on="2026-10-25")
+    assert _statuses(brief) == {"recsys-vol178-anchors": "done"}
+
+
+def test_a_count_back_to_a_night_nobody_wrote_names_no_follow_up():
+    """On 10-25, 「T-5」 is 10-20, a night with no brief: its 「跟进 ②」 is nobody's, not 10-21's."""
+    _, brief = _second("- T-5 Tom 的跟进 ② 办妥：锚点页已下线，见条目 1。", on="2026-10-25")
+    assert _statuses(brief) == {}
+
+
+def test_an_erratum_in_words_the_vocabulary_gives_with_a_connector_it_gives():
+    """「抄差了：… 「旧」，实为「新」」: both the erratum's head and the word between the values (``corrected_to``) are
+    the vocabulary's, so 「实为」 is read as 「应为」 is."""
+    _, brief = _second("- 抄差了：10-21 Tom 第 4 笔 要点里「24K token」，实为「32K token」——原 issue 写的是 32K。")
+    (erratum,) = brief["errata"]
+    assert (erratum["item"], erratum["old"], erratum["new"]) == ("vllm-long-prefill-freeze", "24K token", "32K token")
+
+
+def test_a_section_renamed_with_the_verb_as_its_head_and_again_before_the_new_title():
+    """「户头改为：§5.2「旧」户头改为「新」」: the title after the verb's second use is the new one, not the old."""
+    _, brief = _second("- 户头改为：§5.2「推理可观测性」户头改为「推理可观测性与成本」，编号不变。")
+    assert [(r["section"], r["title"]) for r in brief["section_renames"]] == [("5.2", "推理可观测性与成本")]
+
+
+def test_an_item_counted_in_the_writers_own_counter_and_retracted_for_tonights_item():
+    """「红字冲回：10-21 Tom 第 4 笔 …，以第 1 笔那一行补记」: 笔 counts items as 条 does, 红字冲回 retracts (a word of the
+    vocabulary), and 「以第 1 笔 … 补记」 names tonight's item 1 as the one that replaces it."""
+    _, brief = _second("- 红字冲回：10-21 Tom 第 4 笔 写进 §3.1 的那一行——复现不出来，以第 1 笔那一行补记。")
+    (retraction,) = brief["retractions"]
+    assert retraction["item"] == "vllm-long-prefill-freeze"
+    assert retraction["superseded_by"] == brief["items"][0]["id"]
+
+
+def _circled(brief):
+    """The shipped brief as if its writer had headed its items ① ② ③ …"""
+    data = brief.model_dump(mode="json", by_alias=True, exclude_none=True)
+    for item in data["items"]:
+        item["mark"] = "①②③④⑤⑥⑦"[item["number"] - 1]
+    return type(brief).model_validate(data)
+
+
+def test_a_dated_circled_number_names_an_item_of_a_night_that_headed_its_items_so():
+    """「10-21 ④」 names 10-21's item 4 when that night headed its items ① ② ③ and labelled no follow-up so;
+    otherwise a dated circled number names a follow-up, as before."""
+    markdown = SECOND_NIGHT.format(author="晏", two="无。", four="- 红字冲回：10-21 ④ 写进 §3.1 的那一行，复现不出来。")
+    circled = import_full(markdown, known_briefs=[_circled(FIRST)])
+    assert [r["item"] for r in YAML(typ="safe").load(circled.text)["retractions"]] == ["vllm-long-prefill-freeze"]
+    plain = YAML(typ="safe").load(import_full(markdown, known_briefs=[FIRST]).text)
+    assert not plain.get("retractions")
