@@ -223,6 +223,30 @@ def test_a_markdown_heading_above_a_line_that_is_no_field_is_the_items_heading(h
     assert all(any("2026-10-22（周四）" in n for n in i.get("notes") or []) for i in brief["items"])
 
 
+UNKNOWN = ["链接", "摘记", "查到哪", "挂钩", "去向"]
+"""Labels no wording knows, for the five fields in the format's order."""
+
+
+@pytest.mark.parametrize("between", [" → ", " >> "])
+def test_items_whose_headings_and_labels_are_both_unknown_are_the_parts_markdown_headings(between):
+    """「### 1. 标题」 over 「链接 → …」 lines: neither the heading's spelling nor a label is known, so no field marks
+    where an item starts; each Markdown heading of part 一 is an item (the editor is told), nothing of it lost."""
+    fields = "\n".join(f"{k}{between}{v}" for k, v in zip(UNKNOWN, FIELDS.values(), strict=True))
+    markdown = night(PARTS["plain"], "### {n}. {t}", "lines", FOLLOW_UPS["task list"])
+    brief, notes = imported(markdown.replace(_fields("lines"), fields))
+    assert [(i["number"], i["title"]) for i in brief["items"]] == list(enumerate(TITLES, 1))
+    assert all("链接" in " ".join(i.get("notes") or []) or i.get("sources") for i in brief["items"])
+    assert any("each Markdown heading of the part was read as an item's heading" in n for n in notes)
+
+
+def test_labels_followed_by_a_colon_typed_on_an_english_keyboard_are_read_by_their_place():
+    """「链接: …」 as 「链接：…」: the labels no wording knows are read by their place either way."""
+    fields = "\n".join(f"{k}: {v}" for k, v in zip(UNKNOWN, FIELDS.values(), strict=True))
+    markdown = night(PARTS["plain"], "### {n}. {t}", "lines", FOLLOW_UPS["task list"])
+    brief, _ = imported(markdown.replace(_fields("lines"), fields))
+    assert read_back(brief)[0] == EXPECTED[0]
+
+
 def test_a_paragraph_whose_numbers_run_in_no_sequence_is_no_list():
     """「下一轮：3（含昨天的两件）件」: a 3 is no list's first entry; a paragraph like it crashed the
     importer on a night of blind5/ (2026-12-04)."""

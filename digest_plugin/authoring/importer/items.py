@@ -150,10 +150,10 @@ _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:／\d]{1,9
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
 PLAIN_LABEL = re.compile(
     r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
-    r"|^(?:[-•*·]\s+)?(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜／]"
+    r"|^(?:[-•*·]\s+)?(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜／:]"
 )
 """A plain label at the start of an unindented line: 「src = …」 or 「来路 ▸ …」 (any short word and an equals
-sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a full-width colon
+sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a colon, full-width or not (「评估: …」),
 a full-width bar or a full-width slash: 「取自｜…」, 「出处／…」; a bullet may stand before them: 「- 凭证：…」).  Read as a label only where the part has fields of this
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
@@ -350,6 +350,13 @@ def read_items(part: Part, stem: str, outline: Outline | None, draft: Draft) -> 
             "item's first field (来源, 要点 …) was read as an item's heading; check the items",
             ("items",),
         )
+    elif unknown and (by_shape := _markdown_headings(part, labels)):
+        draft.warn(
+            min(by_shape),
+            "section 一: no item heading this importer knows and no field it knows; each Markdown heading of the part "
+            "was read as an item's heading and the lines under it as its fields, by their place; check the items",
+            ("items",),
+        )
     for line in part.lines:
         if line.number in by_shape:
             blocks.append((line, by_shape[line.number], []))
@@ -455,6 +462,29 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     if len(numbered) < len(found):  # no number on some: number them by position
         return {n: _numbered(m, k) for k, (n, m) in enumerate(sorted(found.items()), 1)}
     return found
+
+
+def _markdown_headings(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
+    """Item headings when neither their spelling nor their fields are known (「### 1. 标题」 over 「评估: …」 lines in
+    a hand never seen): the part's Markdown headings of its shallowest level, not a field's own heading.  The
+    lines under each are its body, read by their place; nothing of the part is left out of the items."""
+    heads = [
+        (len(m["hashes"]), line)
+        for line in part.lines
+        if (m := HASHES.match(line.text)) and not labels.heading.match(line.text)
+    ]
+    if not heads:
+        return {}
+    level = min(depth for depth, _ in heads)
+    found = {
+        line.number: m for depth, line in heads if depth == level and (m := ANY_HEADING.match(bare_text(line.text)))
+    }
+    if any(not m["number"] for m in found.values()):  # no number on some: number them by position
+        return {n: _numbered(m, k) for k, (n, m) in enumerate(sorted(found.items()), 1)}
+    return found
+
+
+HASHES = re.compile(r"^(?P<hashes>#{1,6})\s+\S")
 
 
 MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S|^\*\*[^*]+\*\*\s*$")
