@@ -9,6 +9,7 @@ verb.  Each night below is written on top of the shipped 10-21 brief in words th
 
 from __future__ import annotations
 
+import pytest
 from helpers import SECOND_NIGHT, shipped_brief
 from ruamel.yaml import YAML
 
@@ -135,3 +136,24 @@ def test_a_list_of_its_own_lines_displaces_an_inline_run_above_it_that_numbers_t
 def test_an_inline_run_with_no_later_list_is_still_read_as_the_follow_ups():
     _, brief = _night(four="- 明天：① 老李盯 Kapitsa 的下一张卡；② Jay 问维护者要配置。")
     assert [f["number"] for f in brief["follow_ups"]] == [1, 2]
+
+
+@pytest.mark.parametrize("heading", ["五、明日事项", "## 五、明日事项", "五、跟进"])
+def test_a_list_in_a_part_after_four_is_read_as_tonights_follow_ups(heading):
+    """「五、明日事项」 after part 四: read as more of part 四, so the list the brief ends on is the next round's
+    follow-ups, not text no reader sees; a second part 四 (「五、跟进」) keeps its heading too."""
+    _, brief = _night(
+        four=f"- 条目 1 原地更新 Kapitsa。\n\n{heading}\n\n1. 老李：盯 Kapitsa 的下一张卡\n2. Jay：问维护者要配置"
+    )
+    assert [(f["number"], f["text"]) for f in brief["follow_ups"]] == [
+        (1, "老李：盯 Kapitsa 的下一张卡"),
+        (2, "Jay：问维护者要配置"),
+    ]
+    assert brief["conclusions"] == ["条目 1 原地更新 Kapitsa。"]
+
+
+def test_a_part_after_four_that_holds_no_list_stays_with_the_conclusions_as_written():
+    text, brief = _night(four="- 条目 1 原地更新 Kapitsa。\n\n五、备注\n\n这是一段说明。")
+    assert brief["conclusions"] == ["条目 1 原地更新 Kapitsa。", "五、备注", "这是一段说明。"]
+    assert not brief.get("follow_ups")
+    assert _marks(text, "after part 四 is read as more of part 四")

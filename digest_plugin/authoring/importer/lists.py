@@ -64,10 +64,10 @@ list; ``box`` keeps its status: 「[x]」, 「[>]」 …), 「1 · @洛 · …�
 and after a tag in 〔〕 (「· 〔收讫〕ⅰ …」), which stays in the entry's text: it says the entry's status."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|——\s*(?P<dash>[^—]+?)\s*——|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（({CIRCLED}]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[{CIRCLED}])"
-    r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:])\s*$"
+    r"|(?:[-•*·・]\s+)?(?P<colon>.+?)\s*[：:]|[五六七八九十]{1,2}\s*[、.．]\s*(?P<part>[^\d\s].*?))\s*$"
 )
 """A line that heads what follows: a Markdown heading, a line all in bold, a 「——…——」 line, a 「【…】」 line,
-a 「▍…」 bar, or a line ending in a colon."""
+a 「▍…」 bar, a line ending in a colon, or a part's heading past 四 (「五、明日事项」, read on with part 四)."""
 INLINE_START = _compiled(
     r"(?:^[▍▎▌]\s*(?P<bar>[^（({CIRCLED}：:]+?(?:[（(][^）)]*[）)])?)(?=\s*(?:[（(](?:\d{1,2}|[{STEMS}])[）)]|[{CIRCLED}]))"
     r"|(?P<heading>[^。；;：:\n]{1,40})[：:]\s*(?=[{CIRCLED}{PAREN}]|其[一二]|\d{1,2}\s*[（(.、]|[（(](?:\d{1,2}|[{STEMS}])[）)]|1\s+(?!{COUNTER})\S|[A-Z]1(?=[（(\s])))"
@@ -155,7 +155,9 @@ def _cell_number(cell: str) -> int | None:
 
 def heading_title(head: re.Match[str]) -> str:
     """The words of a line :data:`HEADING` matched, without its marks (「### 明天接着做」 → 明天接着做)."""
-    said = head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or ""
+    said = (
+        head["md"] or head["bold"] or head["dash"] or head["lent"] or head["bar"] or head["colon"] or head["part"] or ""
+    )
     return MARKDOWN_MARKS.sub("", said).strip()
 
 

@@ -123,8 +123,22 @@ def split_parts(lines: list[Line], draft: Draft) -> list[Part]:
             )
             earlier = next((p for p in parts if p.kind == kind and kind != "unknown"), None)
             if earlier is not None:  # a second 一 (or 二 …): read on as more of the first, lose nothing
-                draft.unplaced(line.number, line.text, f"a second {kind} section; its content is read with the first")
                 parts.append(earlier)
+                if kind != "conclusions":
+                    draft.unplaced(
+                        line.number, line.text, f"a second {kind} section; its content is read with the first"
+                    )
+                    continue
+                draft.warn(
+                    line.number, f"«{line.text.strip()}» is a second part 四; read with the first, its heading too"
+                )
+                earlier.lines.append(line)  # 「五、跟进」: its heading, as written, heads what follows (a list, say)
+                continue
+            if kind == "unknown" and parts[-1].kind == "conclusions" and m["numeral"] not in NUMERAL_KINDS:
+                # 「五、明日事项」 after 四: what a brief adds after its conclusions is read with them (a list there is
+                # the next round's follow-ups, each asked about), not left as text no reader sees
+                draft.warn(line.number, f"«{line.text.strip()}» after part 四 is read as more of part 四; check")
+                parts[-1].lines.append(line)
                 continue
             parts.append(Part(kind, m["title"], line.number, []))
             if kind in STANDARD_HEADINGS and m["title"] != STANDARD_HEADINGS[kind]:
