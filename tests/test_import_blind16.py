@@ -7,7 +7,7 @@ Each night is written on top of the shipped 10-21 brief (moved to another date w
 
 from __future__ import annotations
 
-from helpers import ROOT, SECOND_NIGHT, shipped_brief
+from helpers import ROOT, SECOND_NIGHT, follow_up_statuses, shipped_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
@@ -35,21 +35,17 @@ def _second(four: str, on: str = "2026-10-22", first: Brief = FIRST) -> tuple[st
     return _night(SECOND_NIGHT.format(author="澄", two="无。", four=four).replace("2026-10-22", on), first)
 
 
-def _statuses(brief: dict) -> dict[str, str]:
-    return {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
-
-
 def test_a_night_named_by_its_iso_week_date():
     """2026-10-21 is the Wednesday of ISO week 43: 「W43-3 Tom 的跟进 ②」 is its follow-up 2."""
     _, brief = _second("- W43-3 Tom 的跟进 ② 闭环：锚点页已下线，见条目 1。", on="2026-10-25")
-    assert _statuses(brief) == {"recsys-vol178-anchors": "done"}
+    assert follow_up_statuses(brief) == {"recsys-vol178-anchors": "done"}
 
 
 def test_an_iso_week_date_of_last_years_week_53_names_new_years_day():
     """On 2027-01-09 (week 1 of 2027), 「W53-5」 is the Friday of 2026's last week: 2027-01-01."""
     first = _moved(FIRST, "2027-01-01")
     _, brief = _second("- W53-5 Tom 的跟进 ② 撤单：锚点页已下线。", on="2027-01-09", first=first)
-    assert _statuses(brief) == {"recsys-vol178-anchors": "dropped"}
+    assert follow_up_statuses(brief) == {"recsys-vol178-anchors": "dropped"}
 
 
 def test_a_day_month_and_year_and_an_item_number_glued_to_the_night():

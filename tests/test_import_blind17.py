@@ -8,7 +8,7 @@ Each night is written on top of the shipped 10-21 brief (moved to another date w
 
 from __future__ import annotations
 
-from helpers import SECOND_NIGHT, shipped_brief
+from helpers import SECOND_NIGHT, follow_up_statuses, shipped_brief
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import import_full
@@ -22,20 +22,16 @@ def _second(four: str, on: str = "2026-10-22", two: str = "无。") -> tuple[str
     return done.text, YAML(typ="safe").load(done.text)
 
 
-def _statuses(brief: dict) -> dict[str, str]:
-    return {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
-
-
 def test_a_night_named_by_days_counted_back_from_tonight():
     """On 10-25, 「T-4」 is 10-21: 「T-4 Tom 的跟进 ②」 is that night's follow-up 2."""
     _, brief = _second("- T-4 Tom 的跟进 ② 办妥：锚点页已下线，见条目 1。", on="2026-10-25")
-    assert _statuses(brief) == {"recsys-vol178-anchors": "done"}
+    assert follow_up_statuses(brief) == {"recsys-vol178-anchors": "done"}
 
 
 def test_a_count_back_to_a_night_nobody_wrote_names_no_follow_up():
     """On 10-25, 「T-5」 is 10-20, a night with no brief: its 「跟进 ②」 is nobody's, not 10-21's."""
     _, brief = _second("- T-5 Tom 的跟进 ② 办妥：锚点页已下线，见条目 1。", on="2026-10-25")
-    assert _statuses(brief) == {}
+    assert follow_up_statuses(brief) == {}
 
 
 def test_an_erratum_in_words_the_vocabulary_gives_with_a_connector_it_gives():

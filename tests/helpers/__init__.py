@@ -137,6 +137,11 @@ SECOND_NIGHT = """inference · E1 预消化简报（2026-10-22）
 (``{two}``) and part 四 (``{four}``) are the test's."""
 
 
+def follow_up_statuses(brief: dict) -> dict[str, str]:
+    """An imported brief's follow-up updates as {earlier follow-up id: tonight's status}."""
+    return {u["follow_up"]: u["status"] for u in brief.get("follow_up_updates") or []}
+
+
 def reshaping_changes() -> dict:
     """What a night that reshapes the doc writes (issue 17), as YAML data for :func:`later_brief`: two new
     §1.1 items that split 「TPU 后端」, Inferact moved to §5.2, §3.1 renamed, an erratum of 10-21's llm-d item."""
