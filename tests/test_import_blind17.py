@@ -73,3 +73,37 @@ def test_a_dated_circled_number_names_an_item_of_a_night_that_headed_its_items_s
     assert [r["item"] for r in YAML(typ="safe").load(circled.text)["retractions"]] == ["vllm-long-prefill-freeze"]
     plain = YAML(typ="safe").load(import_full(markdown, known_briefs=[FIRST]).text)
     assert not plain.get("retractions")
+
+
+def _tagged(brief):
+    """The shipped brief as if its writer had labelled its follow-ups 〔办 1〕 〔办 2〕 〔办 3〕."""
+    data = brief.model_dump(mode="json", by_alias=True, exclude_none=True)
+    for f in data["follow_ups"]:
+        f["mark"] = f"〔办 {f['number']}〕"
+    return type(brief).model_validate(data)
+
+
+def _on_tagged(four: str) -> dict:
+    markdown = SECOND_NIGHT.format(author="汀", two="无。", four=four)
+    return YAML(typ="safe").load(import_full(markdown, known_briefs=[_tagged(FIRST)]).text)
+
+
+def test_a_follow_up_labelled_with_a_tag_in_brackets_is_named_by_it_later():
+    """10-21's list written 〔办 1〕 … 〔办 3〕: 「T-1 Tom〔办 2〕 验证关闭」 the next night is its follow-up 2, done."""
+    brief = _on_tagged("- T-1 Tom〔办 2〕RecSys 锚点：验证关闭，见条目 1。")
+    assert follow_up_statuses(brief) == {"recsys-vol178-anchors": "done"}
+
+
+def test_each_row_of_a_status_table_says_what_became_of_its_own_follow_up():
+    """「| T-1 Tom〔办 2〕 | 按不修复关闭 | … |」 then 「| T-1 Tom〔办 3〕 | 验证关闭 | … |」: the second row's status is
+    not the first row's (the table is read as one paragraph; a row ends where the next begins)."""
+    table = "\n".join(
+        [
+            "| 单 | 状态 | 说明 |",
+            "|---|---|---|",
+            "| T-1 Tom〔办 2〕RecSys 锚点 | 按不修复关闭 | 页面下线了，再问也问不出来 |",
+            "| T-4 某人 工单 9 别的事 | 验证关闭 | 见条目 1 |",
+        ]
+    )
+    brief = _on_tagged(f"- 单子状态：\n\n{table}")
+    assert follow_up_statuses(brief) == {"recsys-vol178-anchors": "dropped"}

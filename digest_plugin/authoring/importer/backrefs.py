@@ -118,8 +118,11 @@ _TAG_OF = re.compile(r"^(?P<mark>[^\W\d_]{1,3}\s*[-‐－]?)\s*(?P<n>\d{1,2})$")
 _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>第其约近") | {"No", "T", "D", "E", "v", "V"}
 """Leads that number other things (items, follow-ups, rounds, versions) or count (第, 约): never learned as a
 mark."""
-_FOLLOW_UP_MARK = re.compile(r"^(?P<lead>[A-Za-z]{1,3}|[\u4e00-\u9fff][-‐－])\s*(?P<n>\d{1,2})$")
-"""A follow-up's label that is a letter or a tag and its number: 「T4」, 「N1」, 「接-1」."""
+_FOLLOW_UP_MARK = re.compile(
+    r"^(?P<lead>[A-Za-z]{1,3}|[\u4e00-\u9fff][-‐－]|〔\s*[\u4e00-\u9fff]{1,2})\s*(?P<n>\d{1,2})〕?$"
+)
+"""A follow-up's label that is a letter or a tag and its number: 「T4」, 「N1」, 「接-1」, 「〔办 1〕」 (a tag and the number
+in brackets: the key leaves the closing bracket out, as a reference's match does)."""
 
 
 def _no_space(text: str) -> str:
@@ -252,8 +255,8 @@ class History:
             index.texts["follow_up", follow_up.id] = follow_up.text
             own = _FOLLOW_UP_MARK.match(follow_up.mark or "")
             if own and int(own["n"]) == follow_up.number:
-                index.follow_up_marks[_no_space(follow_up.mark or "")] = follow_up.id
-                self.follow_up_marks.add(own["lead"])
+                index.follow_up_marks[_no_space(follow_up.mark or "").rstrip("〕")] = follow_up.id
+                self.follow_up_marks.add(_no_space(own["lead"]))
         for f_update in brief.follow_up_updates:
             if f_update.number is not None:
                 index.follow_ups.setdefault(f_update.number, f_update.follow_up)
@@ -392,8 +395,12 @@ def _list_pattern(
         marked = "|".join(re.escape(m) for m in sorted(leads, key=len, reverse=True))
         source = rf"(?<![\w])(?:{marked})\s*(?P<imark>\d{{1,2}})(?![\d.])|" + source
     if follow_up_marks:  # last: a label an item's or a contradiction's mark also reads (「D5」) is theirs
-        marked = "|".join(re.escape(m) for m in sorted(follow_up_marks, key=len, reverse=True))
-        source += rf"|(?<![\w\-])(?:{marked})\s*(?P<fmark>\d{{1,2}})(?![\d.\w])"
+        # (a lead in brackets, 「〔办」, needs no boundary before it: 「晏〔办 2〕」)
+        marked = "|".join(
+            (re.escape(m) if m.startswith("〔") else rf"(?<![\w\-]){re.escape(m)}")
+            for m in sorted(follow_up_marks, key=len, reverse=True)
+        )
+        source += rf"|(?:{marked})\s*(?P<fmark>\d{{1,2}})(?![\d.\w])"
     return re.compile(source)
 
 

@@ -140,9 +140,17 @@ def _number(m: re.Match[str]) -> int:
 
 
 def _mark(m: re.Match[str]) -> str | None:
-    """「T4」 of 「T4［Jay］…」: a letter (or tag) and its number, as written; None for other numberings."""
+    """「T4」 of 「T4［Jay］…」: a letter (or tag) and its number, as written; 「〔办 1〕」 of 「〔办 1〕Jay：…」, a tag and
+    its number in brackets, as written (a later night names the line by it: 「T-1 晏〔办 2〕」); None for other
+    numberings (「〔2〕」, a bare number in brackets, is no label of its own)."""
     found = m.groupdict()
-    return f"{found['letter']}{found['lnum']}" if found.get("letter") and found.get("lnum") else None
+    if found.get("letter") and found.get("lnum"):
+        return f"{found['letter']}{found['lnum']}"
+    if found.get("tagnum"):
+        opened = m.string.rfind("〔", 0, m.start("tagnum"))
+        written = m.string[opened : m.end("tagnum") + 1]
+        return written if re.match(r"〔\s*[^\W\d_]", written) else None
+    return None
 
 
 def _cell_number(cell: str) -> int | None:

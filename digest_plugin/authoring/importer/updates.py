@@ -695,7 +695,13 @@ def _shared_scope(text: str, refs: list[Reference], k: int, words: Vocabulary | 
             break
         k += 1
     end = refs[k + 1].start if k + 1 < len(refs) else len(text)
+    if (row_end := TABLE_ROW_END.search(text, refs[k].end, end)) is not None:
+        end = row_end.start() + 1  # a table's row ends its reference's say: 「| … | 按不修复关闭 | … | | next row」
     return _clause_after(text, refs[k].end, end)
+
+
+TABLE_ROW_END = re.compile(r"\|\s+\|(?=\s*\S)")
+"""Where a row of a table read as one paragraph ends and the next begins: 「… |」 then 「| …」."""
 
 
 def _sentence_after(text: str, start: int) -> str:
