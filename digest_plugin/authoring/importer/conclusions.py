@@ -112,20 +112,20 @@ def read_conclusions(
     return out
 
 
-def _collides(numbered: lists.NumberedList, out: dict[str, Any], inline: list[str]) -> bool:
+def _collides(numbered: lists.NumberedList, out: dict[str, Any], in_paragraph: list[str]) -> bool:
     """Whether a list of its own lines numbers an entry as a list inside a paragraph above did (「今晚六条：①…⑥」
     then 「### 交给周日」 with 1.–4.): two lists cannot both be tonight's follow-ups numbered 1, 2, 3."""
-    numbers = {f["number"] for f in out.get("follow_ups", []) if str(f["id"]) in inline}
+    numbers = {f["number"] for f in out.get("follow_ups", []) if str(f["id"]) in in_paragraph}
     return bool(numbered.lines) and any(entry.number in numbers for entry in numbered.entries)
 
 
-def _displace(out: dict[str, Any], inline: list[str], draft: Draft) -> str:
+def _displace(out: dict[str, Any], in_paragraph: list[str], draft: Draft) -> str:
     """The follow-ups a paragraph's inline list gave way to a later list of its own lines: in the team's
     pattern the brief ends on its list for the next round, and an inline run of ①②③ above it is a recap of
     tonight's items or conclusions.  The paragraph stays a conclusion, so nothing is lost; the editor is
     asked on each follow-up the later list gives (see :func:`read_conclusions`).  Returns the displaced text."""
     follow_ups = out["follow_ups"]
-    kept = [i for i, f in enumerate(follow_ups) if str(f["id"]) not in inline]
+    kept = [i for i, f in enumerate(follow_ups) if str(f["id"]) not in in_paragraph]
     gone = [follow_ups[i] for i in range(len(follow_ups)) if i not in kept]
     origins = {i: draft.origins.pop(("follow_ups", i), None) for i in range(len(follow_ups))}
     draft.renumbered("follow_ups", kept)
