@@ -371,3 +371,17 @@ def test_the_sixteenth_corpus_stays_where_it_is(scores):
     assert sixteenth["correct"] >= 46 and sixteenth["correct"] + sixteenth["asked"] >= 84, table(scores)
     held = totals([s for s in _of(scores, "blind16") if s.night in holdout()])
     assert held["correct"] + held["asked"] >= 41 and held["wrong"] <= 6, table(scores)
+
+
+def test_the_seventeenth_corpus_stays_where_it_is(scores):
+    """blind17/ (2027-01-12 … 01-15): 晏 returning (an accountant's words: 红字冲回, 户头改为; items 「【第 N 笔】」 named
+    「T-1 晏 第 5 笔」 later) and 汀 new (a test team's: items 「I-01」, fields 「- key = value」, days counted back from
+    tonight 「T-1」, a status table, follow-ups 「〔办 N〕」 and 「F-n」) on the tuned nights, written by a helper session
+    after blind16/ was tuned on.  First run before any change (2026-12-07, eighth session, main bb75b9d): 23 correct,
+    55 asked, 28 wrong of 106; nothing published; all four nights check clean.  01-14 and 01-15 are held out
+    (``HOLDOUT``; ``HOLDOUT.md`` is not read): 1 / 11 / 15 and 9 / 15 / 2 untuned, 1 / 17 / 9 and
+    9 / 16 / 1 after the session (the tuned two: 13 / 29 / 11 untuned, 37 / 16 / 0 after)."""
+    seventeenth = totals(_of(scores, "blind17"))
+    assert seventeenth["correct"] >= 45 and seventeenth["correct"] + seventeenth["asked"] >= 94, table(scores)
+    held = totals([s for s in _of(scores, "blind17") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 42 and held["wrong"] <= 10, table(scores)
