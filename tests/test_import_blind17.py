@@ -107,3 +107,12 @@ def test_each_row_of_a_status_table_says_what_became_of_its_own_follow_up():
     )
     brief = _on_tagged(f"- 单子状态：\n\n{table}")
     assert follow_up_statuses(brief) == {"recsys-vol178-anchors": "dropped"}
+
+
+def test_a_one_character_quote_in_a_ban_no_wording_knows_is_no_claim_to_withhold():
+    """「「读」字那句：「读路径快 30%」，§3.1 关进小黑屋」: a one-character quote names a word; withholding it would hide that
+    character on every page.  The longer quote is still withheld until the editor answers."""
+    two = "1. 「读」字那句：「读路径快 30%」，§3.1 关进小黑屋。"
+    _, brief = _second("- 无。", two=two)
+    patterns = [p for c in brief["contradictions"] for w in c.get("withheld") or [] for p in w["patterns"]]
+    assert "读" not in patterns and any("30%" in p for p in patterns)
