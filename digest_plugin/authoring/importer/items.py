@@ -12,7 +12,7 @@ from typing import Any
 from ...core.model import Outline, ValueRating
 from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_lines
 from .evidence import GAP_SHAPE, read_evidence, read_points, read_sources
-from .markdown import paragraphs_of
+from .markdown import ATX, BOLD_LINE, paragraphs_of
 from .numbering import check_numbering
 from .numbers import ENCLOSED, ROMAN, ROMAN_NUMERAL, small_number
 from .placement import read_guards, read_placement, repo_card_figures
@@ -453,7 +453,7 @@ def _headings_by_shape(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
         in_fields = is_field or (in_fields and (text[:1].isspace() or bool(BULLET.match(text)) or text.startswith(":")))
         if in_fields:
             marked = None
-        elif MARKDOWN_HEADING.match(text):
+        elif ATX.match(text) or BOLD_LINE.match(text):  # a Markdown heading, or a line bold as a whole
             marked = line
         previous = line
     if len(found) < 1:
@@ -469,9 +469,9 @@ def _markdown_headings(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     a hand never seen): the part's Markdown headings of its shallowest level, not a field's own heading.  The
     lines under each are its body, read by their place; nothing of the part is left out of the items."""
     heads = [
-        (len(m["hashes"]), line)
+        (len(m["level"]), line)
         for line in part.lines
-        if (m := HASHES.match(line.text)) and not labels.heading.match(line.text)
+        if (m := ATX.match(line.text)) and not labels.heading.match(line.text)
     ]
     if not heads:
         return {}
@@ -482,14 +482,6 @@ def _markdown_headings(part: Part, labels: _Labels) -> dict[int, re.Match[str]]:
     if any(not m["number"] for m in found.values()):  # no number on some: number them by position
         return {n: _numbered(m, k) for k, (n, m) in enumerate(sorted(found.items()), 1)}
     return found
-
-
-HASHES = re.compile(r"^(?P<hashes>#{1,6})\s+\S")
-
-
-MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S|^\*\*[^*]+\*\*\s*$")
-"""A Markdown heading, or a line that is bold as a whole (「**1. 标题**」): above an item's first field, with lines no field between (a rating line, a date), it is
-the item's heading rather than the line right above the field."""
 
 
 BOLD_THEN_TAIL = re.compile(r"^\s*\*\*(?P<head>[^*]+)\*\*\s*(?P<tail>[·|｜—–-]\s*[_*]*(?P<word>[^_*]{1,12}?)[_*]*)\s*$")
