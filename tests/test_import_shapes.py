@@ -131,6 +131,11 @@ FOLLOW_UPS = {
     "numbers with their stop, inline": "明天：1. 复现 ITL；2. 问维护者默认值。",
     "stems before a full-width space": "#### 交到 Leo 手上（周二）\n\n甲　复现 ITL\n乙　问维护者默认值",
     "capital letters under a line between dashes": "——周末值班单（交岚）——\nA. 复现 ITL\nB. 问维护者默认值",
+    # shapes written here before the importer read them (2026-12-07): none of these four was read
+    "a short line with no colon over 1、 2、": "跟进事项\n1、复现 ITL\n2、问维护者默认值",
+    "part 五 of one word, unnumbered bullets": "五、跟进\n\n- 复现 ITL\n- 问维护者默认值",
+    "bullets nested under a bullet with a colon": "- 后续：\n  - 复现 ITL\n  - 问维护者默认值",
+    "unnumbered clauses after a follow-up word": "待跟进：复现 ITL；问维护者默认值。",
 }
 
 
@@ -204,6 +209,39 @@ def test_a_follow_up_list_written_any_known_way_reads_the_same(follow_ups):
         "a symbol and the number, task boxes": [" 👤 洛", " 👤 Jay"],
     }.get(follow_ups, ["", ""])
     assert read_back(brief)[1] == [(n, owners[n - 1] + t + after[n - 1]) for n, t in EXPECTED[1]]
+
+
+@pytest.mark.parametrize(
+    "follow_ups",
+    [
+        "part 五 of one word, unnumbered bullets",
+        "bullets nested under a bullet with a colon",
+        "unnumbered clauses after a follow-up word",
+    ],
+)
+def test_a_follow_up_list_read_by_a_guess_asks_the_editor_on_each_follow_up(follow_ups):
+    """Nothing numbers these lists: reading them as tonight's follow-ups is a guess, and the YAML says so
+    above each one (the list could be conclusions, or one follow-up of two clauses)."""
+    done = import_full(night(PARTS["plain"], ITEMS["条目 N"], "lines", FOLLOW_UPS[follow_ups]))
+    lines = done.text.splitlines()
+    starts = [n for n, line in enumerate(lines) if line.strip().startswith('- id: "2026-10-22-e1-f')]
+    assert len(starts) == 2
+    for n in starts:
+        above = lines[n - 1]
+        assert above.lstrip().startswith("# digest-import:"), (follow_ups, lines[n - 2 : n + 1])
+
+
+def test_a_counted_list_of_unnumbered_clauses_is_read_without_a_question():
+    """「需 E2 跟进的两件事：…；…」: the heading counts two and the clauses are two, so nothing is guessed."""
+    done = import_full(
+        night(PARTS["plain"], ITEMS["条目 N"], "lines", "需 E2 跟进的两件事：复现 ITL；问维护者默认值。")
+    )
+    brief = YAML(typ="safe").load(done.text)
+    assert [(f["number"], f["text"], f["round"]) for f in brief["follow_ups"]] == [
+        (1, "复现 ITL", "E2"),
+        (2, "问维护者默认值", "E2"),
+    ]
+    assert not any("numbers nothing" in n.message for n in done.notes)
 
 
 def test_items_headed_in_an_unknown_way_are_found_by_their_fields_and_the_editor_is_told():

@@ -10,7 +10,19 @@ from ...core.model import FollowUpStatus
 from ...core.vocabulary import fold
 from . import lists
 from .backrefs import History
-from .common import BULLET, HEADING_NIGHT, Code, Draft, Line, Part, one_line, shared_run, strip_end, without_asides
+from .common import (
+    BULLET,
+    HEADING_NIGHT,
+    Code,
+    Draft,
+    Line,
+    Part,
+    one_line,
+    shared_run,
+    split_outside,
+    strip_end,
+    without_asides,
+)
 from .earlier import night_before
 from .markdown import list_entries
 from .numbers import small_number
@@ -20,7 +32,7 @@ from .words import conclusion_ratings
 # --- follow-ups
 FOLLOW_UPS = re.compile(
     r"^(?P<heading>[^：:]{0,24}?(?:跟进的(?P<count>[^：:]*?)件?事?|的(?P<count2>[一二三四五六七八九十两\d]+)件事"
-    r"|待办(?:[（(][^）)]*[）)])?|留给[^：:]{0,6}|要做|后续|要收尾的?))\s*[：:]\s*(?P<body>.*)$",
+    r"|待办(?:[（(][^）)]*[）)])?|(?:待|需要?)跟进(?:事项|项)?|留给[^：:]{0,6}|要做|后续|要收尾的?))\s*[：:]\s*(?P<body>.*)$",
     re.S,
 )
 """The list that opens follow-ups, however it is headed: 需 E2 跟进的三件事, 交给明晚 E1 的三件事,
@@ -31,6 +43,9 @@ STATUS_LIST = re.compile(
 """A list that only reports what became of earlier follow-ups (跟进盘点, 顺延清单 …): its lines stay
 conclusions, where the back-references are read; its heading is kept.  A heading that says 新
 (新跟进, 新增跟进) opens tonight's list instead."""
+BARE_FOLLOW_UPS = re.compile(r"^(?:待|需要?)?跟进(?:事项|项)?$")
+"""「五、跟进」, 「### 跟进事项」: a heading of one word may head a report or tonight's list.  Over a list that ends
+part 四 and says no status, it is tonight's list, each entry asked (:func:`_last_list_as_follow_ups`)."""
 EARLIER_IN_HEADING = re.compile(rf"{HEADING_NIGHT}|昨|前天|前一轮|上一?轮|上周")
 """A heading that names an earlier night (10-21 交给 E2 的三件事) heads what became of that night's
 list, not a new one."""
@@ -145,10 +160,14 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
     what became of a follow-up: that is a report, and stays with the conclusions (:mod:`.unread` asks)."""
     tail: list[Line] = []
     heading: Line | None = None
+    nested = False  # 「- 后续：」 over indented bullets: the bullet heads them
     for line in reversed(part.lines):
         if not line.text.strip():
             continue
-        if BULLET.match(line.text) and not line.text.startswith((" ", "\t")):
+        indented = line.text.startswith((" ", "\t"))
+        # the part's last bullets, all at the top level or all indented under the bullet above them
+        if BULLET.match(line.text) and (indented if nested else not indented or not tail):
+            nested = nested or indented
             tail.append(line)
             continue
         heading = line
@@ -160,7 +179,7 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
     texts = [(line, strip_end(TASK_BOX.sub("", BULLET.match(line.text)["text"]))) for line in reversed(tail)]  # type: ignore[index]
     if (
         lists.EARLIER.search(title)
-        or STATUS_LIST.match(title + "：")
+        or (STATUS_LIST.match(title + "：") and not BARE_FOLLOW_UPS.match(title))
         or any(last_status(text, draft.words) is not None for _, text in texts)
     ):
         return
@@ -365,13 +384,14 @@ def _read_follow_ups(
             (_mark_number(mk.group(0)), strip_end(body[mk.end() : nxt.start() if nxt else len(body)]))
             for mk, nxt in zip(marks, [*marks[1:], None], strict=True)
         ]
-    else:
-        pieces = [(0, strip_end(body))]  # 0: no number written
+    else:  # 0: no number written; 「待办：复现 ITL；问维护者默认值。」 is a list all the same, one entry a clause
+        pieces = [(0, strip_end(clause)) for clause in split_outside(body, "；;")]
     pieces = [(n, t) for n, t in pieces if t]
     count = m["count"] or m["count2"]
     said = small_number(count.strip()[:1]) if count else None
     if said is not None and said != len(pieces):
         draft.warn(line, f"follow-ups: the heading counts {said}, the list has {len(pieces)}", ("follow_ups_heading",))
+    unsure = not marks and len(pieces) > 1 and said != len(pieces)
     follow_ups: list[dict[str, Any]] = []
     carried: list[dict[str, Any]] = []
     for position, (written, text) in enumerate(pieces, before + 1):
@@ -382,6 +402,13 @@ def _read_follow_ups(
             )
             continue
         draft.origins[("follow_ups", len(follow_ups) + before)] = line
+        if unsure:
+            draft.warn(
+                line,
+                f"follow-ups: «{one_line(m['heading'])}» numbers nothing; each clause between 「；」 is read as a "
+                "follow-up of its own: join them if they are one",
+                ("follow_ups", len(follow_ups) + before),
+            )
         follow_ups.append(_opened(stem, number, follow_round, NEW_MARK.sub("", text)))
     return follow_ups, carried
 

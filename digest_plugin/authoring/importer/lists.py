@@ -169,16 +169,32 @@ def heading_title(head: re.Match[str]) -> str:
     return MARKDOWN_MARKS.sub("", said).strip()
 
 
+BARE_HEADING = re.compile(r"^[^\s#>|\-•*·・。；;，,！!？?：:][^。；;，,！!？?：:]{0,19}$")
+"""A short line with no sentence's punctuation (「跟进事项」): it heads the list whose first entry it stands over."""
+
+
+def _bare_heading(lines: list[Line], i: int) -> str | None:
+    """「跟进事项」 over 「1、…」 「2、…」: a writer heads a list with a short line and no colon.  A heading only when
+    the next line that is not blank is an entry numbered 1 (a list starts there); any other short line is text."""
+    text = lines[i].text.strip()
+    if not BARE_HEADING.match(text):
+        return None
+    following = next((line.text for line in lines[i + 1 :] if line.text.strip()), "")
+    first = ENTRY.match(following)
+    return MARKDOWN_MARKS.sub("", text).strip() if first is not None and _number(first) == 1 else None
+
+
 def block_lists(lines: list[Line]) -> list[NumberedList]:
     """Lists written one entry a line under a heading line (or a Markdown heading)."""
     found: list[NumberedList] = []
     i = 0
     while i < len(lines):
         head = HEADING.match(lines[i].text)
-        if not head or ENTRY.match(lines[i].text):
+        title = heading_title(head) if head else _bare_heading(lines, i)
+        if title is None or ENTRY.match(lines[i].text):
             i += 1
             continue
-        current = NumberedList(heading_title(head), lines[i].number, lines={lines[i].number})
+        current = NumberedList(title, lines[i].number, lines={lines[i].number})
         j = i + 1
         while j < len(lines) and not lines[j].text.strip():
             j += 1
