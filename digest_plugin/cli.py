@@ -139,11 +139,11 @@ def _review(args: argparse.Namespace) -> int:
     from .authoring import review
     from .authoring.edit import Checks, EditError
     from .core import siteconfig
-    from .core.load import load_file
+    from .core.load import load_one
     from .core.model import Brief
 
     paths = sorted((args.data / "briefs").glob("*.yml"))
-    loaded = [(path, load_file(path, Brief)[0]) for path in paths]
+    loaded = [(path, load_one(path, Brief)[0]) for path in paths]
     found = review.open_questions([(path, b) for path, b in loaded if b is not None])
     root = Path.cwd()
     if args.list or (not args.answer and not sys.stdin.isatty()):
@@ -307,17 +307,17 @@ def _pages(args: argparse.Namespace) -> int:
 def _readable(data_dir: Path) -> tuple[list[Brief], dict[str, Outline]]:
     """The briefs and outlines of a data folder that load, each on its own: one broken brief (the
     import of last night, not yet fixed) must not hide the others from tonight's import."""
-    from .core.load import load_file
+    from .core.load import load_one
     from .core.model import Brief, Outline
 
     briefs: list[Brief] = []
     outlines: dict[str, Outline] = {}
     for path in sorted((Path(data_dir) / "outlines").glob("*.yml")):
-        outline, _, _ = load_file(path, Outline)
+        outline, _, _ = load_one(path, Outline)
         if outline is not None:
             outlines[outline.topic] = outline
     for path in sorted((Path(data_dir) / "briefs").glob("*.yml")):
-        brief, _, _ = load_file(path, Brief)
+        brief, _, _ = load_one(path, Brief)
         if brief is not None:
             briefs.append(brief)
     return briefs, outlines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
 import shutil
@@ -86,7 +87,9 @@ SHIPPED_FILES = {
 NO_JSONSCHEMA = "jsonschema is not installed (pip install check-jsonschema; the lead adds it to the test extras)"
 
 
+@functools.cache
 def schema_validator(name: str):
+    """Checked and compiled once a run (0.4 s each): the schema files do not change while tests run."""
     jsonschema = pytest.importorskip("jsonschema", reason=NO_JSONSCHEMA)
     schema = json.loads((ROOT / "schema" / f"{name}.schema.json").read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
