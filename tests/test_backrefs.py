@@ -657,3 +657,24 @@ def test_a_line_of_part_two_that_opens_with_a_night_names_its_doubt() -> None:
     assert loose.kind == "contradiction" and loose.id is None and "vllm-version-basis" in loose.candidates
     middle = f"新开一桩；{line}"
     assert [r for r in find_references(middle, today, history, part="contradictions") if r.id] == []
+
+
+def test_more_ways_to_point_back_written_here_before_they_were_read() -> None:
+    """Spellings tried on 2026-12-07 that named nothing: a full date with slashes or dots, 「第 N 个矛盾」,
+    「矛盾清单 #N」 and 「跟进项 ①」.  (Thu 10-29, looking back at Mon 10-26.)"""
+    history = corpus_history("2026-10-30")
+    thursday = dt.date(2026, 10, 29)
+    monday = "2026-10-26-inference-E1"
+    item = ("item", monday, "torchtpu-meta-talk")
+    contradiction = ("contradiction", monday, "torchtpu-meta-model-name")
+    follow_up = ("follow_up", monday, "torchtpu-slides-archive")
+    for text, want in (
+        ("2026/10/26 条目 1 撤回", item),
+        ("2026.10.26 条目 1 撤回", item),
+        ("10-26 第 1 个矛盾已证实", contradiction),
+        ("10-26 矛盾清单 #1 已证实", contradiction),
+        ("10-26 跟进项 ① 完成", follow_up),
+        ("10-26 跟进事项 1 完成", follow_up),
+    ):
+        assert resolved(find_references(text, thursday, history)) == [want], text
+    assert find_references("2026/10/26-ish 的版本号 2026.10.261", thursday, history) == []

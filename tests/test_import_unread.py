@@ -143,3 +143,42 @@ def test_a_list_handed_on_before_a_night_off_is_asked_about_too():
     for number in (1, 2, 3):
         assert any(f"10-21 跟进 {number}" in m for m in marks), (number, marks)
     assert not YAML(typ="safe").load(done.text).get("follow_up_updates")  # nothing decided for the editor
+
+
+def test_a_night_and_a_number_with_no_list_word_asks_which_list_it_means():
+    """「10-21 第 3 条作废」: 10-21 has an item 3, a contradiction 3 and a follow-up 3, and the clause names no
+    list.  The importer picks none (a guess could retract the wrong thing), and asks, naming all three."""
+    night = SECOND_NIGHT.format(author="新人", two="无。", four="- 10-21 第 3 条作废，数字对不上。")
+    done = import_full(night, known_briefs=[FIRST])
+    brief = YAML(typ="safe").load(done.text)
+    assert not brief.get("retractions") and not brief.get("contradiction_updates")
+    [mark] = [m for m in _marks(done.text) if "第 3 条" in m]
+    item, contradiction, follow_up = (
+        FIRST.items[2].id,
+        next(c.id for c in FIRST.contradictions if c.number == 3),
+        next(f.id for f in FIRST.follow_ups if f.number == 3),
+    )
+    for name, ident in (("10-21 条目 3", item), ("10-21 矛盾 3", contradiction), ("10-21 跟进 3", follow_up)):
+        assert f"{name} ({ident})" in mark, mark
+    assert "作废" in mark  # the clause, for the editor to judge
+
+
+def test_a_number_with_no_night_and_no_list_word_asks_nothing():
+    """「第 3 条作废」 with no night before it: tonight's own third point, nothing earlier to ask about."""
+    night = SECOND_NIGHT.format(author="新人", two="无。", four="- 第 3 条作废，数字对不上。")
+    done = import_full(night, known_briefs=[FIRST])
+    assert not [m for m in _marks(done.text) if "names no list" in m]
+
+
+def test_an_earlier_contradiction_named_in_an_items_evidence_boundary_is_asked_about():
+    """「证据边界：…10-21 矛盾 2 那句口径，维护者今天在帖子里给了说法」: the writer answers an earlier contradiction
+    inside an item's field, in no verb the importer knows.  Nothing is read, so the editor is asked, by the name
+    a reader uses; the item itself is imported as before."""
+    night = SECOND_NIGHT.format(author="新人", two="无。", four="- 无。").replace(
+        "证据边界：自动采集；未复现。", "证据边界：自动采集；10-21 矛盾 2 那句口径，维护者今天在帖子里给了说法。"
+    )
+    done = import_full(night, known_briefs=[FIRST])
+    brief = YAML(typ="safe").load(done.text)
+    assert [i["title"] for i in brief["items"]] == ["Kapitsa 周四卡（中等价值）"]
+    second = next(c.id for c in FIRST.contradictions if c.number == 2)
+    assert [m for m in _marks(done.text) if f"10-21 矛盾 2 ({second})" in m], _marks(done.text)

@@ -52,7 +52,8 @@ class Reference:
     start: int
     end: int
     kind: str
-    """``item`` | ``contradiction`` | ``follow_up`` | ``entry`` | ``section`` | ``citation``."""
+    """``item`` | ``contradiction`` | ``follow_up`` | ``entry`` | ``section`` | ``citation``, or ``loose``: a night and a
+    number that name no list (see :func:`find_references`)."""
     brief: str | None
     """The brief whose list it names; ``None`` when the candidates come from several briefs."""
     id: str | None
@@ -342,7 +343,7 @@ def _date_pattern(relative: tuple[str, ...], named: tuple[str, ...] = ()) -> re.
     words = "|".join(re.escape(w) for w in sorted(relative, key=len, reverse=True))
     names = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True)) or r"(?!x)x"
     return re.compile(
-        r"(?P<iso>(?<!\d)20\d\d-\d{1,2}-\d{1,2}(?!\d))"
+        r"(?P<iso>(?<!\d)20\d\d(?P<isosep>[-/.])\d{1,2}(?P=isosep)\d{1,2}(?![\d/.]\d))"
         r"|(?P<isowk>(?<![A-Za-z\d])(?:20\d\d-?)?W\d{2}-?[1-7](?!\d))"
         r"|(?P<tminus>(?<![A-Za-z\d\-])T\s?[-−–]\s?\d{1,2}(?![\d.]))"
         r"|(?P<dmy>(?<![\d/.v])\d{1,2}/\d{1,2}/(?:20)?\d\d(?![\d/]))"
@@ -407,8 +408,8 @@ def _list_pattern(
 _LIST_SOURCE = (
     rf"矛盾清单其余各条\s*\(\s*(?P<c_rest>{_NL})\s*\)"
     rf"|矛盾(?:清单)?\s*第\s*(?P<c_nth>{_NL})\s*条"
-    rf"|第\s*(?P<nth_c>{_NL})\s*条矛盾"
-    rf"|矛盾(?:清单)?\s*(?P<c>{_NL}|[一二三四五六七八九十]{{1,2}}(?![\u4e00-\u9fff]))"
+    rf"|第\s*(?P<nth_c>{_NL})\s*[条个]矛盾"
+    rf"|矛盾(?:清单)?\s*[#＃]?\s*(?P<c>{_NL}|[一二三四五六七八九十]{{1,2}}(?![\u4e00-\u9fff]))"
     rf"|(?P<i_pre>简报|深读)?条目\s*(?P<i>{_NL})"
     rf"|疑点\s*(?P<cy>{_NL}|[一二三四五六七八九十]{{1,2}}(?![\u4e00-\u9fff]))"
     r"|(?<![\w.])No\.?\s*(?P<ino>\d{1,2})(?![\d.])"
@@ -418,7 +419,7 @@ _LIST_SOURCE = (
     r"|(?<![\w#])C\s*(?P<cc>\d{1,2})(?!\d)"
     r"|(?<![^\W\d])(?<!#)#(?P<ih>\d{1,2})(?![\d.])"
     r"|(?<![第A-Za-z0-9_])条\s*(?P<itiao>\d{1,2})(?![\d.])"
-    rf"|(?:跟进|待办|清单)(?:情况)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
+    rf"|(?:跟进|待办|清单)(?:情况|事项|项)?\s*:?\s*(?:第\s*(?P<f_nth>{_NL})\s*条|(?P<f>{_NL}))"
     rf"|第\s*(?P<nth>{_NL}|[一二三四五六七八九十]{{1,3}})\s*[条项件则笔](?!矛盾)"
     rf"|(?P<circled>[①-⑳{MORE_ENCLOSED}](?:\s*(?:、|/|和|及|与)\s*[①-⑳{MORE_ENCLOSED}])*)"
     r"|(?<![A-Za-z_)])\((?P<paren>\d{1,2}|[甲乙丙丁戊己庚辛壬癸])\)"
@@ -603,7 +604,7 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         spelled = match.group()
         day: dt.date | None = None
         if kind == "iso":
-            y, m, d = (int(x) for x in spelled.split("-"))
+            y, m, d = (int(x) for x in re.findall(r"\d+", spelled))  # 「2026-10-26」, 「2026/10/26」, 「2026.10.26」
             day = _calendar(y, m, d)
         elif kind == "isowk":  # 「W01-5」, 「2026-W53-5」: an ISO week date, the week's year this one or the last
             day = _iso_week(today, spelled)
@@ -735,7 +736,13 @@ def _previous_round(match: re.Match[str], earlier: list[_Indexed], round_: str |
 
 
 def find_references(
-    text: str, today: dt.date, history: History, *, part: str | None = None, round: str | None = None
+    text: str,
+    today: dt.date,
+    history: History,
+    *,
+    part: str | None = None,
+    round: str | None = None,
+    loose: list[Reference] | None = None,
 ) -> list[Reference]:
     """Every back-reference in `text` (one piece of a brief being imported, dated `today`), resolved
     against `history`. Never guesses: a reference that does not resolve to exactly one id comes back
@@ -747,6 +754,10 @@ def find_references(
     names a follow-up.  ``round`` is the round of the brief
     being imported (``E1``): with it, 「前一轮」 after a brief of another round (an E1 brief the night
     after an E2 deep read) is seen to be ambiguous, as the editor found on 2026-10-23.
+
+    ``loose`` collects what is too loose to read (「10-21 第 3 条」, a night and a number with no list's word),
+    kind ``loose`` and as candidates that night's item, contradiction and follow-up of the number: the caller
+    may ask the editor which, never pick one.
     """
     scan = text.translate(_FULL_WIDTH)  # one character for one: offsets stay those of `text`
     dates = _dates(scan, today, history, round)
@@ -791,8 +802,10 @@ def find_references(
                 kind = "item"  # 「昨晚乔第三条」, 「四·岑·第 4 条」: a writer's own way to number items
             if group == "circled" and briefs and all(b.circled_items for b in briefs):
                 kind = "item"  # 「澄（1/9）②」: that night headed its items ① ② ③, and no follow-up so
-            if kind is None:
-                continue  # 「10-21 第 3 条」 with no list word: too loose to read
+            if kind is None:  # 「10-21 第 3 条」 with no list word: too loose to read
+                if loose is not None and briefs:
+                    loose.extend(_loose(text, start, match.end(), numbers, briefs))
+                continue
             if group == "fmark":  # 「11/23 P2」: only a night whose list labelled a follow-up so
                 briefs = tuple(b for b in briefs if _no_space(match.group(0)) in b.follow_up_marks)
                 if not briefs:
@@ -870,6 +883,31 @@ def find_references(
     refs.extend(_citations(text, scan, today, history))
     refs.sort(key=lambda r: (r.start, r.end))
     return refs
+
+
+def _loose(text: str, start: int, end: int, numbers: Sequence[int], briefs: Sequence[_Indexed]) -> list[Reference]:
+    """「10-21 第 3 条」: a reference to that night's item, contradiction or follow-up 3, whichever it has."""
+    return [
+        Reference(
+            text[start:end],
+            start,
+            end,
+            "loose",
+            briefs[0].id if len(briefs) == 1 else None,
+            None,
+            candidates,
+            "a night and a number, with no word for the list it numbers",
+        )
+        for number in numbers
+        if (
+            candidates := tuple(
+                b.numbered(kind)[number]
+                for b in briefs
+                for kind in ("item", "contradiction", "follow_up")
+                if number in b.numbered(kind)
+            )
+        )
+    ]
 
 
 def _unresolved(text: str, start: int, end: int, kind: str, numbers: Sequence[int], problem: str) -> list[Reference]:

@@ -58,7 +58,8 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
     acts = [draft.words.wording(act) for act in ACTS]
     asked: set[str] = set()
     for part, line, text in _texts(brief, draft):
-        for ref in find_references(text, today, history, part=part, round=brief.get("round")):
+        loose: list[Reference] = []
+        for ref in find_references(text, today, history, part=part, round=brief.get("round"), loose=loose):
             if not ref.id or ref.id in asked or ref.id in closed:
                 continue
             clause = _clause(text, ref)
@@ -77,6 +78,17 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
                 continue
             asked.add(ref.id)
             draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{one_line(clause)[:80]}»")
+        for ref in loose:
+            open_ = [c for c in ref.candidates if c not in closed]
+            if not open_ or any(c in decided | asked for c in ref.candidates):
+                continue  # closed before tonight, or tonight already reads (or asks about) one it may mean
+            asked.update(open_)
+            which = "; ".join(f"{names.get(c, c)} ({c})" for c in open_)
+            draft.warn(
+                line,
+                f"«{ref.text}» names no list: {which}? Nothing was read for it; say which, and what became of it: "
+                f"«{one_line(_clause(text, ref))[:80]}»",
+            )
     handed = _handed_over(brief, draft, names, closed, decided | asked, today)
     _described(brief, draft, names, closed, decided | asked | handed, today)
 
@@ -221,6 +233,11 @@ def _texts(brief: dict[str, Any], draft: Draft) -> Iterator[tuple[str, int, str]
         line = draft.origins.get(("items", i), 1)
         if relation := item.get("relation"):
             yield "items", line, relation
+        # an item's points and evidence boundary may say what became of an earlier contradiction or follow-up
+        # (「证据边界：官方文档已证实 10-21 矛盾 2 的口径」)
+        for said in [*(item.get("points") or []), (item.get("evidence") or {}).get("boundary")]:
+            if isinstance(said, str) and said:
+                yield "items", line, said
         for note in item.get("notes") or []:
             yield "conclusions", line, note
     for i, c in enumerate(brief.get("contradictions") or []):
