@@ -272,10 +272,16 @@ def marker_after_number(marker: str, rest: str) -> str:
     return f"{marker} {rest}".rstrip()
 
 
+URL_AT_END = re.compile(r"https?://\S+$")
+
+
 def join_lines(before: str, after: str) -> str:
-    """Join a wrapped line: no space between Chinese characters, one between Latin words."""
+    """Join a wrapped line: no space between Chinese characters, one between Latin words, and one after a
+    URL, whatever follows (「https://…/kapitsa」 then 「来源类型：…」 must not become one address)."""
     if not before:
         return after
+    if URL_AT_END.search(before):
+        return f"{before} {after}"
     if CJK.match(before[-1]) or CJK.match(after[0]):
         return before + after
     return f"{before} {after}"

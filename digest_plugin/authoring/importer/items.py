@@ -18,7 +18,7 @@ from .numbers import ENCLOSED, ROMAN, ROMAN_NUMERAL, small_number
 from .placement import read_guards, read_placement, repo_card_figures
 from .prose import prose_fields
 from .shapes import reshaped
-from .words import title_rating, value_words
+from .words import NEW_RATING, title_rating, value_words
 
 ITEM_HEADINGS = [
     re.compile(r"^\s*[▍▎▌|]?\s*条目?\s*(?P<number>\d+)(?!\d)\s*(?:[：:.、．·・|｜—–]\s*|\s+)(?P<title>\S.*?)\s*$"),
@@ -572,6 +572,8 @@ def _line_rating(text: str, line: int, draft: Draft) -> list[ValueRating]:
     if m is None:
         return []
     words = [w for w in re.split(r"[\s，,、/；;|｜。.]+", m["rating"].strip("*")) if w]
+    if len(words) == 1 and m["rating"] != text.strip() and NEW_RATING.fullmatch(words[0]):
+        return [draft.code("value_ratings", words[0], line)]  # 「价值：偏低价值」: after a label, a new word's shape
     if not words or len(words) > 3 or not all(value_words(w, draft) == [w] for w in words):
         return []
     return [draft.code("value_ratings", w, line) for w in words]
