@@ -2,8 +2,8 @@
 order: tests/corpus_days.py), built into the real site once with ``mkdocs build --strict``, and read as a
 reader and a reviewer would: every change the imported briefs make must show on the merged site.
 
-The expectations come from the imported YAML (``work/data/briefs/*.yml``, read with ruamel's safe
-loader) and the imported ``data/vocabulary.yml`` (the importer may add words there), never from the
+The expectations come from the imported YAML (``work/data/briefs/*.yml``, read as plain data by the
+builds' own reader: ``helpers.read_data``) and the imported ``data/vocabulary.yml`` (the importer may add words there), never from the
 HTML.  The cases are made at collection time from that YAML (the import runs once per process, about
 four seconds), so a failure names the brief and the id: ``contradiction_update[2026-10-29-inference-E1:
 stepfun-mtp:redisposed]``.
@@ -29,10 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Site, copy_project, mkdocs_build, search_docs
+from helpers import Site, copy_project, mkdocs_build, read_data, search_docs
 from helpers.shared import corpus_nights
 from html_dom import NO_TEXT, Node, norm, parse
-from ruamel.yaml import YAML
 
 TOPIC = "inference"
 
@@ -56,7 +55,7 @@ def imported() -> Path:
 
 
 def load(path: Path) -> Any:
-    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    return read_data(path)
 
 
 @functools.cache

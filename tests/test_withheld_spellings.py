@@ -26,7 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from helpers import ROOT, built, copy_project
+from helpers import ROOT, built, copy_project, read_data
 from ruamel.yaml import YAML
 
 from digest_plugin.core import spelling
@@ -39,7 +39,7 @@ def _claims() -> list[str]:
     found: list[str] = []
     for folder in CORPORA:
         for path in sorted(folder.glob("*.yml")):
-            brief = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
+            brief = read_data(path) or {}
             for c in brief.get("contradictions") or []:
                 for w in c.get("withheld") or []:
                     found += [p for p in w.get("patterns") or [w["text"]] if p.strip()]

@@ -37,6 +37,14 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
 
+def read_data(path: Path):
+    """A data file's plain data (dates as text), by the reader builds use (libyaml): ruamel's safe loader has no
+    C binding in this project, and tests that read every imported brief while collecting paid for it twice a run."""
+    from digest_plugin.core import fastyaml
+
+    return fastyaml.read(path.read_text(encoding="utf-8"))
+
+
 def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
