@@ -54,20 +54,16 @@ def imported() -> Path:
     return work / "data"
 
 
-def load(path: Path) -> Any:
-    return read_data(path)
-
-
 @functools.cache
 def briefs() -> dict[str, dict]:
     """Every brief of the imported data by id, in the order the site merges them (date, then id)."""
-    found = [load(p) for p in (imported() / "briefs").glob("*.yml")]
+    found = [read_data(p) for p in (imported() / "briefs").glob("*.yml")]
     return {b["id"]: b for b in sorted(found, key=lambda b: (b["date"], b["id"]))}
 
 
 @functools.cache
 def vocabulary() -> dict:
-    return load(imported() / "vocabulary.yml")
+    return read_data(imported() / "vocabulary.yml")
 
 
 def word(kind: str, code: str) -> str:

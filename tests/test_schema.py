@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, read_data  # a data file as the build reads it (YAML 1.2, dates as text)
 
 from digest_plugin.core.load import site_vocabulary
 from digest_plugin.core.vocabulary import schema_of
@@ -103,20 +103,13 @@ def schema_errors(name: str, data) -> list[tuple[tuple, str]]:
     )
 
 
-def read_plain(path: Path):
-    """A data file as the build reads it (YAML 1.2, dates as text): what editors' tools see too."""
-    from digest_plugin.core import fastyaml
-
-    return fastyaml.read(path.read_text(encoding="utf-8"))
-
-
 @pytest.mark.parametrize(
     ("name", "path"),
     [(name, path) for name, paths in SHIPPED_FILES.items() for path in paths],
     ids=lambda x: x if isinstance(x, str) else str(x.relative_to(ROOT)),
 )
 def test_the_shipped_data_is_valid_under_its_schema(name, path):
-    assert schema_errors(name, read_plain(path)) == []
+    assert schema_errors(name, read_data(path)) == []
 
 
 def test_every_pattern_in_the_schemas_is_an_ecma_262_regex():
@@ -240,7 +233,7 @@ def test_digest_check_and_the_schema_refuse_the_same_field(what, file, path, val
     with target.open("w", encoding="utf-8") as out:
         YAML(typ="rt").dump(tree, out)
 
-    said = schema_errors(name, read_plain(target))
+    said = schema_errors(name, read_data(target))
     found = analyse(data_copy, relative_to=data_copy.parent, today=dt.date(2026, 12, 2)).findings
     if schema_at is None:
         assert (said, found) == ([], []), what

@@ -179,7 +179,7 @@ def _bare_heading(lines: list[Line], i: int) -> str | None:
     text = lines[i].text.strip()
     if not BARE_HEADING.match(text):
         return None
-    following = next((line.text for line in lines[i + 1 :] if line.text.strip()), "")
+    following = next((lines[j].text for j in range(i + 1, len(lines)) if lines[j].text.strip()), "")
     first = ENTRY.match(following)
     return MARKDOWN_MARKS.sub("", text).strip() if first is not None and _number(first) == 1 else None
 

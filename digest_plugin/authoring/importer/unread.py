@@ -80,7 +80,7 @@ def mark_unread(brief: dict[str, Any], history: History, draft: Draft) -> None:
             draft.warn(line, f"{names.get(ref.id, ref.id)} ({ref.id}) {_what(ref)}: «{one_line(clause)[:80]}»")
         for ref in loose:
             open_ = [c for c in ref.candidates if c not in closed]
-            if not open_ or any(c in decided | asked for c in ref.candidates):
+            if not open_ or any(c in decided or c in asked for c in ref.candidates):
                 continue  # closed before tonight, or tonight already reads (or asks about) one it may mean
             asked.update(open_)
             which = "; ".join(f"{names.get(c, c)} ({c})" for c in open_)
