@@ -27,8 +27,8 @@ LAYERS: list[set[str]] = [
     {"check", "rules", "doc"},
     {"merge"},  # 5: briefs + outline → the frozen living doc
     # 6: where things live; withheld-claim check; load→check→merge; SVG charts; the sandboxed templates;
-    # the doc as of a past night
-    {"layout", "leaks", "pipeline", "chart", "templating", "asof"},
+    # the doc as of a past night; what changed between two docs; what each night changed (one fold)
+    {"layout", "leaks", "pipeline", "chart", "templating", "asof", "changes", "nights"},
     {"text"},  # 7: the renderer's text path (escape, withhold, link) and its links and anchors
     {"fragments"},  # 8: one record → one fragment (entry, callout, history, reference …)
     {"render"},  # 9: whole pages assembled from fragments

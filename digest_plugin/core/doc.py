@@ -464,6 +464,21 @@ class LivingDoc:
         return (self.outline.doc.reference_count or 0) + len(self.citations)
 
 
+@dataclass(frozen=True)
+class Night:
+    """What one night's briefs did to a topic's doc (:func:`.nights.nights`): the objects they touched
+    — sections, entries, contradictions, follow-ups, papers — as they stood the night before
+    (``before``) and after it (``after``), each as a small doc that holds only those.
+
+    Both carry the whole night's withholdings and today's (``withheld``), as the past views of the
+    two nights do, so whatever quotes them withholds what those views withhold."""
+
+    night: dt.date
+    briefs: tuple[Brief, ...]
+    before: LivingDoc
+    after: LivingDoc
+
+
 ARXIV_MENTION = arxiv.MENTION
 
 

@@ -80,7 +80,7 @@ def merge(
     stay off the section pages; the register and the brief pages keep them."""
     rules = rules or Rules()
     ordered = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
-    state = _State(outline, rules)
+    state = MergeState(outline, rules)
     for brief in ordered:
         state.apply(brief)
     return state.freeze(outline, ordered, vocabulary or Vocabulary(default_file()))
@@ -192,8 +192,12 @@ class _SectionDraft:
     moved_out: list[tuple[str, str, Brief]] = field(default_factory=list)
 
 
-class _State:
-    """The living doc while briefs are being applied."""
+class MergeState:
+    """The living doc while briefs are being applied: drafts, changed in place, frozen once at the end.
+
+    Public for the one core module that follows the fold night by night (:mod:`.nights`): it reads
+    the drafts after each night and notes what the night touched beyond the briefs' ``changes``
+    (``renamed``, ``cited``), which it empties between nights."""
 
     def __init__(self, outline: Outline, rules: Rules):
         self.rules = rules
@@ -205,6 +209,10 @@ class _State:
         self.citations: dict[str, CitationView] = {}
         self.changes: dict[str, _ChangesDraft] = {}
         self.next_citation = (outline.doc.reference_count or 0) + 1
+        self.renamed: set[str] = set()
+        """Sections renamed since :mod:`.nights` last looked (a rename is not one of a brief's changes)."""
+        self.cited: set[str] = set()
+        """Papers (keys) added, re-counted or withdrawn since :mod:`.nights` last looked."""
         for entry in outline.entries:
             draft = _EntryDraft(entry.id, entry.section, entry.title, baseline=entry)
             draft.figures = [_FigureDraft(f.key, f.label, f, "baseline") for f in entry.figures]
@@ -229,6 +237,7 @@ class _State:
                 for x in citation.cited_by
             )
             known = self.citations.get(key)
+            self.cited.add(key)
             withdrawn = brief if citation.withdrawn else None
             if known is None:
                 self.citations[key] = CitationView(citation, self.next_citation, brief, counts, withdrawn)
@@ -271,6 +280,7 @@ class _State:
         earlier briefs applied.  Ids, numbers and anchors stay; each change is in a history."""
         for rename in brief.section_renames:
             draft = self.sections[rename.section]
+            self.renamed.add(rename.section)
             draft.former_titles.append((draft.section.title, brief))
             draft.section = draft.section.model_copy(update={"title": rename.title})
         for move in brief.moves:
@@ -438,7 +448,7 @@ class _State:
         contradictions = []
         for draft in self.contradictions.values():
             view = ContradictionView(
-                draft.contradiction, draft.brief, self._touched_sections(draft.contradiction), draft.status,
+                draft.contradiction, draft.brief, self.touched_sections(draft.contradiction), draft.status,
                 tuple(draft.history),
             )  # fmt: skip
             contradictions.append(view)
@@ -484,7 +494,7 @@ class _State:
             vocabulary,
         )
 
-    def _touched_sections(self, c: Contradiction) -> tuple[str, ...]:
+    def touched_sections(self, c: Contradiction) -> tuple[str, ...]:
         """Every section a contradiction touches: named ones, and those of the items and entries it names."""
         found = list(c.touches.sections)
         found += [s for i in c.touches.items if i in self.items and (s := self.items[i].item.placement.section)]

@@ -1,0 +1,254 @@
+"""The doc night by night (issue 32): what each night's briefs changed, from one pass of the merge.
+
+A past view of night D is the merge of the briefs up to D (:mod:`.asof`), so what night D changed is
+the difference between the views of D and of the night before.  Merging once per night costs one
+merge per night, quadratic in the doc's age; at ten years that is half an hour.  The merge is a fold,
+so this module runs it once and, after each night, freezes only what that night touched: the
+entries, sections, contradictions, follow-ups and papers its briefs changed, as they stood before
+the night and after it.  :class:`.doc.Night` holds the two as small docs, which the differ of
+``digest diff`` and the site's changes pages read as they read whole ones.
+
+Both small docs carry the night's withholdings in full, with today's kept (as :func:`.asof.as_of`
+does), so text quoted from them is withheld as the past view withholds it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import itertools
+from collections.abc import Iterable, Iterator
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from .doc import (
+    CitationView,
+    ContradictionView,
+    EntryView,
+    FollowUpView,
+    LivingDoc,
+    Night,
+    SectionView,
+)
+from .merge import MergeState, merge
+from .model import DISCARDED, Brief, Contradiction, Outline, Rules, Status
+from .vocabulary import Vocabulary, default_file
+
+
+def nights(
+    outline: Outline,
+    briefs: Iterable[Brief],
+    rules: Rules | None = None,
+    vocabulary: Vocabulary | None = None,
+    *,
+    today: LivingDoc | None = None,
+) -> Iterator[Night]:
+    """What each night of ``outline``'s topic did to its doc, oldest night first.
+
+    ``today`` is the doc merged from every brief, when the caller has it already: its withholdings
+    hold on every night (a claim found wrong since must not read as fact in a past view either)."""
+    rules = rules or Rules()
+    words = vocabulary or Vocabulary(default_file())
+    ordered = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
+    today = today or merge(outline, ordered, rules, words)
+    state = MergeState(outline, rules)
+    log = _Log(state, outline, rules, words, today)
+    for night, group in itertools.groupby(ordered, key=lambda b: b.date):
+        tonight = list(group)
+        for brief in tonight:
+            state.apply(brief)
+        yield log.night(night, tonight)
+
+
+class _Log:
+    """The last frozen version of everything a night touched, and the night's withholdings."""
+
+    def __init__(self, state: MergeState, outline: Outline, rules: Rules, words: Vocabulary, today: LivingDoc):
+        self.state, self.outline, self.rules, self.words, self.today = state, outline, rules, words, today
+        self.touching: dict[str, list[str]] = {}
+        """Entry id → the contradictions that name it or one of its items, in the order they came."""
+        self.withholding: list[str] = []
+        """The contradictions that withhold a claim, in the order they came (the earlier one wins a spelling)."""
+        self.entries = {entry_id: self._entry(entry_id) for entry_id in state.entries}
+        self.sections = {number: self._section(number) for number in state.sections}
+        self.contradictions: dict[str, ContradictionView] = {}
+        self.follow_ups: dict[str, FollowUpView] = {}
+        self.citations: dict[str, CitationView] = {}
+        self.born_contradictions: dict[str, int] = {}
+        """Contradiction ids → when each came (a doc lists them in that order)."""
+        self.born_follow_ups: dict[str, int] = {}
+        self.withheld = self._withheld()
+        self.night_before: dt.date | None = None
+
+    def night(self, night: dt.date, briefs: list[Brief]) -> Night:
+        """Freeze what ``briefs`` (all of ``night``) touched; the small docs before and after it."""
+        state = self.state
+        changes = [state.changes[b.id] for b in briefs]
+        contradiction_ids = _unique(
+            c
+            for ch in changes
+            for c in (
+                *ch.contradictions_opened,
+                *ch.contradictions_resolved,
+                *ch.contradictions_reopened,
+                *ch.contradictions_superseded,
+                *ch.contradictions_redisposed,
+            )
+        )
+        for cid in _born(state.contradictions, self.born_contradictions, contradiction_ids):
+            self._came(state.contradictions[cid].contradiction)
+        contradiction_ids.sort(key=self.born_contradictions.__getitem__)  # the doc's order: the order they came
+        entry_ids = _unique(
+            [
+                *(
+                    e
+                    for ch in changes
+                    for e in (*ch.entries_added, *ch.entries_updated, *ch.entries_retracted, *ch.evidence_changed)
+                ),
+                *(e for cid in contradiction_ids for e in self._entries_of(state.contradictions[cid].contradiction)),
+            ]
+        )
+        section_numbers = sorted(
+            {*(s for ch in changes for s in ch.sections_opened), *state.renamed},
+            key=lambda n: [int(p) for p in n.split(".")],
+        )
+        follow_up_ids = _unique(
+            f for ch in changes for f in (*ch.follow_ups_opened, *ch.follow_ups_closed, *ch.follow_ups_carried)
+        )
+        _born(state.follow_ups, self.born_follow_ups, follow_up_ids)
+        follow_up_ids.sort(key=self.born_follow_ups.__getitem__)
+        paper_keys = sorted(state.cited)
+        state.renamed.clear()
+        state.cited.clear()
+
+        touched = _Touched(section_numbers, entry_ids, contradiction_ids, follow_up_ids, paper_keys)
+        before = self._doc(touched, self.withheld, self.night_before)  # frozen before the night's versions replace them
+        for n in section_numbers:
+            self.sections[n] = self._section(n)
+        for e in entry_ids:
+            self.entries[e] = self._entry(e)
+        for c in contradiction_ids:
+            self.contradictions[c] = self._contradiction(c)
+        for f in follow_up_ids:
+            self.follow_ups[f] = state.follow_ups[f].freeze()
+        for k in paper_keys:
+            self.citations[k] = state.citations[k]
+        if any(c in self.withholding for c in contradiction_ids):
+            self.withheld = self._withheld()
+        self.night_before = night
+        return Night(night, tuple(briefs), before, self._doc(touched, self.withheld, night))
+
+    # ------------------------------------------------------------------ freezing one object
+
+    def _entry(self, entry_id: str) -> EntryView:
+        """The entry as it stands, its figures withheld as the night's open contradictions withhold them."""
+        view = self.state.entries[entry_id].freeze()
+        figures = tuple(dataclasses.replace(f, withheld_by=self._withholds(entry_id, f.key)) for f in view.figures)
+        return dataclasses.replace(view, figures=figures)
+
+    def _withholds(self, entry_id: str, key: str) -> Contradiction | None:
+        """The open contradiction that forbids stating this figure of the entry (the last one named,
+        as the merge's freeze finds it); None when none does."""
+        found = None
+        for cid in self.touching.get(entry_id, ()):
+            draft = self.state.contradictions[cid]
+            if draft.status is not Status.open or (self.rules.hide_discarded and self._discarded(cid)):
+                continue
+            if any(claim.figure == key for claim in draft.contradiction.withheld):
+                found = draft.contradiction
+        return found
+
+    def _discarded(self, cid: str) -> bool:
+        return self._contradiction(cid).disposition == DISCARDED
+
+    def _section(self, number: str) -> SectionView:
+        """A section's title and who opened or renamed it: what the differ reads of a section."""
+        draft = self.state.sections[number]
+        return SectionView(
+            draft.section,
+            opened_by=draft.opened_by,
+            opened_with=draft.opened_with,
+            former_titles=tuple(draft.former_titles),
+            moved_out=tuple(draft.moved_out),
+        )
+
+    def _contradiction(self, cid: str) -> ContradictionView:
+        draft = self.state.contradictions[cid]
+        sections = self.state.touched_sections(draft.contradiction)
+        return ContradictionView(draft.contradiction, draft.brief, sections, draft.status, tuple(draft.history))
+
+    # ------------------------------------------------------------------ contradictions and claims
+
+    def _entries_of(self, c: Contradiction) -> list[str]:
+        """The entries a contradiction names, and the entries of the items it names."""
+        items = self.state.items
+        return list(dict.fromkeys([*c.touches.entries, *(items[i].entry_id for i in c.touches.items if i in items)]))
+
+    def _came(self, c: Contradiction) -> None:
+        """A contradiction seen for the first time: index the entries it names and whether it withholds."""
+        for entry_id in self._entries_of(c):
+            self.touching.setdefault(entry_id, []).append(c.id)
+        if c.withheld:
+            self.withholding.append(c.id)
+
+    def _withheld(self) -> dict[str, ContradictionView]:
+        """Every spelling withheld on the night (by an open contradiction, or one resolved as corrected)
+        and every one withheld today, each by its contradiction: what :attr:`.LivingDoc.withheld`
+        gives for the night's past view."""
+        found: dict[str, ContradictionView] = {}
+        for cid in self.withholding:
+            draft = self.state.contradictions[cid]
+            view = self.contradictions.get(cid) or self._contradiction(cid)
+            if draft.status is Status.open or view.corrected:
+                for claim in draft.contradiction.withheld:
+                    for pattern in claim.patterns:
+                        found.setdefault(pattern, view)
+        for pattern, view in self.today.withheld.items():
+            found.setdefault(pattern, self.contradictions.get(view.id, view))
+        return found
+
+    def _doc(self, parts: _Touched, withheld: dict[str, ContradictionView], night: dt.date | None) -> LivingDoc:
+        """A small doc of the objects a night touched, as they stand now (an object not yet born is
+        left out), dated ``night``."""
+        return LivingDoc(
+            self.outline.topic,
+            self.outline,
+            (),
+            MappingProxyType({n: self.sections[n] for n in parts.sections if n in self.sections}),
+            MappingProxyType({}),
+            MappingProxyType({e: self.entries[e] for e in parts.entries if e in self.entries}),
+            tuple(self.contradictions[c] for c in parts.contradictions if c in self.contradictions),
+            MappingProxyType({k: self.citations[k] for k in parts.papers if k in self.citations}),
+            tuple(self.follow_ups[f] for f in parts.follow_ups if f in self.follow_ups),
+            MappingProxyType({}),
+            self.rules.archive_after_days,
+            self.words,
+            as_of=night,
+            later_withheld=MappingProxyType(withheld),
+        )
+
+
+class _Touched(NamedTuple):
+    """The ids of what a night touched, by kind."""
+
+    sections: list[str]
+    entries: list[str]
+    contradictions: list[str]
+    follow_ups: list[str]
+    papers: list[str]
+
+
+def _born(drafts: dict[str, Any], born: dict[str, int], ids: list[str]) -> list[str]:
+    """The ids among ``ids`` seen for the first time, in the order the merge added their drafts (the
+    newest drafts are last), each given its place in ``born``."""
+    new = {i for i in ids if i not in born}
+    came: list[str] = list(itertools.islice(reversed(drafts), len(new)))[::-1] if new else []
+    if set(came) != new:  # not the newest drafts after all: find their order the long way
+        came = [i for i in drafts if i in new]
+    for i in came:
+        born[i] = len(born)
+    return came
+
+
+def _unique(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
