@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..core.changes import REMOVALS, Change, topic_changes
+from ..core.changes import REMOVALS, Change, differences, topic_changes
 from ..core.doc import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc, SectionView
 from ..core.vocabulary import Vocabulary
 
@@ -143,25 +143,16 @@ def _what_changed(before: EntryView, after: EntryView, docs: _Docs) -> str:
     """「 — 标题「旧」→「新」; 证据 部分核查 → 已核查; 周增 +175 → +58」: what a reader of the entry sees
     change, as its history rows say it (a value an open contradiction withholds is not shown)."""
     changes = []
-    was_title = before.item.title if before.item else before.title
-    now_title = after.item.title if after.item else after.title
-    if was_title != now_title:
-        changes.append(f"「{said(docs.old, was_title)}」→「{said(docs.new, now_title)}」")
-    words = docs.words
-    if before.evidence is not None and after.evidence is not None and before.evidence.level != after.evidence.level:
-        was_level = words.label("evidence_levels", before.evidence.level)
-        now_level = words.label("evidence_levels", after.evidence.level)
-        changes.append(f"{md(was_level)} → {md(now_level)}")
-    old_figures = {f.key: f for f in before.figures}
-    for figure in after.figures:
-        old = old_figures.get(figure.key)
-        if old is None or str(old.current.value) == str(figure.current.value):
-            continue
-        hidden = figure.withheld_by is not None or old.withheld_by is not None
-        shown = "〔暂扣〕" if hidden else f"{md(str(old.current.value))} → {md(str(figure.current.value))}"
-        changes.append(f"{md(figure.label)} {shown}")
-    if before.section != after.section:
-        changes.append(f"§{before.section} → §{after.section}")
+    for d in differences(before, after):
+        if d.what == "title":
+            changes.append(f"「{said(docs.old, d.old)}」→「{said(docs.new, d.new)}」")
+        elif d.what == "level":
+            was_level, now_level = (docs.words.label("evidence_levels", x) for x in (d.old, d.new))
+            changes.append(f"{md(was_level)} → {md(now_level)}")
+        elif d.what == "figure":
+            changes.append(f"{md(d.label)} {'〔暂扣〕' if d.hidden else f'{md(d.old)} → {md(d.new)}'}")
+        else:
+            changes.append(f"§{d.old} → §{d.new}")
     return " — " + "; ".join(changes) if changes else " — 新的更新（内容未变）"
 
 

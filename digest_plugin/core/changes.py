@@ -193,6 +193,41 @@ def _entry_changes(old: LivingDoc | None, new: LivingDoc) -> Iterator[Change[obj
             yield from kind(e, was.get(e.id))
 
 
+@dataclass(frozen=True)
+class Difference:
+    """One thing a reader of an updated entry sees change: its title, its level (codes of the
+    vocabulary's ``evidence_levels``), a figure's value (``label``; ``hidden`` when an open
+    contradiction withholds either value, which must then not be shown), or its section."""
+
+    what: str  # "title" | "level" | "figure" | "section"
+    old: str
+    new: str
+    label: str = ""
+    hidden: bool = False
+
+
+def differences(before: EntryView, after: EntryView) -> list[Difference]:
+    """What changed in an updated entry, in the order its history rows say it (none: a new update
+    that changed nothing a reader sees)."""
+    found = []
+    was_title = before.item.title if before.item else before.title
+    now_title = after.item.title if after.item else after.title
+    if was_title != now_title:
+        found.append(Difference("title", was_title, now_title))
+    if before.evidence is not None and after.evidence is not None and before.evidence.level != after.evidence.level:
+        found.append(Difference("level", before.evidence.level, after.evidence.level))
+    old_figures = {f.key: f for f in before.figures}
+    for figure in after.figures:
+        old = old_figures.get(figure.key)
+        if old is None or str(old.current.value) == str(figure.current.value):
+            continue
+        hidden = figure.withheld_by is not None or old.withheld_by is not None
+        found.append(Difference("figure", str(old.current.value), str(figure.current.value), figure.label, hidden))
+    if before.section != after.section:
+        found.append(Difference("section", before.section, after.section))
+    return found
+
+
 # --------------------------------------------------------------------------- contradictions and claims
 
 

@@ -9,11 +9,12 @@ algorithm so a module that reads the doc depends on its shape, not on how it was
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from . import arxiv, spelling
 from .model import (
@@ -351,6 +352,13 @@ class LivingDoc:
     released_later: Mapping[str, Brief] = field(default_factory=dict)
     """In a past view: the contradictions this night withheld a claim by and a later brief released
     (confirmed), each with that brief, so the callout can say when."""
+    hide_discarded: bool = True
+    """The rule the doc was merged with (discarded contradictions and discard-level items off the
+    section pages), carried so the nights (:mod:`.nights`) can be merged the same way."""
+    sieved: bool = False
+    """A night's small doc (:mod:`.nights`): :attr:`withheld_pattern` compiles only the withheld
+    spellings a text may hold (one alternation of all of them per night would cost more than the
+    rest of the pass: some 4 ms a spelling)."""
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -433,14 +441,18 @@ class LivingDoc:
         return self.as_of is not None and view.brief.date > self.as_of
 
     @cached_property
-    def withheld_pattern(self) -> re.Pattern[str] | None:
-        """One alternation of every withheld spelling, longest first, over plain (unescaped) text.
+    def withheld_pattern(self) -> Finder | None:
+        """What finds every withheld spelling in plain (unescaped) text, longest first.
 
         Each matches the claim however it is spelled (:mod:`.spelling`: spaces anywhere or none,
         full-width or small forms, a character reference, another case), so a claim typed a little
-        differently is withheld all the same; :meth:`withheld_by` finds who withholds the match."""
-        patterns = [p for p in (spelling.pattern(s) for s in self._withheld_by_canonical) if p]
-        return re.compile("|".join(patterns)) if patterns else None
+        differently is withheld all the same; :meth:`withheld_by` finds who withholds the match.
+        A night's small doc (``sieved``) compiles only the spellings a text may hold."""
+        if not self._withheld_by_canonical:
+            return None
+        if self.sieved:
+            return _Sieve(self)
+        return compile_spellings(self._withheld_by_canonical)
 
     @cached_property
     def _withheld_by_canonical(self) -> dict[str, ContradictionView]:
@@ -477,6 +489,56 @@ class Night:
     briefs: tuple[Brief, ...]
     before: LivingDoc
     after: LivingDoc
+
+
+class Finder(Protocol):
+    """What :attr:`LivingDoc.withheld_pattern` gives: the calls the text paths make of a pattern."""
+
+    def search(self, string: str) -> re.Match[str] | None: ...
+
+    def finditer(self, string: str) -> Iterator[re.Match[str]]: ...
+
+    def sub(self, repl: Callable[[re.Match[str]], str], string: str) -> str: ...
+
+
+def compile_spellings(spellings: Iterable[str]) -> re.Pattern[str] | None:
+    """One alternation of the patterns of these canonical spellings (longest first, as given)."""
+    patterns = [p for p in (spelling.pattern(s) for s in spellings) if p]
+    return re.compile("|".join(patterns)) if patterns else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(spellings: tuple[str, ...]) -> re.Pattern[str] | None:
+    """:func:`compile_spellings`, kept: the nights' small docs ask for the same few again and again."""
+    return compile_spellings(spellings)
+
+
+class _Sieve:
+    """A night's withheld spellings, found without compiling them all: a spelling can match a text
+    only if its canonical form is in the text's (a match may add spaces, other widths, references,
+    which the canonical form drops), so only those are compiled, and kept for the next night."""
+
+    def __init__(self, doc: LivingDoc):
+        self.spellings = tuple(doc._withheld_by_canonical)
+
+    def _pattern(self, string: str) -> re.Pattern[str] | None:
+        if not string:
+            return None
+        text = spelling.canonical(string)
+        found = tuple(s for s in self.spellings if s in text)
+        return _compiled(found) if found else None
+
+    def finditer(self, string: str) -> Iterator[re.Match[str]]:
+        pattern = self._pattern(string)
+        return pattern.finditer(string) if pattern is not None else iter(())
+
+    def search(self, string: str) -> re.Match[str] | None:
+        pattern = self._pattern(string)
+        return pattern.search(string) if pattern is not None else None
+
+    def sub(self, repl: Callable[[re.Match[str]], str], string: str) -> str:
+        pattern = self._pattern(string)
+        return pattern.sub(repl, string) if pattern is not None else string
 
 
 ARXIV_MENTION = arxiv.MENTION

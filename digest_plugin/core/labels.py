@@ -334,6 +334,52 @@ PAGE_LEGEND: Final = "图例：证据等级与团队用语"
 PAGE_BIBLIOGRAPHY: Final = "参考文献"
 PAGE_FOLLOW_UPS: Final = "待跟进事项"
 PAGE_BRIEFS: Final = "简报"
+PAGE_CHANGES: Final = "活文档每晚变更 · {month}"
+"""A month's page of what each night changed (issue 32)."""
+NIGHT_CHANGES_HEADING: Final = "{night} 这一晚的变更"
+NIGHT_CHANGES_BRIEFS: Final = "当晚简报：{briefs}"
+NIGHT_CHANGES_NONE: Final = "这一晚的简报没有改动活文档。"
+NIGHT_CHANGES_LINK: Final = "这一晚对活文档的全部变更"
+"""On a brief's page: the link to its night on the changes page."""
+NIGHT_CHANGES_INTRO: Final = (
+    "每一晚合并简报之后，活文档与前一晚相比变了什么：新增、更新、撤回、迁移的条目，开启、解决、重开、取代的矛盾，"
+    "暂扣与放开的说法，新增的引用，开启、关闭与顺延的跟进。今日暂扣的说法在这里同样暂扣。"
+)
+NIGHT_CHANGES_MONTHS: Final = "其他月份："
+NIGHT_REDIRECT: Final = "{night} 这一晚的变更在这里："
+NIGHT_CHANGE_KINDS: Final = {
+    "sections_opened": "新建小节",
+    "sections_removed": "移除小节",
+    "sections_retitled": "小节改名",
+    "entries_added": "新增条目",
+    "entries_removed": "移除条目",
+    "entries_updated": "更新条目",
+    "entries_retracted": "撤回条目",
+    "entries_moved": "迁移条目",
+    "entries_split": "拆分条目",
+    "errata_applied": "勘误",
+    "evidence_changed": "证据变更",
+    "contradictions_opened": "新开矛盾",
+    "contradictions_removed": "移除矛盾",
+    "contradictions_resolved": "解决矛盾",
+    "contradictions_reopened": "重开矛盾",
+    "contradictions_superseded": "取代矛盾",
+    "contradictions_redisposed": "改判矛盾",
+    "claims_withheld": "开始暂扣的说法",
+    "claims_released": "不再暂扣的说法",
+    "citations_added": "新增引用",
+    "citations_withdrawn": "作者撤稿",
+    "citations_removed": "移除引用",
+    "citations_renumbered": "引用改号",
+    "follow_ups_opened": "新开跟进",
+    "follow_ups_removed": "移除跟进",
+    "follow_ups_closed": "关闭跟进",
+    "follow_ups_carried": "顺延跟进",
+}
+"""Every kind of change between two nights (``core.changes.KINDS``), as a changes page names it."""
+NIGHT_CHANGE_NO_CHANGE: Final = "新的更新（内容未变）"
+NIGHT_CHANGE_FROM: Final = "原在 §{section}"
+NIGHT_CHANGE_BY: Final = "由 {name} 暂扣"
 PAGE_ARCHIVE: Final = "{name} · {month} 归档"
 PAGE_SECTION_ARCHIVE: Final = "§{section} · {month} 归档"
 PAGE_BRIEF: Final = "简报 {date} · {topic} · {round}"

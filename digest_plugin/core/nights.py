@@ -14,6 +14,7 @@ does), so text quoted from them is withheld as the past view withholds it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 import itertools
@@ -60,6 +61,12 @@ def nights(
         yield log.night(night, tonight)
 
 
+def nights_of(doc: LivingDoc) -> list[Night]:
+    """What each night of a merged doc changed, merged by the rules ``doc`` was merged with."""
+    rules = Rules(archive_after_days=doc.archive_after_days, hide_discarded=doc.hide_discarded)
+    return list(nights(doc.outline, doc.briefs, rules, doc.vocabulary, today=doc))
+
+
 class _Log:
     """The last frozen version of everything a night touched, and the night's withholdings."""
 
@@ -67,8 +74,11 @@ class _Log:
         self.state, self.outline, self.rules, self.words, self.today = state, outline, rules, words, today
         self.touching: dict[str, list[str]] = {}
         """Entry id → the contradictions that name it or one of its items, in the order they came."""
-        self.withholding: list[str] = []
-        """The contradictions that withhold a claim, in the order they came (the earlier one wins a spelling)."""
+        self.holders: dict[str, list[str]] = {}
+        """Spelling → the contradictions that withhold it tonight (open, or resolved as corrected), in
+        the order they came: the first one withholds it, as in a merged doc."""
+        self.holding: set[str] = set()
+        """The contradictions that withhold their claims tonight."""
         self.entries = {entry_id: self._entry(entry_id) for entry_id in state.entries}
         self.sections = {number: self._section(number) for number in state.sections}
         self.contradictions: dict[str, ContradictionView] = {}
@@ -125,15 +135,17 @@ class _Log:
         before = self._doc(touched, self.withheld, self.night_before)  # frozen before the night's versions replace them
         for n in section_numbers:
             self.sections[n] = self._section(n)
+        for c in contradiction_ids:  # first: an entry's figures are withheld by them as they stand tonight
+            self.contradictions[c] = self._contradiction(c)
         for e in entry_ids:
             self.entries[e] = self._entry(e)
-        for c in contradiction_ids:
-            self.contradictions[c] = self._contradiction(c)
         for f in follow_up_ids:
             self.follow_ups[f] = state.follow_ups[f].freeze()
         for k in paper_keys:
             self.citations[k] = state.citations[k]
-        if any(c in self.withholding for c in contradiction_ids):
+        if self._hold(
+            [self.contradictions[c] for c in contradiction_ids if self.contradictions[c].contradiction.withheld]
+        ):
             self.withheld = self._withheld()
         self.night_before = night
         return Night(night, tuple(briefs), before, self._doc(touched, self.withheld, night))
@@ -143,6 +155,8 @@ class _Log:
     def _entry(self, entry_id: str) -> EntryView:
         """The entry as it stands, its figures withheld as the night's open contradictions withhold them."""
         view = self.state.entries[entry_id].freeze()
+        if entry_id not in self.touching:  # no contradiction names it: no figure of it is withheld
+            return view
         figures = tuple(dataclasses.replace(f, withheld_by=self._withholds(entry_id, f.key)) for f in view.figures)
         return dataclasses.replace(view, figures=figures)
 
@@ -152,14 +166,13 @@ class _Log:
         found = None
         for cid in self.touching.get(entry_id, ()):
             draft = self.state.contradictions[cid]
-            if draft.status is not Status.open or (self.rules.hide_discarded and self._discarded(cid)):
+            if draft.status is not Status.open or not any(
+                claim.figure == key for claim in draft.contradiction.withheld
+            ):
                 continue
-            if any(claim.figure == key for claim in draft.contradiction.withheld):
+            if not (self.rules.hide_discarded and self.contradictions[cid].disposition == DISCARDED):
                 found = draft.contradiction
         return found
-
-    def _discarded(self, cid: str) -> bool:
-        return self._contradiction(cid).disposition == DISCARDED
 
     def _section(self, number: str) -> SectionView:
         """A section's title and who opened or renamed it: what the differ reads of a section."""
@@ -188,21 +201,34 @@ class _Log:
         """A contradiction seen for the first time: index the entries it names and whether it withholds."""
         for entry_id in self._entries_of(c):
             self.touching.setdefault(entry_id, []).append(c.id)
-        if c.withheld:
-            self.withholding.append(c.id)
+
+    def _hold(self, views: list[ContradictionView]) -> bool:
+        """Note which of these contradictions (each withholding a claim) withhold tonight; whether that
+        changed for any of them."""
+        changed = False
+        for view in views:
+            holds = view.is_open or view.corrected
+            if holds == (view.id in self.holding):
+                continue
+            changed = True
+            spellings = {p for claim in view.contradiction.withheld for p in claim.patterns}
+            if holds:
+                self.holding.add(view.id)
+                for p in spellings:
+                    bisect.insort(self.holders.setdefault(p, []), view.id, key=self.born_contradictions.__getitem__)
+            else:
+                self.holding.discard(view.id)
+                for p in spellings:
+                    self.holders[p].remove(view.id)
+                    if not self.holders[p]:
+                        del self.holders[p]
+        return changed
 
     def _withheld(self) -> dict[str, ContradictionView]:
         """Every spelling withheld on the night (by an open contradiction, or one resolved as corrected)
         and every one withheld today, each by its contradiction: what :attr:`.LivingDoc.withheld`
         gives for the night's past view."""
-        found: dict[str, ContradictionView] = {}
-        for cid in self.withholding:
-            draft = self.state.contradictions[cid]
-            view = self.contradictions.get(cid) or self._contradiction(cid)
-            if draft.status is Status.open or view.corrected:
-                for claim in draft.contradiction.withheld:
-                    for pattern in claim.patterns:
-                        found.setdefault(pattern, view)
+        found = {p: self.contradictions[cids[0]] for p, cids in self.holders.items()}
         for pattern, view in self.today.withheld.items():
             found.setdefault(pattern, self.contradictions.get(view.id, view))
         return found
@@ -223,8 +249,10 @@ class _Log:
             MappingProxyType({}),
             self.rules.archive_after_days,
             self.words,
+            hide_discarded=self.rules.hide_discarded,
             as_of=night,
             later_withheld=MappingProxyType(withheld),
+            sieved=True,
         )
 
 

@@ -64,6 +64,23 @@ def briefs_index_page(topic: str, month: str | None = None) -> str:
     return f"{topic}/briefs/index.md" if month is None else f"{topic}/briefs/{month}.md"
 
 
+def changes_page(topic: str, month: str) -> str:
+    """A month's page of what each night changed (issue 32); each night is an anchor on it."""
+    return f"{topic}/changes/{month}.md"
+
+
+def night_file(topic: str, night: dt.date, directory_urls: bool = True) -> str:
+    """Not a Markdown page: the permalink of one night's changes (``/<topic>/changes/<night>/``), a
+    small file that sends the reader to the night on its month's page (one themed page a night would
+    weigh the site down by ten years of page chrome)."""
+    stem = f"{topic}/changes/{night.isoformat()}"
+    return f"{stem}/index.html" if directory_urls else f"{stem}.html"
+
+
+def night_anchor(night: dt.date) -> str:
+    return f"night-{night.isoformat()}"
+
+
 def feed_page(topic: str) -> str:
     """Not a Markdown page: the Atom feed file, linked from the briefs pages."""
     return f"{topic}/feed.xml"
