@@ -65,6 +65,8 @@ BIBLIOGRAPHY = "/inference/bibliography/"
 LEGEND = "/inference/legend/"
 BRIEF_ID = "2026-10-21-inference-E1"
 BRIEF_PAGE = f"/inference/briefs/{BRIEF_ID}/"
+CHANGES = "/inference/changes/2026-10/"
+"""The month's page of what each night changed (issue 32)."""
 
 # The closed vocabulary of evidence levels, as the team's briefs word them (README: "every badge
 # carries its level as text").
@@ -1014,7 +1016,36 @@ def test_a_search_result_for_an_entry_shows_how_solid_it_is(open_page, base_url)
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", [HOME, S3, BRIEF_PAGE])
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_nights_permalink_and_a_briefs_link_land_on_that_nights_changes(open_page, base_url, phone):
+    """At 1440 and 390 px: the permalink of 10-22 lands on its section of the month's page, its heading on
+    the first screen; from 10-23's brief page, the link to its night lands on 10-23's section."""
+    viewport = PHONE if phone else {"width": 1440, "height": 900}
+    page = open_page("/inference/changes/2026-10-22/", viewport=viewport, phone=phone)
+    page.wait_for_url(f"**{CHANGES}#night-2026-10-22")
+    heading = page.locator("#night-2026-10-22")
+    top = heading.evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < viewport["height"] / 2, f"the night's heading is {top:.0f}px down"
+    night = page.locator('[data-night="2026-10-22"]')
+    assert night.locator('li[data-change="contradictions_resolved"]').count() == 2
+    _shot_around(page, heading, f"changes-night-{'390' if phone else '1440'}.png", above=0, height=700)
+    page.goto(base_url + "/inference/briefs/2026-10-23-inference-E1/")
+    page.locator(".digest-night-link a").click()
+    page.wait_for_url(f"**{CHANGES}#night-2026-10-23")
+    assert page.locator("#night-2026-10-23").is_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_nights_change_leads_to_the_entry_it_names(open_page, base_url):
+    """Following an updated entry's link from a night lands on the entry on its section page, as it is today."""
+    page = open_page(CHANGES)
+    row = page.locator('[data-night="2026-10-22"] li[data-change="evidence_changed"]')
+    row.locator("a").first.click()
+    page.wait_for_url("**/inference/3/#entry-vllm-long-prefill-freeze")
+    assert page.locator("#entry-vllm-long-prefill-freeze").is_visible()
+
+
+@pytest.mark.parametrize("path", [HOME, S3, BRIEF_PAGE, CHANGES])
 def test_no_horizontal_overflow_on_a_phone(open_page, path):
     page = open_page(path, viewport=PHONE, phone=True)
     page.wait_for_load_state("networkidle")

@@ -1,9 +1,9 @@
 """Every kind of page, as a reader sees it: desktop and phone, light and dark, looked at and checked by axe-core.
 
-Seven pages stand for the site's page kinds: the home page, a short and a long § page (§1 with history
-charts, §3 with many badges), the contradiction register, the bibliography, the legend and a brief's
-own page. Each is opened at 1440×900 (desktop) and at 390×844 (a phone: touch, mobile viewport, 2×
-pixels), with the browser asking for the light and for the dark colour scheme: 28 loads, one per
+Eight pages stand for the site's page kinds: the home page, a short and a long § page (§1 with history
+charts, §3 with many badges), the contradiction register, the bibliography, the legend, a brief's own
+page and a month's changes page. Each is opened at 1440×900 (desktop) and at 390×844 (a phone: touch,
+mobile viewport, 2× pixels), with the browser asking for the light and for the dark colour scheme: 32 loads, one per
 combination, shared by both kinds of check below.
 
 * Screenshots of the first screen and of the whole page are kept in ``tests/artifacts/`` (git-ignored)
@@ -31,6 +31,7 @@ from test_browser import (
     AXE_JS,
     BIBLIOGRAPHY,
     BRIEF_PAGE,
+    CHANGES,
     HOME,
     LEGEND,
     PROJECT,
@@ -51,6 +52,7 @@ PAGES = {
     "bibliography": BIBLIOGRAPHY,
     "legend": LEGEND,
     "brief": BRIEF_PAGE,
+    "changes": CHANGES,
 }
 WIDTHS = {
     1440: {"viewport": {"width": 1440, "height": 900}},

@@ -126,9 +126,12 @@ def test_each_entry_links_to_its_briefs_page_and_what_it_changed(shipped, site_u
     assert set(entries) == {tonight.id, shipped.briefs[0].id}
     for brief_id, entry in entries.items():
         assert links(entry, base) == {"alternate": expected["brief"].format(id=brief_id)}
-    (link,) = parse(entries[tonight.id].findtext(f"{ATOM}content")).all("a")
+    link, night_link = parse(entries[tonight.id].findtext(f"{ATOM}content")).all("a")
     assert urljoin(base, link.attrs["href"]) == expected["5"] + "#entry-night-entry"
     assert "新条目" in link.text()
+    # and to the whole night on its month's changes page (issue 32)
+    changes_page = expected["5"].replace("inference/5", "inference/changes/2026-10")
+    assert urljoin(base, night_link.attrs["href"]) == changes_page + f"#night-{tonight.date.isoformat()}"
 
 
 # --------------------------------------------------------------------------- brief text is text

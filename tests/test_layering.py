@@ -31,7 +31,7 @@ LAYERS: list[set[str]] = [
     {"layout", "leaks", "pipeline", "chart", "templating", "asof", "changes", "nights"},
     {"text"},  # 7: the renderer's text path (escape, withhold, link) and its links and anchors
     {"fragments"},  # 8: one record → one fragment (entry, callout, history, reference …)
-    {"render"},  # 9: whole pages assembled from fragments
+    {"render", "changelog"},  # 9: whole pages assembled from fragments; the nights' changes pages
     {"feed", "export"},  # 10: the Atom feed (rendered entries); the export and JSON-LD
     {"pages", "searchindex"},  # 11: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff"},  # 12: authoring, beside the hosts

@@ -149,3 +149,44 @@ def test_a_claim_an_untouched_contradiction_withholds_that_night_is_withheld_in_
     assert [row for row in added if "复核 Kapitsa" in row] == [
         "§1.1 复核 Kapitsa：〔暂扣〕 仍待查 (brief `2026-10-22-inference-E1`)"
     ]
+
+
+def test_a_contradiction_naming_an_item_that_made_no_entry_and_one_sharing_a_withheld_claim(shipped):
+    """Two shapes later nights have: a contradiction naming a discard-level item (the merge makes no
+    entry of it), and a contradiction withholding a claim an earlier open one withholds already (the
+    earlier one withholds it, so the later one's own line does not quote it)."""
+    later = later_brief(
+        items=[
+            brief_item(
+                "night-1",
+                1,
+                "传闻：某厂推理成本降到一半",
+                {"section": "4.1", "action": "new_sub_entry"},
+                evidence={"level": "discard", "boundary": "只有一条转帖。"},
+            )
+        ],
+        contradictions=[
+            {
+                "id": "night-rumour",
+                "number": 1,
+                "title": "成本减半的传闻无出处",
+                "text": "转帖无原始出处。",
+                "touches": {"items": ["night-1"]},
+                "disposition": "discarded",
+            },
+            {
+                "id": "night-weekly-gain-again",
+                "number": 2,
+                "title": "周增 +175 又出现在另一张卡片上",
+                "text": "另一张卡片也写着周增 +175。",
+                "touches": {"entries": ["kapitsa"]},
+                "withheld": [{"text": "周增 +175", "patterns": ["周增 +175"], "figure": "weekly-gain"}],
+                "disposition": "blocked",
+            },
+        ],
+    )
+    today = merge(shipped.outlines["inference"], [*shipped.briefs, later])
+    found = _assert_every_night_agrees(today)
+    opened = found[dt.date(2026, 10, 22)]["inference"]["Contradictions opened"]
+    again = [row for row in opened if "又出现在另一张卡片上" in row]
+    assert again == ["2026-10-22 矛盾 2 〔暂扣〕 又出现在另一张卡片上 (修正前不得写入)"]

@@ -86,6 +86,9 @@ def test_every_topic_has_its_pages_under_its_own_prefix_and_the_assets_once(ship
             f"{topic}/{name}"
             for name in ("register.md", "bibliography.md", "follow-ups.md", "legend.md", "briefs/index.md", "feed.xml")
         } | {f"{topic}/briefs/{b.id}.md" for b in briefs}
+        # what each night changed: a page a month, and a permalink a night (issue 32)
+        expected |= {f"{topic}/changes/{b.date:%Y-%m}.md" for b in briefs}
+        expected |= {f"{topic}/changes/{b.date.isoformat()}/index.html" for b in briefs}
         assert {p for p in pages if p.startswith(f"{topic}/")} == expected, topic
     hand_written = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
     assert hand_written and not hand_written & set(pages)  # §1–§6 and the homes are the editors'
@@ -123,7 +126,13 @@ def test_older_months_get_an_archive_page_each_and_the_current_month_none(shippe
     assert archived == {f"inference/briefs/{month}.md" for month in old}
     for kind in ("register", "follow-ups", "bibliography"):  # the shipped brief's contradictions, follow-ups, paper
         assert f"inference/{kind}/2026-10.md" in pages, kind
-    assert not [p for p in pages if "2026-12" in p and not p.startswith("inference/briefs/2026-12-")]
+    assert not [
+        p for p in pages if "2026-12" in p and not p.startswith(("inference/briefs/2026-12-", "inference/changes/"))
+    ]
+    changes = {p for p in pages if p.startswith("inference/changes/") and p.endswith(".md")}
+    assert changes == {
+        f"inference/changes/{m}.md" for m in ("2026-10", "2026-11", "2026-12")
+    }  # not archives: every month
     for path in archived | {f"inference/{k}/2026-10.md" for k in ("register", "follow-ups", "bibliography")}:
         month = path.rsplit("/", 1)[1].removesuffix(".md")
         assert month in heading(pages[path]) and [month in d for d in directives(pages[path])] == [True], path
@@ -207,7 +216,8 @@ def test_writing_again_touches_only_what_changed(shipped, training, tmp_path):
         os.utime(docs_dir / path, ns=(old, old))
     tonight = night(dt.date(2026, 10, 22))
     after = write_pages(docs_dir, docs_of(shipped, training, tonight))
-    assert set(after) - set(before) == {f"inference/briefs/{tonight.id}.md"}
+    # its page and its night's permalink (its month's changes page is there already, and holds no data)
+    assert set(after) - set(before) == {f"inference/briefs/{tonight.id}.md", "inference/changes/2026-10-22/index.html"}
     touched = {p for p in before if (docs_dir / p).stat().st_mtime_ns != old}
     assert touched == {"inference/feed.xml"}
 

@@ -355,10 +355,12 @@ class LivingDoc:
     hide_discarded: bool = True
     """The rule the doc was merged with (discarded contradictions and discard-level items off the
     section pages), carried so the nights (:mod:`.nights`) can be merged the same way."""
-    sieved: bool = False
-    """A night's small doc (:mod:`.nights`): :attr:`withheld_pattern` compiles only the withheld
-    spellings a text may hold (one alternation of all of them per night would cost more than the
-    rest of the pass: some 4 ms a spelling)."""
+    withheld_given: Mapping[str, ContradictionView] | None = None
+    """A night's small doc (:mod:`.nights`), which holds only what the night touched: every spelling
+    withheld that night (and today), each by its contradiction, as the night's whole doc would find
+    them.  :attr:`withheld_pattern` then compiles only the spellings a text may hold (one
+    alternation of all of them per night would cost more than the rest of the pass: some 4 ms a
+    spelling)."""
 
     def top_sections(self) -> list[SectionView]:
         return [s for s in self.sections.values() if "." not in s.number]
@@ -426,6 +428,8 @@ class LivingDoc:
         Open contradictions withhold, and so do those resolved as *corrected* (the claim was
         wrong, so it never becomes a fact); once confirmed, the claim is publishable.  A spelling
         named by two contradictions is withheld by the earlier one."""
+        if self.withheld_given is not None:
+            return dict(sorted(self.withheld_given.items(), key=lambda pc: (-len(pc[0]), pc[0])))
         found: dict[str, ContradictionView] = {}
         for c in self.contradictions:
             for claim in c.contradiction.withheld if c.is_open or c.corrected else ():
@@ -447,10 +451,10 @@ class LivingDoc:
         Each matches the claim however it is spelled (:mod:`.spelling`: spaces anywhere or none,
         full-width or small forms, a character reference, another case), so a claim typed a little
         differently is withheld all the same; :meth:`withheld_by` finds who withholds the match.
-        A night's small doc (``sieved``) compiles only the spellings a text may hold."""
+        A night's small doc (``withheld_given``) compiles only the spellings a text may hold."""
         if not self._withheld_by_canonical:
             return None
-        if self.sieved:
+        if self.withheld_given is not None:
             return _Sieve(self)
         return compile_spellings(self._withheld_by_canonical)
 

@@ -118,6 +118,7 @@ class _Log:
                 *(e for cid in contradiction_ids for e in self._entries_of(state.contradictions[cid].contradiction)),
             ]
         )
+        entry_ids = [e for e in entry_ids if e in state.entries]  # a discard-level item, or a name no entry has
         section_numbers = sorted(
             {*(s for ch in changes for s in ch.sections_opened), *state.renamed},
             key=lambda n: [int(p) for p in n.split(".")],
@@ -251,8 +252,7 @@ class _Log:
             self.words,
             hide_discarded=self.rules.hide_discarded,
             as_of=night,
-            later_withheld=MappingProxyType(withheld),
-            sieved=True,
+            withheld_given=MappingProxyType(withheld),
         )
 
 

@@ -45,6 +45,7 @@ from ..core import siteconfig
 from ..core.arxiv import key as arxiv_key
 from ..core.model import Rules
 from ..core.pipeline import living_docs
+from ..site.changelog import changes_month
 from ..site.export import Exporter, script
 from ..site.layout import Layout, Linker, cite_anchor, layouts
 from ..site.render import Renderer
@@ -57,7 +58,7 @@ DIRECTIVE = re.compile(r"^\[\[digest(?P<args>(?:\s+[a-z-]+(?:=[A-Za-z0-9._-]+)?)
 ARG = re.compile(r"([a-z-]+)(?:=([A-Za-z0-9._-]+))?")
 CITE = r"\[\[cite\s+(?P<id>[A-Za-z0-9./-]+)\]\]"
 MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
-PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview", "legend")
+PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview", "legend", "changes")
 
 
 @dataclass
@@ -111,6 +112,10 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         if value is None or value not in doc.briefs_by_id:
             raise DirectiveError(f"unknown brief '{value}' in topic '{doc.topic}'")
         return renderer.brief(value)
+    if kind == "changes":
+        if month is None:
+            raise DirectiveError("changes needs the month: [[digest changes month=2026-10]]")
+        return changes_month(renderer, month)
     if kind == "overview":
         return renderer.overview()
     if kind == "legend":

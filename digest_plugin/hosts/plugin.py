@@ -259,7 +259,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             self.build.context,
         )
         for file in added:
-            file.convert = plan.convert is None or file.src_uri in plan.convert or not file.is_documentation_page()
+            if file.is_documentation_page():
+                file.convert = plan.convert is None or file.src_uri in plan.convert
+            else:  # an asset, the feed, a night's permalink: written again only when its bytes changed
+                file.convert = not _written(file)
         for page in all_files.documentation_pages():
             if page.src_uri not in self.build.generated:
                 setattr(page, "is_modified", _converted)  # noqa: B010  (MkDocs compares mtimes only)
@@ -446,6 +449,17 @@ def _quiet_neighbours() -> None:
         import jieba  # its logger is set to DEBUG when it is imported, so import it first
 
         jieba.setLogLevel(logging.WARNING)
+
+
+def _written(file: GeneratedFile) -> bool:
+    """Whether the output file already holds exactly the generated content (a dirty ``serve`` keeps the
+    site folder between rebuilds, and MkDocs would write a generated file every time)."""
+    out = Path(file.abs_dest_path)
+    data = file.content_bytes
+    try:
+        return out.stat().st_size == len(data) and out.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _night(value: str | None, config_file: str | None) -> dt.date | None:

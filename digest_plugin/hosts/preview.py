@@ -26,6 +26,7 @@ byte with a clean build of the same data (``tests/test_preview.py``).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import html
 import re
@@ -34,10 +35,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.doc import ContradictionView, EntryView, FollowUpView, PlacedItem
+from ..site.changelog import months as night_months
 from ..site.layout import (
     Layout,
     brief_page,
     briefs_index_page,
+    changes_page,
     cite_anchor,
     contradiction_anchor,
     entry_anchor,
@@ -206,14 +209,19 @@ def changed(old: Layout, new: Layout) -> Changed:
                 found.insides.add(anchor)
                 found.faces.add(anchor)
                 found.pages.update((layout.citation_page(cited), brief_page(cited.brief)))
+    nights: list[dt.date] = []
     for key in a.briefs_by_id.keys() | b.briefs_by_id.keys():
         if a.briefs_by_id.get(key) != b.briefs_by_id.get(key) or a.changes.get(key) != b.changes.get(key):
             for layout in (old, new):
                 if (brief := layout.doc.briefs_by_id.get(key)) is not None:
+                    nights.append(brief.date)
                     found.pages.update((brief_page(brief), briefs_index_page(layout.topic, layout.brief_month(brief))))
                     for erratum in brief.errata:  # the corrected brief's page says it was corrected
                         if (corrected := layout.doc.briefs_by_id.get(erratum.brief)) is not None:
                             found.pages.add(brief_page(corrected))
+    if nights:  # what a night changed follows from it and the nights before: this one's month and later
+        first = min(nights).strftime("%Y-%m")
+        found.pages.update(changes_page(new.topic, m) for m in night_months(new) if m >= first)
     return found
 
 

@@ -28,9 +28,7 @@ from ..core.doc import (
 )
 from ..core.model import BLOCKED, DISCARDED, Brief, Evidence, Item, Status
 from .chart import sparkline
-from .layout import (
-    legend_page,
-)
+from .layout import changes_page, legend_page, night_anchor
 from .text import (
     CREDENTIALS,
     MAX_URL_SHOWN,
@@ -139,7 +137,7 @@ FIGURE_WORDS = word_sheet(
     clause_sep=labels.CLAUSE_SEP,
 )
 """The words ``figures.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
-CHANGE_WORDS = word_sheet(row=labels.CHANGE_ROW, list_sep=labels.LIST_SEP)
+CHANGE_WORDS = word_sheet(row=labels.CHANGE_ROW, list_sep=labels.LIST_SEP, night=labels.NIGHT_CHANGES_LINK)
 """The words ``changes.html`` is written with."""
 ERRATA_WORDS = word_sheet(made=labels.BRIEF_ERRATUM_MADE, received=labels.BRIEF_ERRATUM_RECEIVED)
 """The words ``errata.html`` is written with."""
@@ -712,7 +710,8 @@ class FragmentRenderer(TextRenderer):
                     "targets": targets,
                 }
             )
-        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES, words=CHANGE_WORDS)
+        night = self.linker.url(changes_page(brief.topic, brief.date.strftime("%Y-%m")), night_anchor(brief.date))
+        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES, night_href=night, words=CHANGE_WORDS)
 
     def errata(self, brief: Brief) -> str:
         """The errata this brief makes of earlier ones, and those later briefs made of it

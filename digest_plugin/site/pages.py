@@ -17,6 +17,8 @@ from pathlib import Path
 
 from ..core import labels
 from ..core.doc import LivingDoc
+from .changelog import months as night_months
+from .changelog import night_redirect
 from .feed import atom
 from .layout import (
     ARCHIVE_PAGES,
@@ -24,9 +26,11 @@ from .layout import (
     bibliography_page,
     brief_page,
     briefs_index_page,
+    changes_page,
     feed_page,
     follow_ups_page,
     legend_page,
+    night_file,
     register_page,
     section_page,
 )
@@ -125,6 +129,11 @@ def generated_pages(
         yield briefs_index_page(topic), stub(labels.PAGE_BRIEFS, "[[digest briefs]]")
         yield from archive_pages(layout)
         yield feed_page(topic), atom(layout, site_url, directory_urls)
+        for month in night_months(layout):
+            title = labels.PAGE_CHANGES.format(month=month)
+            yield changes_page(topic, month), stub(title, f"[[digest changes month={month}]]")
+        for night in sorted({b.date for b in layout.doc.briefs}):
+            yield night_file(topic, night, directory_urls), night_redirect(topic, night, directory_urls)
         for brief in layout.doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
             title = labels.PAGE_BRIEF.format(date=brief.date.isoformat(), topic=brief.topic, round=brief.round)
