@@ -93,6 +93,30 @@ class _Log:
     def night(self, night: dt.date, briefs: list[Brief]) -> Night:
         """Freeze what ``briefs`` (all of ``night``) touched; the small docs before and after it."""
         state = self.state
+        touched = self._touched(briefs)
+        section_numbers, entry_ids, contradiction_ids, follow_up_ids, paper_keys = touched
+        before = self._doc(touched, self.withheld, self.night_before)  # frozen before the night's versions replace them
+        for n in section_numbers:
+            self.sections[n] = self._section(n)
+        for c in contradiction_ids:  # first: an entry's figures are withheld by them as they stand tonight
+            self.contradictions[c] = self._contradiction(c)
+        for e in entry_ids:
+            self.entries[e] = self._entry(e)
+        for f in follow_up_ids:
+            self.follow_ups[f] = state.follow_ups[f].freeze()
+        for k in paper_keys:
+            self.citations[k] = state.citations[k]
+        if self._hold(
+            [self.contradictions[c] for c in contradiction_ids if self.contradictions[c].contradiction.withheld]
+        ):
+            self.withheld = self._withheld()
+        self.night_before = night
+        return Night(night, tuple(briefs), before, self._doc(touched, self.withheld, night))
+
+    def _touched(self, briefs: list[Brief]) -> _Touched:
+        """The ids of what the night's briefs touched, each kind in the doc's order (contradictions and
+        follow-ups in the order they came); a contradiction seen for the first time is indexed."""
+        state = self.state
         changes = [state.changes[b.id] for b in briefs]
         contradiction_ids = _unique(
             c
@@ -131,25 +155,7 @@ class _Log:
         paper_keys = sorted(state.cited)
         state.renamed.clear()
         state.cited.clear()
-
-        touched = _Touched(section_numbers, entry_ids, contradiction_ids, follow_up_ids, paper_keys)
-        before = self._doc(touched, self.withheld, self.night_before)  # frozen before the night's versions replace them
-        for n in section_numbers:
-            self.sections[n] = self._section(n)
-        for c in contradiction_ids:  # first: an entry's figures are withheld by them as they stand tonight
-            self.contradictions[c] = self._contradiction(c)
-        for e in entry_ids:
-            self.entries[e] = self._entry(e)
-        for f in follow_up_ids:
-            self.follow_ups[f] = state.follow_ups[f].freeze()
-        for k in paper_keys:
-            self.citations[k] = state.citations[k]
-        if self._hold(
-            [self.contradictions[c] for c in contradiction_ids if self.contradictions[c].contradiction.withheld]
-        ):
-            self.withheld = self._withheld()
-        self.night_before = night
-        return Night(night, tuple(briefs), before, self._doc(touched, self.withheld, night))
+        return _Touched(section_numbers, entry_ids, contradiction_ids, follow_up_ids, paper_keys)
 
     # ------------------------------------------------------------------ freezing one object
 
