@@ -774,3 +774,18 @@ def test_search_leaves_out_charts_count_tables_and_brief_metadata(shipped_projec
     assert "Kapitsa" in text  # (the statements still are)
     site_html = (shipped_project / "site" / "index.html").read_text(encoding="utf-8")
     assert 'class="digest-counts" data-search-exclude' in site_html
+
+
+def test_the_nights_changes_page_and_its_permalink_on_each_host(site, brief):
+    """Issue 32 on either host: the shipped night has its section on October's changes page, with a row
+    for each item it placed, and its permalink sends the reader there."""
+    night = site.page("inference/changes/2026-10").one("div", data_night="2026-10-21")
+    added = night.all("li", data_change="entries_added")
+    assert added and len(added) <= len(brief["items"])
+    assert len(night.all("li", data_change="contradictions_opened")) == len(brief["contradictions"])
+    rel = "inference/changes/2026-10-21/index.html"
+    refresh = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', site.raw(rel))
+    assert refresh and site.resolve(rel, refresh.group(1)) == (
+        "inference/changes/2026-10/index.html",
+        "night-2026-10-21",
+    )
