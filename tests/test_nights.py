@@ -190,3 +190,15 @@ def test_a_contradiction_naming_an_item_that_made_no_entry_and_one_sharing_a_wit
     opened = found[dt.date(2026, 10, 22)]["inference"]["Contradictions opened"]
     again = [row for row in opened if "又出现在另一张卡片上" in row]
     assert again == ["2026-10-22 矛盾 2 〔暂扣〕 又出现在另一张卡片上 (修正前不得写入)"]
+
+
+def test_the_nights_from_a_later_one_on_are_those_of_the_whole_pass(lifecycle, shipped):
+    """A preview renders tonight's month only: the pass may start at any night (the nights before merged,
+    not followed) and must give, from there on, what the whole pass gives."""
+    work, _ = corpus_nights()
+    for today in (lifecycle, living_docs(work / "data")["inference"]):
+        whole = _changes_by_night(today)
+        for since in sorted(whole)[1:]:
+            later = nights(today.outline, today.briefs, None, today.vocabulary, today=today, since=since)
+            found = {n.night: diff_json({today.topic: n.before}, {today.topic: n.after})["topics"] for n in later}
+            assert found == {night: changes for night, changes in whole.items() if night >= since}, since

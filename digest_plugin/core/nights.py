@@ -23,10 +23,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .doc import (
-    CitationView,
     ContradictionView,
     EntryView,
-    FollowUpView,
     LivingDoc,
     Night,
     SectionView,
@@ -43,8 +41,10 @@ def nights(
     vocabulary: Vocabulary | None = None,
     *,
     today: LivingDoc | None = None,
+    since: dt.date | None = None,
 ) -> Iterator[Night]:
-    """What each night of ``outline``'s topic did to its doc, oldest night first.
+    """What each night of ``outline``'s topic did to its doc, oldest night first (from ``since`` on:
+    the nights before are merged, not followed, which is what a preview of tonight's month needs).
 
     ``today`` is the doc merged from every brief, when the caller has it already: its withholdings
     hold on every night (a claim found wrong since must not read as fact in a past view either)."""
@@ -53,24 +53,37 @@ def nights(
     ordered = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
     today = today or merge(outline, ordered, rules, words)
     state = MergeState(outline, rules)
-    log = _Log(state, outline, rules, words, today)
+    log: _Log | None = None
+    last: dt.date | None = None
     for night, group in itertools.groupby(ordered, key=lambda b: b.date):
         tonight = list(group)
+        if log is None and (since is None or night >= since):
+            log = _Log(state, outline, rules, words, today, last)  # the doc as the night before left it
         for brief in tonight:
             state.apply(brief)
-        yield log.night(night, tonight)
+        if log is not None:
+            yield log.night(night, tonight)
+        last = night
 
 
-def nights_of(doc: LivingDoc) -> list[Night]:
-    """What each night of a merged doc changed, merged by the rules ``doc`` was merged with."""
+def nights_of(doc: LivingDoc, since: dt.date | None = None) -> list[Night]:
+    """What each night of a merged doc changed (from ``since`` on), merged by the rules ``doc`` was merged with."""
     rules = Rules(archive_after_days=doc.archive_after_days, hide_discarded=doc.hide_discarded)
-    return list(nights(doc.outline, doc.briefs, rules, doc.vocabulary, today=doc))
+    return list(nights(doc.outline, doc.briefs, rules, doc.vocabulary, today=doc, since=since))
 
 
 class _Log:
     """The last frozen version of everything a night touched, and the night's withholdings."""
 
-    def __init__(self, state: MergeState, outline: Outline, rules: Rules, words: Vocabulary, today: LivingDoc):
+    def __init__(
+        self,
+        state: MergeState,
+        outline: Outline,
+        rules: Rules,
+        words: Vocabulary,
+        today: LivingDoc,
+        night_before: dt.date | None,
+    ):
         self.state, self.outline, self.rules, self.words, self.today = state, outline, rules, words, today
         self.touching: dict[str, list[str]] = {}
         """Entry id → the contradictions that name it or one of its items, in the order they came."""
@@ -79,16 +92,23 @@ class _Log:
         the order they came: the first one withholds it, as in a merged doc."""
         self.holding: set[str] = set()
         """The contradictions that withhold their claims tonight."""
+        self.born_contradictions = {cid: n for n, cid in enumerate(state.contradictions)}
+        """Contradiction ids → when each came (a doc lists them in that order)."""
+        self.born_follow_ups = {fid: n for n, fid in enumerate(state.follow_ups)}
+        # What the nights before left (none when the log starts with the first night): every object
+        # as it stands, so a night's "before" is there whichever it touches.
+        for draft in state.contradictions.values():
+            self._came(draft.contradiction)
+        self.contradictions = {cid: self._contradiction(cid) for cid in state.contradictions}
+        self._hold([view for view in self.contradictions.values() if view.contradiction.withheld])
         self.entries = {entry_id: self._entry(entry_id) for entry_id in state.entries}
         self.sections = {number: self._section(number) for number in state.sections}
-        self.contradictions: dict[str, ContradictionView] = {}
-        self.follow_ups: dict[str, FollowUpView] = {}
-        self.citations: dict[str, CitationView] = {}
-        self.born_contradictions: dict[str, int] = {}
-        """Contradiction ids → when each came (a doc lists them in that order)."""
-        self.born_follow_ups: dict[str, int] = {}
+        self.follow_ups = {fid: draft.freeze() for fid, draft in state.follow_ups.items()}
+        self.citations = dict(state.citations)
         self.withheld = self._withheld()
-        self.night_before: dt.date | None = None
+        self.night_before = night_before
+        state.renamed.clear()
+        state.cited.clear()
 
     def night(self, night: dt.date, briefs: list[Brief]) -> Night:
         """Freeze what ``briefs`` (all of ``night``) touched; the small docs before and after it."""

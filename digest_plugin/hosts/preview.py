@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.doc import ContradictionView, EntryView, FollowUpView, PlacedItem
+from ..site.changelog import follow_from
 from ..site.changelog import months as night_months
 from ..site.layout import (
     Layout,
@@ -155,6 +156,8 @@ class Changed:
     faces: set[str] = field(default_factory=set)
     insides: set[str] = field(default_factory=set)
     pages: set[str] = field(default_factory=set)
+    nights_from: str | None = None
+    """The first month whose changes page the edit can change (a night follows from the nights before)."""
 
     def touches(self, rec: PageRecord) -> bool:
         return not (rec.holds.isdisjoint(self.insides) and rec.links.isdisjoint(self.faces))
@@ -220,8 +223,8 @@ def changed(old: Layout, new: Layout) -> Changed:
                         if (corrected := layout.doc.briefs_by_id.get(erratum.brief)) is not None:
                             found.pages.add(brief_page(corrected))
     if nights:  # what a night changed follows from it and the nights before: this one's month and later
-        first = min(nights).strftime("%Y-%m")
-        found.pages.update(changes_page(new.topic, m) for m in night_months(new) if m >= first)
+        found.nights_from = min(nights).strftime("%Y-%m")
+        found.pages.update(changes_page(new.topic, m) for m in night_months(new) if m >= found.nights_from)
     return found
 
 
@@ -292,6 +295,9 @@ class Preview:
             self.key = key
             return Plan(convert=None, reason=reason)
         found = [changed(previous[topic], layout) for topic, layout in layouts.items()]
+        for layout, c in zip(layouts.values(), found, strict=True):
+            if c.nights_from is not None:  # only those months' pages are rendered again: follow only their nights
+                follow_from(layout, c.nights_from)
         plan = Plan(convert=set())
         assert plan.convert is not None
         for path, stub in stubs.items():

@@ -38,9 +38,9 @@ NIGHT_WORDS = word_sheet(
 )
 """The words ``night_changes.html`` is written with."""
 
-_NIGHTS: weakref.WeakKeyDictionary[Layout, dict[str, list[Night]]] = weakref.WeakKeyDictionary()
-"""Each layout's nights by month, made once a build (the pass is the cost; a page asks for a month)
-and let go with the layout."""
+_NIGHTS: weakref.WeakKeyDictionary[Layout, tuple[str, dict[str, list[Night]]]] = weakref.WeakKeyDictionary()
+"""Each layout's nights by month, and the first month followed: made once a build (the pass is the
+cost; a page asks for a month) and let go with the layout."""
 
 
 def months(layout: Layout) -> list[str]:
@@ -48,14 +48,27 @@ def months(layout: Layout) -> list[str]:
     return sorted({b.date.strftime("%Y-%m") for b in layout.doc.briefs})
 
 
+def follow_from(layout: Layout, month: str) -> None:
+    """Follow the nights from ``month`` on only (a preview that renders again only the months an edit
+    can change: the nights before are merged, not followed, which at ten years halves the pass)."""
+    if (known := _NIGHTS.get(layout)) is None or known[0] > month:
+        _NIGHTS[layout] = (month, _by_month(layout, dt.date.fromisoformat(f"{month}-01")))
+
+
 def nights_in(layout: Layout, month: str) -> list[Night]:
-    found = _NIGHTS.get(layout)
-    if found is None:
-        found = {}
-        for night in nights_of(layout.doc):
-            found.setdefault(night.night.strftime("%Y-%m"), []).append(night)
-        _NIGHTS[layout] = found
-    return found.get(month, [])
+    """The nights of ``month``, each with what it changed (every night followed, unless a preview
+    asked for fewer)."""
+    known = _NIGHTS.get(layout)
+    if known is None or known[0] > month:
+        known = _NIGHTS[layout] = ("", _by_month(layout, None))
+    return known[1].get(month, [])
+
+
+def _by_month(layout: Layout, since: dt.date | None) -> dict[str, list[Night]]:
+    found: dict[str, list[Night]] = {}
+    for night in nights_of(layout.doc, since):
+        found.setdefault(night.night.strftime("%Y-%m"), []).append(night)
+    return found
 
 
 class NightText(FragmentRenderer):
