@@ -48,12 +48,8 @@ def _assert_every_night_agrees(today: LivingDoc) -> dict[dt.date, dict]:
 
 
 @pytest.fixture(scope="module")
-def lifecycle(tmp_path_factory) -> LivingDoc:
-    data = tmp_path_factory.mktemp("nights") / "data"
-    shutil.copytree(ROOT / "data", data)
-    for brief in LIFECYCLE.glob("*.yml"):
-        shutil.copy(brief, data / "briefs" / brief.name)
-    return living_docs(data)["inference"]
+def lifecycle(lifecycle_data) -> LivingDoc:
+    return living_docs(lifecycle_data)["inference"]
 
 
 def test_each_lifecycle_night_lists_what_the_past_views_differ_by(lifecycle):
