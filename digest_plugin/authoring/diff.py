@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..core.changes import REMOVALS, Change, differences, topic_changes
-from ..core.doc import CitationView, ContradictionView, EntryView, FollowUpView, LivingDoc, SectionView
+from ..core.doc import CitationView, ContradictionView, EntryView, FollowUpView, Hit, LivingDoc, SectionView
 from ..core.vocabulary import Vocabulary
 
 
@@ -36,9 +36,9 @@ def said(doc: LivingDoc | None, text: str, own: ContradictionView | None = None)
     if pattern is not None and pattern.search(text):
         assert doc is not None
 
-        def mark(m: re.Match[str]) -> str:
-            mine = own is not None and doc.withheld_by(m.group(0)).id == own.id
-            return m.group(0) if mine else WITHHELD
+        def mark(m: Hit) -> str:
+            mine = own is not None and doc.withheld_by(m.group()).id == own.id
+            return m.group() if mine else WITHHELD
 
         text = pattern.sub(mark, text)
     return md(text)

@@ -495,14 +495,24 @@ class Night:
     after: LivingDoc
 
 
+class Hit(Protocol):
+    """A withheld spelling found in a text: what the text paths read of a match."""
+
+    def start(self) -> int: ...
+
+    def end(self) -> int: ...
+
+    def group(self) -> str: ...
+
+
 class Finder(Protocol):
     """What :attr:`LivingDoc.withheld_pattern` gives: the calls the text paths make of a pattern."""
 
-    def search(self, string: str) -> re.Match[str] | None: ...
+    def search(self, string: str) -> Hit | None: ...
 
-    def finditer(self, string: str) -> Iterator[re.Match[str]]: ...
+    def finditer(self, string: str) -> Iterator[Hit]: ...
 
-    def sub(self, repl: Callable[[re.Match[str]], str], string: str) -> str: ...
+    def sub(self, repl: Callable[[Hit], str], string: str) -> str: ...
 
 
 def compile_spellings(spellings: Iterable[str]) -> re.Pattern[str] | None:
@@ -517,32 +527,54 @@ def _compiled(spellings: tuple[str, ...]) -> re.Pattern[str] | None:
     return compile_spellings(spellings)
 
 
+class Found(NamedTuple):
+    """A withheld spelling found without a compiled pattern (what the text paths read of a match)."""
+
+    string: str
+    begin: int
+    finish: int
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def group(self) -> str:
+        return self.string[self.begin : self.finish]
+
+
 class _Sieve:
     """A night's withheld spellings, found without compiling them all: a spelling can match a text
     only if its canonical form is in the text's (a match may add spaces, other widths, references,
-    which the canonical form drops), so only those are compiled, and kept for the next night."""
+    which the canonical form drops); those few are found by :func:`.spelling.find`, or, in a text
+    only a pattern can read, by the pattern of just those, compiled then and kept."""
 
     def __init__(self, doc: LivingDoc):
         self.spellings = tuple(doc._withheld_by_canonical)
 
-    def _pattern(self, string: str) -> re.Pattern[str] | None:
+    def finditer(self, string: str) -> Iterator[Hit]:
         if not string:
-            return None
+            return iter(())
         text = spelling.canonical(string)
         found = tuple(s for s in self.spellings if s in text)
-        return _compiled(found) if found else None
-
-    def finditer(self, string: str) -> Iterator[re.Match[str]]:
-        pattern = self._pattern(string)
+        if not found:
+            return iter(())
+        spans = spelling.find(string, found)
+        if spans is not None:
+            return iter([Found(string, begin, end) for begin, end in spans])
+        pattern = _compiled(found)
         return pattern.finditer(string) if pattern is not None else iter(())
 
-    def search(self, string: str) -> re.Match[str] | None:
-        pattern = self._pattern(string)
-        return pattern.search(string) if pattern is not None else None
+    def search(self, string: str) -> Hit | None:
+        return next(self.finditer(string), None)
 
-    def sub(self, repl: Callable[[re.Match[str]], str], string: str) -> str:
-        pattern = self._pattern(string)
-        return pattern.sub(repl, string) if pattern is not None else string
+    def sub(self, repl: Callable[[Hit], str], string: str) -> str:
+        out, last = [], 0
+        for m in self.finditer(string):
+            out += [string[last : m.start()], repl(m)]
+            last = m.end()
+        return "".join([*out, string[last:]])
 
 
 ARXIV_MENTION = arxiv.MENTION

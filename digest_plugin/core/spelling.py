@@ -91,6 +91,69 @@ def pattern(spelling: str) -> str | None:
     return body
 
 
+_GAP_CHAR = re.compile(GAP.removesuffix("*"))
+
+
+@functools.lru_cache(maxsize=65536)
+def _read_as(char: str) -> str | None:
+    """What :func:`pattern` reads one character of text as: "" for a character that may stand between
+    two of a claim (a space, a format character), the one character of its canonical form, or None
+    when only a pattern can say (a reference's "&", a character whose form is not one character,
+    one past the Basic Multilingual Plane)."""
+    if _GAP_CHAR.fullmatch(char):
+        return ""
+    if char == "&" or ord(char) > 0xFFFF:
+        return None
+    folded = unicodedata.normalize("NFKC", char).casefold()
+    return folded if len(folded) == 1 and not _DROPPED.fullmatch(folded) else None
+
+
+def find(text: str, spellings: tuple[str, ...]) -> list[tuple[int, int]] | None:
+    """The spans where an alternation of the :func:`pattern` of each canonical spelling (tried in the
+    order given, as such an alternation is) matches ``text``, found without compiling one; None when
+    the text holds a character only the pattern can read (:func:`_read_as`).  Compiling costs some
+    4 ms a spelling, and a ten-year site's nights withhold 3,650 of them."""
+    where: list[int] = []
+    kept: list[str] = []
+    for i, char in enumerate(text):
+        read = _read_as(char)
+        if read is None:
+            return None
+        if read:
+            where.append(i)
+            kept.append(read)
+    canon = "".join(kept)
+    starts: dict[int, list[tuple[int, int]]] = {}
+    for order, claim in enumerate(spellings):
+        at = canon.find(claim)
+        while at >= 0:
+            starts.setdefault(at, []).append((order, at + len(claim)))
+            at = canon.find(claim, at + 1)
+    spans: list[tuple[int, int]] = []
+    k = 0
+    for at in sorted(starts):
+        if at < k:
+            continue
+        for _, stop in sorted(starts[at]):
+            claim = canon[at:stop]
+            begin, end = where[at], where[stop - 1] + 1
+            if claim[0].isdigit() and begin > 0 and text[begin - 1].isdecimal():
+                continue  # not the end of a longer number
+            if claim[-1].isdigit() and _number_follows(text, end):
+                continue  # not the start of a longer number
+            spans.append((begin, end))
+            k = stop
+            break
+    return spans
+
+
+def _number_follows(text: str, end: int) -> bool:
+    r"""What ``(?!GAP(?:\d|&#))`` after a claim ending in a digit refuses: a digit or a reference next, spaces aside."""
+    while end < len(text) and _GAP_CHAR.fullmatch(text[end]):
+        end += 1
+    return end < len(text) and (text[end].isdecimal() or text.startswith("&#", end))
+
+
 FIGURE = re.compile(
     r"(?<![A-Za-z0-9.])[+\-−±~≈]?\$?\d+(?:[.,]\d+)*(?:\s*(?:×|倍|%|％|ms|tok/s|万|[kKxX](?![A-Za-z])))?(?![A-Za-z0-9])"
 )

@@ -269,7 +269,7 @@ class TextRenderer:
         for m in pattern.finditer(value):
             if m.start() > last:
                 pieces.append((value[last : m.start()], None))
-            pieces.append((m.group(0), self.doc.withheld_by(m.group(0))))
+            pieces.append((m.group(), self.doc.withheld_by(m.group())))
             last = m.end()
         pieces.append((value[last:], None))
         return pieces
@@ -384,7 +384,7 @@ class TextRenderer:
 
     def _arxiv_link(self, m: re.Match[str]) -> str:
         view = self.doc.citations.get(arxiv_key(m.group(1)))
-        return self.cite(view, m.group(0)) if view else m.group(0)
+        return self.cite(view, m.group()) if view else m.group()
 
     def cite(
         self, view: CitationView, label: str | None = None, *, number: bool = True, anchor: str = "", card: bool = True
