@@ -81,9 +81,8 @@ class NightText(FragmentRenderer):
         return f'<a href="{esc(href)}">§{esc(entry.section)} {self.text(entry.title, links=False)}</a>'
 
     def contradiction_link(self, view: ContradictionView) -> str:
-        """Named as that night names it, linked to where its callout is today."""
-        href = self.linker.url(self.layout.contradiction_page(self._today(view)), f"contradiction-{view.id}")
-        return f'<a class="digest-contradiction-link" href="{esc(href)}">{self.contradiction_name(view)}</a>'
+        """Linked to where its callout is today (its name, a number and a date, is the same every night)."""
+        return super().contradiction_link(self._today(view))
 
     def callout_href(self, view: ContradictionView) -> str:
         return super().callout_href(self._today(view))
