@@ -103,3 +103,34 @@ def test_each_briefs_page_links_to_its_night(site):
 def test_the_changes_pages_stay_out_of_the_search_index(site):
     """They name statements whose own places are indexed: a search must lead there, not here."""
     assert not [d["location"] for d in search_docs(site.dir) if "/changes/" in d["location"]]
+
+
+def test_a_closing_note_that_states_a_claim_withheld_today_is_withheld_on_its_night(lifecycle_data, tmp_path):
+    """A follow-up's closing note is brief text like any other: 10-24 drops a follow-up with a note
+    that repeats Kapitsa's weekly gain, withheld today, so the night's row must withhold it too, with
+    the mark that names its contradiction as everywhere else (the leak check, reading the rendered
+    page, agrees)."""
+    import shutil
+
+    from digest_plugin.core.pipeline import analyse
+    from digest_plugin.site import changelog
+    from digest_plugin.site.layout import Layout, Linker
+    from digest_plugin.site.leaks import LeakCheck
+    from digest_plugin.site.render import Renderer
+
+    data = tmp_path / "data"
+    shutil.copytree(lifecycle_data, data)
+    night = data / "briefs" / "2026-10-24-inference-E1.yml"
+    night.write_text(
+        night.read_text(encoding="utf-8").replace("付费墙无法绕过，放弃", f"付费墙无法绕过，放弃（原帖称{CLAIM}）"),
+        encoding="utf-8",
+    )
+    doc = analyse(data).docs["inference"]
+    page = f"{MONTH}.md"
+    rendered = "".join(
+        getattr(b, "html", "") for b in changelog.changes_month(Renderer(Layout(doc), Linker(page)), "2026-10")
+    )
+    (row,) = [r for r in re.findall(r'<li data-change="follow_ups_closed">.*?</li>', rendered, re.S) if "付费墙" in r]
+    assert "付费墙无法绕过，放弃（原帖称" in row and CLAIM not in row
+    assert 'data-withheld-by="kapitsa-weekly-gain"' in row
+    assert LeakCheck({"inference": doc}).html(page, rendered) == []
