@@ -299,7 +299,10 @@ def _pages(args: argparse.Namespace) -> int:
     if result is None or result.docs is None:  # _merged has said what is wrong
         return 1
     settings = siteconfig.settings(args.config)
-    written = write_pages(args.docs, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True))
+    past = bool(siteconfig.digest_option(settings, "past_views", True))
+    written = write_pages(
+        args.docs, result.docs, settings.get("site_url"), settings.get("use_directory_urls", True), past=past
+    )
     print(f"{len(written)} generated files in {args.docs}")
     return 0
 
@@ -490,11 +493,13 @@ def _build(args: argparse.Namespace) -> int:
     if args.as_of:
         result.docs = as_of_docs(result.docs, args.as_of, result.rules)
     settings = siteconfig.settings(args.config)
+    past = bool(siteconfig.digest_option(settings, "past_views", True))
     written = write_pages(
         root / settings.get("docs_dir", "docs"),
         result.docs,
         settings.get("site_url"),
         settings.get("use_directory_urls", True),
+        past=past,
     )
     if siteconfig.digest_option(settings, "search", "material") == "pagefind" and _zensical_search_on(settings):
         print(
@@ -504,7 +509,7 @@ def _build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        zensical_host.build(args.config, settings, args.data, result.docs, written)
+        zensical_host.build(args.config, settings, args.data, result.docs, written, past=past)
     except zensical_host.ZensicalError as exc:
         print(f"{args.config}: error: {exc}", file=sys.stderr)
         return 1

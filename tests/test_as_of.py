@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIFECYCLE = ROOT / "tests" / "fixtures" / "lifecycle"
 CLAIM = "周增 +175"
 MARK = re.compile(r"〔暂扣[^〕]*〕")
-NIGHT_PERMALINK = re.compile(r"inference/changes/\d{4}-\d\d-\d\d/index\.html")
+NIGHT_PERMALINK = re.compile(r"inference/(changes|as-of)/\d{4}-\d\d-\d\d/(\w+/)?index\.html")
 
 
 def _data(into: Path, *, without: tuple[str, ...] = ()) -> Path:

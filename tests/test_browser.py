@@ -1036,6 +1036,76 @@ def test_a_nights_permalink_and_a_briefs_link_land_on_that_nights_changes(open_p
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
 
+PAST = "/inference/as-of/"
+"""The doc as it stood on a past night (issue 32)."""
+
+
+def _past(page, night: str, view: str):
+    """Wait for the past views' page to show ``night``'s ``view``; its banner's text."""
+    page.locator(f'.digest-past[data-night="{night}"][data-view="{view}"]').wait_for(timeout=10_000)
+    return page.locator(".digest-past__banner").inner_text()
+
+
+def _level(page, entry_id: str) -> str | None:
+    return page.locator(f'.digest-past__body [data-digest-entry="{entry_id}"]').get_attribute("data-level")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_past_nights_permalink_shows_the_section_as_it_stood_and_steps_night_by_night(open_page, phone):
+    """At 1440 and 390 px: 10-21's permalink of §3 shows §3 as it stood that night (vLLM's long-prefill
+    freeze still a lead, checked on 10-22), says which night it is, and steps to the night after and
+    back; the first night has no night before."""
+    viewport = PHONE if phone else {"width": 1440, "height": 900}
+    page = open_page("/inference/as-of/2026-10-21/3/", viewport=viewport, phone=phone)
+    page.wait_for_url(f"**{PAST}#2026-10-21/3")
+    banner = _past(page, "2026-10-21", "3")
+    assert "2026-10-21" in banner and "§3" in banner
+    assert _level(page, "vllm-long-prefill-freeze") == "lead"
+    assert page.locator(".digest-past__banner").evaluate("e => e.getBoundingClientRect().top") < viewport["height"] / 2
+    assert page.locator('[data-step="prev"]').get_attribute("aria-disabled") == "true"
+    _shot_around(page, page.locator(".digest-past"), f"past-{'390' if phone else '1440'}.png", above=0, height=700)
+    page.locator('[data-step="next"]').click()
+    _past(page, "2026-10-22", "3")
+    assert _level(page, "vllm-long-prefill-freeze") == "partially_verified"
+    page.locator('[data-step="prev"]').click()
+    _past(page, "2026-10-21", "3")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_pick_a_night_on_a_section_page_and_on_the_past_page(open_page, base_url):
+    """§3's night picker opens §3 as of the night picked; on the past page, the picker and the views
+    keep to what the reader chose: the register of 10-22 holds 10-21's contradictions, Kapitsa's
+    settled that night; 10-23's adds its own."""
+    page = open_page(S3)
+    form = page.locator("form.digest-past-pick")
+    form.locator('input[name="night"]').fill("2026-10-21")
+    form.locator("button").click()
+    page.wait_for_url(f"**{PAST}#2026-10-21/3")
+    _past(page, "2026-10-21", "3")
+    assert _level(page, "vllm-long-prefill-freeze") == "lead"
+    picker = page.locator(".digest-past__pick")
+    picker.locator('input[name="night"]').fill("2026-10-22")
+    picker.locator("button").click()
+    _past(page, "2026-10-22", "3")
+    page.locator('.digest-past__view[data-view="register"]').click()
+    banner = _past(page, "2026-10-22", "register")
+    assert "矛盾登记" in banner
+    assert page.locator(".digest-past__body h2").all_inner_texts() == ["2026-10-21 E1 简报"]
+    kapitsa = page.locator('.digest-past__body [data-digest-contradiction="kapitsa-weekly-gain"]')
+    assert kapitsa.get_attribute("data-state") == "resolved"  # settled on 10-22, re-opened only on 10-24
+    assert page.locator('.digest-past__view[aria-current="page"]').get_attribute("data-view") == "register"
+    page.locator('[data-step="next"]').click()
+    _past(page, "2026-10-23", "register")
+    assert page.locator(".digest-past__body h2").all_inner_texts() == ["2026-10-21 E1 简报", "2026-10-23 E1 简报"]
+
+
+def test_a_briefs_page_leads_to_the_doc_as_it_stood_that_night(open_page):
+    page = open_page("/inference/briefs/2026-10-23-inference-E1/")
+    page.locator("a.digest-past-link").click()
+    page.wait_for_url(f"**{PAST}#2026-10-23")
+    assert "2026-10-23" in _past(page, "2026-10-23", "1")
+
+
 def test_a_nights_change_leads_to_the_entry_it_names(open_page, base_url):
     """Following an updated entry's link from a night lands on the entry on its section page, as it is today."""
     page = open_page(CHANGES)
@@ -1045,7 +1115,7 @@ def test_a_nights_change_leads_to_the_entry_it_names(open_page, base_url):
     assert page.locator("#entry-vllm-long-prefill-freeze").is_visible()
 
 
-@pytest.mark.parametrize("path", [HOME, S3, BRIEF_PAGE, CHANGES])
+@pytest.mark.parametrize("path", [HOME, S3, BRIEF_PAGE, CHANGES, "/inference/as-of/2026-10-22/1/"])
 def test_no_horizontal_overflow_on_a_phone(open_page, path):
     page = open_page(path, viewport=PHONE, phone=True)
     page.wait_for_load_state("networkidle")

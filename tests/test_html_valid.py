@@ -52,6 +52,11 @@ from helpers import in_ci
 JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1",)
 VNU_TIMEOUT = 300
 FAILING = ("plugin", "content", "unlocated")
+OUTDATED = {
+    "The “date” input type is not supported in all browsers. Please be sure to test, and consider using a polyfill."
+}
+"""Warnings of this 2020 checker that no longer hold: every browser the team reads on has had a date
+picker since Safari 14.1 (2021); the past views' night pickers use it, and work as a text box elsewhere."""
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # Start tags that end an open <p> (the HTML parsing rules, the cases that matter for attribution).
@@ -366,7 +371,7 @@ def test_the_plugin_s_markup_has_no_error_and_no_warning(checked):
     """What a maintainer would see pasting a page into validator.w3.org, limited to what the project writes.
     Material's own messages are printed (pytest -rP) but do not fail."""
     theme = [f for f in checked.findings if f.owner == "theme"]
-    ours = [f for f in checked.findings if f.owner in FAILING]
+    ours = [f for f in checked.findings if f.owner in FAILING and f.message not in OUTDATED]
     print(f"Nu Html Checker {checked.version} on {len(checked.pages)} pages")
     print(f"Material's own markup (not failing): {len(theme)} message(s)")
     if theme:

@@ -32,7 +32,8 @@ LAYERS: list[set[str]] = [
     {"text"},  # 7: the renderer's text path (escape, withhold, link) and its links and anchors
     {"fragments"},  # 8: one record → one fragment (entry, callout, history, reference …)
     {"render", "changelog"},  # 9: whole pages assembled from fragments; the nights' changes pages
-    {"feed", "export"},  # 10: the Atom feed (rendered entries); the export and JSON-LD
+    # 10: the Atom feed (rendered entries); the export and JSON-LD; the past views (pieces a night)
+    {"feed", "export", "pastviews"},
     {"pages", "searchindex"},  # 11: which pages exist; the search index made from them
     {"importer", "edit", "scaffold", "diff"},  # 12: authoring, beside the hosts
     # 13: Python-Markdown and mkdocs-macros hosts; `digest review` (answers written through edit)

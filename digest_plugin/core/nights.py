@@ -18,19 +18,23 @@ import bisect
 import dataclasses
 import datetime as dt
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from . import spelling
 from .doc import (
     ContradictionView,
     EntryView,
+    FollowUpView,
     LivingDoc,
     Night,
     SectionView,
 )
 from .merge import MergeState, merge
-from .model import DISCARDED, Brief, Contradiction, Outline, Rules, Status
+from .model import DISCARDED, Brief, Contradiction, ContradictionChange, Outcome, Outline, Rules, Status
 from .vocabulary import Vocabulary, default_file
 
 
@@ -42,12 +46,16 @@ def nights(
     *,
     today: LivingDoc | None = None,
     since: dt.date | None = None,
+    observe: Callable[[Tonight], None] | None = None,
 ) -> Iterator[Night]:
     """What each night of ``outline``'s topic did to its doc, oldest night first (from ``since`` on:
     the nights before are merged, not followed, which is what a preview of tonight's month needs).
 
     ``today`` is the doc merged from every brief, when the caller has it already: its withholdings
-    hold on every night (a claim found wrong since must not read as fact in a past view either)."""
+    hold on every night (a claim found wrong since must not read as fact in a past view either).
+
+    ``observe`` is shown each night's whole doc as it stood (:class:`Tonight`), before the night is
+    yielded: what the site's past views render from, in the same pass."""
     rules = rules or Rules()
     words = vocabulary or Vocabulary(default_file())
     ordered = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
@@ -55,21 +63,139 @@ def nights(
     state = MergeState(outline, rules)
     log: _Log | None = None
     last: dt.date | None = None
+    seen: list[Brief] = []
     for night, group in itertools.groupby(ordered, key=lambda b: b.date):
         tonight = list(group)
         if log is None and (since is None or night >= since):
-            log = _Log(state, outline, rules, words, today, last)  # the doc as the night before left it
+            log = _Log(state, outline, rules, words, today, last, seen)  # the doc as the night before left it
         for brief in tonight:
             state.apply(brief)
+        seen += tonight
         if log is not None:
-            yield log.night(night, tonight)
+            yield log.night(night, tonight, observe)
         last = night
 
 
-def nights_of(doc: LivingDoc, since: dt.date | None = None) -> list[Night]:
+def nights_of(
+    doc: LivingDoc, since: dt.date | None = None, observe: Callable[[Tonight], None] | None = None
+) -> list[Night]:
     """What each night of a merged doc changed (from ``since`` on), merged by the rules ``doc`` was merged with."""
     rules = Rules(archive_after_days=doc.archive_after_days, hide_discarded=doc.hide_discarded)
-    return list(nights(doc.outline, doc.briefs, rules, doc.vocabulary, today=doc, since=since))
+    return list(nights(doc.outline, doc.briefs, rules, doc.vocabulary, today=doc, since=since, observe=observe))
+
+
+@dataclass(frozen=True)
+class Tonight:
+    """The whole doc as it stood after one night, shown to an observer of the pass (:func:`nights`).
+
+    ``doc`` reads the pass's own records, which the next night changes in place: it holds only for
+    the call.  The ids say what the night touched (an entry a touched contradiction names counts), and
+    ``dirty`` which withheld spellings changed hands tonight (withheld, released, or their
+    contradiction came): text that holds one reads differently from tonight on."""
+
+    night: dt.date
+    briefs: tuple[Brief, ...]
+    doc: LivingDoc
+    sections: tuple[str, ...]
+    """The sections opened or renamed tonight."""
+    entries: tuple[str, ...]
+    contradictions: tuple[str, ...]
+    follow_ups: tuple[str, ...]
+    papers: tuple[str, ...]
+    """The papers (keys) cited, cited again or withdrawn tonight."""
+    dirty: frozenset[str]
+    order: Callable[[str], list[str]]
+    """A section's entries (their ids) in the section's order, as the merge keeps them."""
+
+
+@dataclass(frozen=True)
+class _LiveDoc(LivingDoc):
+    """The doc of one night, read from the pass's records (see :class:`Tonight`): the indexes a
+    merged doc builds from all its records are the pass's, kept up to date night by night."""
+
+    log: Any = None
+
+    @property
+    def briefs_by_id(self) -> dict[str, Brief]:
+        return self.log.briefs_by_id
+
+    @property
+    def contradictions_by_entry(self) -> Mapping[str, list[ContradictionView]]:  # type: ignore[override]
+        return _Views(self.log.by_entry, self.log.contradictions)
+
+    @property
+    def contradictions_by_item(self) -> Mapping[str, list[ContradictionView]]:  # type: ignore[override]
+        return _Views(self.log.by_item, self.log.contradictions)
+
+    @property
+    def contradictions_by_brief(self) -> Mapping[str, list[ContradictionView]]:  # type: ignore[override]
+        return _Views(self.log.by_brief, self.log.contradictions)
+
+    @property
+    def follow_ups_by_item(self) -> Mapping[str, list[FollowUpView]]:  # type: ignore[override]
+        return _Views(self.log.follow_ups_by_item, self.log.follow_ups)
+
+    def contradiction(self, contradiction_id: str) -> ContradictionView | None:
+        return self.log.contradictions.get(contradiction_id)
+
+    def follow_up(self, follow_up_id: str) -> FollowUpView:
+        return self.log.follow_ups[follow_up_id]
+
+    @property
+    def withheld(self) -> dict[str, ContradictionView]:
+        return self.log.reading.withheld
+
+    @property
+    def _withheld_by_canonical(self) -> dict[str, ContradictionView]:
+        return self.log.reading.by_canonical
+
+    @property
+    def withheld_pattern(self) -> Any:
+        return self.log.reading.pattern(self)
+
+
+class _Views(Mapping[str, list[Any]]):
+    """Ids kept by key, read as the records they name tonight (an index of the pass, as a doc's)."""
+
+    def __init__(self, ids: dict[str, list[str]], records: Mapping[str, Any]):
+        self.ids, self.records = ids, records
+
+    def __getitem__(self, key: str) -> list[Any]:
+        return [self.records[i] for i in self.ids[key]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+@dataclass
+class _Reading:
+    """A night's withheld spellings, sorted and by canonical form: made again only when they change
+    (sorting thousands of them every night would cost more than the rest of the night)."""
+
+    given: dict[str, ContradictionView]
+    withheld: dict[str, ContradictionView] = field(init=False)
+    sieve: Any = None
+
+    def __post_init__(self) -> None:
+        self.withheld = dict(sorted(self.given.items(), key=lambda pc: (-len(pc[0]), pc[0])))
+
+    @cached_property
+    def by_canonical(self) -> dict[str, ContradictionView]:
+        found: dict[str, ContradictionView] = {}
+        for p, view in self.withheld.items():
+            found.setdefault(spelling.canonical(p), view)
+        found.pop("", None)
+        return dict(sorted(found.items(), key=lambda cv: (-len(cv[0]), cv[0])))
+
+    def pattern(self, doc: LivingDoc) -> Any:
+        if not self.by_canonical:
+            return None
+        if self.sieve is None:
+            self.sieve = LivingDoc.withheld_pattern.func(doc)  # type: ignore[attr-defined]
+        return self.sieve
 
 
 class _Log:
@@ -83,8 +209,18 @@ class _Log:
         words: Vocabulary,
         today: LivingDoc,
         night_before: dt.date | None,
+        seen: list[Brief] | None = None,
     ):
         self.state, self.outline, self.rules, self.words, self.today = state, outline, rules, words, today
+        self.briefs = seen if seen is not None else []
+        """Every brief merged so far (the pass's own list: it grows night by night)."""
+        self.briefs_by_id = {b.id: b for b in self.briefs}
+        self.by_entry: dict[str, list[str]] = {}
+        self.by_item: dict[str, list[str]] = {}
+        self.by_brief: dict[str, list[str]] = {}
+        self.follow_ups_by_item: dict[str, list[str]] = {}
+        """The indexes of a merged doc (contradictions by the entries and items they name, by brief;
+        follow-ups by item), ids in the order they came, kept for an observer's whole doc."""
         self.touching: dict[str, list[str]] = {}
         """Entry id → the contradictions that name it or one of its items, in the order they came."""
         self.holders: dict[str, list[str]] = {}
@@ -104,15 +240,23 @@ class _Log:
         self.entries = {entry_id: self._entry(entry_id) for entry_id in state.entries}
         self.sections = {number: self._section(number) for number in state.sections}
         self.follow_ups = {fid: draft.freeze() for fid, draft in state.follow_ups.items()}
+        for fid in self.follow_ups:
+            self._follow_up_came(fid)
         self.citations = dict(state.citations)
         self.withheld = self._withheld()
+        self.reading = _Reading(self.withheld)
+        self.released = _released(today)
         self.night_before = night_before
         state.renamed.clear()
         state.cited.clear()
 
-    def night(self, night: dt.date, briefs: list[Brief]) -> Night:
-        """Freeze what ``briefs`` (all of ``night``) touched; the small docs before and after it."""
+    def night(self, night: dt.date, briefs: list[Brief], observe: Callable[[Tonight], None] | None = None) -> Night:
+        """Freeze what ``briefs`` (all of ``night``) touched; the small docs before and after it (and
+        the whole doc, to ``observe``)."""
         state = self.state
+        for brief in briefs:
+            self.briefs_by_id[brief.id] = brief
+        born = len(self.born_contradictions)
         touched = self._touched(briefs)
         section_numbers, entry_ids, contradiction_ids, follow_up_ids, paper_keys = touched
         before = self._doc(touched, self.withheld, self.night_before)  # frozen before the night's versions replace them
@@ -126,12 +270,54 @@ class _Log:
             self.follow_ups[f] = state.follow_ups[f].freeze()
         for k in paper_keys:
             self.citations[k] = state.citations[k]
+        dirty: set[str] = set()
         if self._hold(
             [self.contradictions[c] for c in contradiction_ids if self.contradictions[c].contradiction.withheld]
         ):
-            self.withheld = self._withheld()
+            old, self.withheld = self.withheld, self._withheld()
+            dirty = {p for p in old.keys() | self.withheld.keys() if old.get(p) is not self.withheld.get(p)}
+            self.reading = _Reading(self.withheld)
         self.night_before = night
+        if observe is not None:
+            came = set(itertools.islice(self.born_contradictions, born, None))
+            dirty.update(p for p, view in self.today.withheld.items() if view.id in came)
+            observe(self._tonight(night, briefs, touched, frozenset(dirty)))
         return Night(night, tuple(briefs), before, self._doc(touched, self.withheld, night))
+
+    def _tonight(self, night: dt.date, briefs: list[Brief], touched: _Touched, dirty: frozenset[str]) -> Tonight:
+        """The whole doc of the night, for an observer: the pass's records, read in place."""
+        sections = self.state.sections
+        doc = _LiveDoc(
+            self.outline.topic,
+            self.outline,
+            tuple(self.briefs),
+            MappingProxyType(self.sections),
+            MappingProxyType(self.state.items),
+            MappingProxyType(self.entries),
+            (),
+            MappingProxyType(self.citations),
+            (),
+            MappingProxyType({}),
+            self.rules.archive_after_days,
+            self.words,
+            hide_discarded=self.rules.hide_discarded,
+            as_of=night,
+            released_later=_Released(self.released, self.contradictions),
+            withheld_given=MappingProxyType(self.withheld),
+            log=self,
+        )
+        return Tonight(
+            night,
+            tuple(briefs),
+            doc,
+            tuple(touched.sections),
+            tuple(touched.entries),
+            tuple(touched.contradictions),
+            tuple(touched.follow_ups),
+            tuple(touched.papers),
+            dirty,
+            lambda number: [d.id for d in sections[number].entries] if number in sections else [],
+        )
 
     def _touched(self, briefs: list[Brief]) -> _Touched:
         """The ids of what the night's briefs touched, each kind in the doc's order (contradictions and
@@ -170,7 +356,8 @@ class _Log:
         follow_up_ids = _unique(
             f for ch in changes for f in (*ch.follow_ups_opened, *ch.follow_ups_closed, *ch.follow_ups_carried)
         )
-        _born(state.follow_ups, self.born_follow_ups, follow_up_ids)
+        for fid in _born(state.follow_ups, self.born_follow_ups, follow_up_ids):
+            self._follow_up_came(fid)
         follow_up_ids.sort(key=self.born_follow_ups.__getitem__)
         paper_keys = sorted(state.cited)
         state.renamed.clear()
@@ -228,6 +415,15 @@ class _Log:
         """A contradiction seen for the first time: index the entries it names and whether it withholds."""
         for entry_id in self._entries_of(c):
             self.touching.setdefault(entry_id, []).append(c.id)
+        for entry_id in c.touches.entries:
+            self.by_entry.setdefault(entry_id, []).append(c.id)
+        for item_id in c.touches.items:
+            self.by_item.setdefault(item_id, []).append(c.id)
+        self.by_brief.setdefault(self.state.contradictions[c.id].brief.id, []).append(c.id)
+
+    def _follow_up_came(self, fid: str) -> None:
+        for item_id in self.state.follow_ups[fid].follow_up.items:
+            self.follow_ups_by_item.setdefault(item_id, []).append(fid)
 
     def _hold(self, views: list[ContradictionView]) -> bool:
         """Note which of these contradictions (each withholding a claim) withhold tonight; whether that
@@ -280,6 +476,44 @@ class _Log:
             as_of=night,
             withheld_given=MappingProxyType(withheld),
         )
+
+
+class _Released(Mapping[str, Brief]):
+    """A night's contradictions whose claim it withheld and a later brief released: those released by
+    today's doc that were still open that night (:func:`.asof.as_of` says so of a past view)."""
+
+    def __init__(self, released: dict[str, Brief], contradictions: Mapping[str, ContradictionView]):
+        self.released, self.contradictions = released, contradictions
+
+    def __getitem__(self, key: str) -> Brief:
+        view = self.contradictions.get(key)
+        if view is None or not view.is_open:
+            raise KeyError(key)
+        return self.released[key]
+
+    def __contains__(self, key: object) -> bool:
+        view = self.contradictions.get(key) if isinstance(key, str) else None
+        return view is not None and view.is_open and key in self.released
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in self.released if key in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _released(today: LivingDoc) -> dict[str, Brief]:
+    """The contradictions that withheld a claim today no longer withholds, released by the brief that
+    settled them (resolved, not as corrected): on a night they were open, the view notes the release."""
+    found = {}
+    for view in today.contradictions:
+        spellings = [p for claim in view.contradiction.withheld for p in claim.patterns]
+        settled = view.settled
+        if not spellings or any(p in today.withheld for p in spellings) or settled is None:
+            continue
+        if settled.update.change is ContradictionChange.resolved and settled.update.outcome is not Outcome.corrected:
+            found[view.id] = settled.brief
+    return found
 
 
 class _Touched(NamedTuple):

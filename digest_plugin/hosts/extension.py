@@ -47,7 +47,8 @@ from ..core.model import Rules
 from ..core.pipeline import living_docs
 from ..site.changelog import changes_month
 from ..site.export import Exporter, script
-from ..site.layout import Layout, Linker, cite_anchor, layouts
+from ..site.layout import Layout, Linker, as_of_page, cite_anchor, layouts
+from ..site.pastviews import picker, shell
 from ..site.render import Renderer
 from ..site.templating import TemplateProblem, Templates, override_folders
 from ..site.text import SEARCH_EXCLUDE, Block, Heading, Raw, esc
@@ -58,7 +59,18 @@ DIRECTIVE = re.compile(r"^\[\[digest(?P<args>(?:\s+[a-z-]+(?:=[A-Za-z0-9._-]+)?)
 ARG = re.compile(r"([a-z-]+)(?:=([A-Za-z0-9._-]+))?")
 CITE = r"\[\[cite\s+(?P<id>[A-Za-z0-9./-]+)\]\]"
 MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
-PAGES = ("section", "register", "bibliography", "follow-ups", "briefs", "brief", "overview", "legend", "changes")
+PAGES = (
+    "section",
+    "register",
+    "bibliography",
+    "follow-ups",
+    "briefs",
+    "brief",
+    "overview",
+    "legend",
+    "changes",
+    "as-of",
+)
 
 
 @dataclass
@@ -105,6 +117,8 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         if value is None or value not in doc.sections:
             raise DirectiveError(f"unknown section §{value} in topic '{doc.topic}'")
         blocks = renderer.section(value, month)
+        if layout.past and month is None and "." not in value:  # see this section as it stood on a night
+            blocks = [Raw(picker(renderer, value)), *blocks]
         entries = [e for group in layout.section_entries(value, month).values() for e in group]
         exporter = Exporter(layout, ctx.page, ctx.directory_urls)  # final URLs: the host leaves a script alone
         return [*blocks, Raw(script(exporter.page_graph(entries)))]
@@ -116,6 +130,8 @@ def render_directive(ctx: PageContext, args: dict[str, str | None]) -> list[Bloc
         if month is None:
             raise DirectiveError("changes needs the month: [[digest changes month=2026-10]]")
         return changes_month(renderer, month)
+    if kind == "as-of":
+        return shell(renderer)
     if kind == "overview":
         return renderer.overview()
     if kind == "legend":
@@ -250,8 +266,12 @@ class DigestExtension(Extension):
             if held is not None:
                 docs = held.layouts
             else:  # merged here, with the rules the site set under the digest plugin
-                rules = HOSTLESS.site_rules(Path(config.get("root_dir") or Path.cwd()) / "mkdocs.yml")
+                root = Path(config.get("root_dir") or Path.cwd())
+                rules = HOSTLESS.site_rules(root / "mkdocs.yml")
                 docs = HOSTLESS.folders.layouts(data_dir, page, rules)
+                docs_dir = root / str(config.get("docs_dir") or "docs")
+                for topic, layout in docs.items():  # past views, where `digest pages` wrote their page
+                    layout.past = (docs_dir / as_of_page(topic)).is_file()
             cached = host_context(
                 docs,
                 page,

@@ -77,6 +77,9 @@ class DigestConfig(Config):
     """A night, YYYY-MM-DD: build the doc as it stood after that night's briefs (:mod:`core.asof`), with
     today's withholdings kept.  ``digest build --as-of`` and ``digest serve --as-of`` set it through the
     ``DIGEST_AS_OF`` environment variable, which wins over this option."""
+    past_views = c.Type(bool, default=True)
+    """Publish the doc as it stood on every night (``/<topic>/as-of/``, issue 32): a build does, a
+    ``serve`` preview does not (it would render every night again after each edit)."""
     custom_templates = c.Optional(c.Type(str))
     """A folder, relative to mkdocs.yml, whose files replace the shipped templates of the same name
     (``digest_plugin/templates/``: entry.html, badge.html, callout.html, citation.html …)."""
@@ -215,7 +218,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             if (stale := files.get_file_from_path(path)) is not None:  # the plugin's own, generated afresh
                 files.remove(stale)
         pages = [(file.src_uri, file.content_string) for file in files.documentation_pages()]
-        self.build.layouts = layouts(self.session.docs, pages)
+        past = self.config.past_views and not self.session.serving  # an --as-of build has its nights' too
+        self.build.layouts = layouts(self.session.docs, pages, past=past)
         self.build.generated = set()
         self.build.stubs = {}
         added: list[GeneratedFile] = []
@@ -229,7 +233,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
                 files.append(file)
                 added.append(file)
                 self.build.generated.add(path)
-                if path.endswith(".md"):
+                if path.endswith(".md") and isinstance(content, str):
                     self.build.stubs[path] = content
         if self.session.preview is not None:
             self._plan_preview(config, pages, added, files)

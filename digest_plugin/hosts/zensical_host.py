@@ -47,6 +47,8 @@ def build(
     data_dir: Path,
     docs: Mapping[str, LivingDoc],
     written: Iterable[str],
+    *,
+    past: bool = False,
 ) -> int:
     """Run ``zensical build --clean`` on ``config`` here, the extension reading ``docs`` (merged
     from ``data_dir``) for the generated pages ``written`` into the docs folder; return how many
@@ -59,7 +61,7 @@ def build(
     options = extension_options(settings)
     with contextlib.chdir(root):  # the extension's data_dir and templates are relative to it
         ours = Path(options.get("data_dir", "data")).resolve() == data_dir.resolve()
-    held = layouts(docs)
+    held = layouts(docs, past=past)
     prerender: Prerender | None = None
     if ours:  # a site whose extension reads another folder renders that one itself
         docs_dir = root / settings.get("docs_dir", "docs")

@@ -28,7 +28,7 @@ from ..core.doc import (
 )
 from ..core.model import BLOCKED, DISCARDED, Brief, Evidence, Item, Status
 from .chart import sparkline
-from .layout import changes_page, legend_page, night_anchor
+from .layout import as_of_link, changes_page, legend_page, night_anchor
 from .text import (
     CREDENTIALS,
     MAX_URL_SHOWN,
@@ -137,7 +137,9 @@ FIGURE_WORDS = word_sheet(
     clause_sep=labels.CLAUSE_SEP,
 )
 """The words ``figures.html`` is written with (escaped once, as ``HISTORY_WORDS``)."""
-CHANGE_WORDS = word_sheet(row=labels.CHANGE_ROW, list_sep=labels.LIST_SEP, night=labels.NIGHT_CHANGES_LINK)
+CHANGE_WORDS = word_sheet(
+    row=labels.CHANGE_ROW, list_sep=labels.LIST_SEP, night=labels.NIGHT_CHANGES_LINK, past=labels.PAST_LINK
+)
 """The words ``changes.html`` is written with."""
 ERRATA_WORDS = word_sheet(made=labels.BRIEF_ERRATUM_MADE, received=labels.BRIEF_ERRATUM_RECEIVED)
 """The words ``errata.html`` is written with."""
@@ -711,7 +713,11 @@ class FragmentRenderer(TextRenderer):
                 }
             )
         night = self.linker.url(changes_page(brief.topic, brief.date.strftime("%Y-%m")), night_anchor(brief.date))
-        return self.render("changes.html", rows=rows, empty=labels.NO_CHANGES, night_href=night, words=CHANGE_WORDS)
+        # the night's permalink: it sends the reader on to the past views' page
+        past = as_of_link(self.linker, brief.topic, brief.date) if self.layout.past else ""
+        return self.render(
+            "changes.html", rows=rows, empty=labels.NO_CHANGES, night_href=night, past_href=past, words=CHANGE_WORDS
+        )
 
     def errata(self, brief: Brief) -> str:
         """The errata this brief makes of earlier ones, and those later briefs made of it

@@ -77,6 +77,30 @@ def night_file(topic: str, night: dt.date, directory_urls: bool = True) -> str:
     return f"{stem}/index.html" if directory_urls else f"{stem}.html"
 
 
+def as_of_page(topic: str) -> str:
+    """The past views' page (issue 32): the doc as it stood on the night its address names."""
+    return f"{topic}/as-of.md"
+
+
+def as_of_file(topic: str, night: dt.date, view: str | None = None, directory_urls: bool = True) -> str:
+    """Not a Markdown page: the permalink of a night's past view (``/<topic>/as-of/<night>/``, or one
+    section's or the register's, ``…/<night>/<N>/``), a small file that sends the reader to it."""
+    stem = f"{topic}/as-of/{night.isoformat()}" + (f"/{view}" if view else "")
+    return f"{stem}/index.html" if directory_urls else f"{stem}.html"
+
+
+def as_of_link(linker: Linker, topic: str, night: dt.date, view: str | None = None) -> str:
+    """The link from ``linker``'s page to a night's permalink file (and a view's), as a reader writes it."""
+    href = linker.url(as_of_file(topic, night, view, linker.directory_urls))
+    return href.removesuffix("index.html") if linker.directory_urls else href
+
+
+def as_of_data(topic: str, view: str, month: str | None) -> str:
+    """Not a page: a chunk of the past views' data (a view's nights of one month and their pieces, or
+    the list of nights), gzip'd JSON the page's script reads."""
+    return f"{topic}/as-of/data/{view}" + (f"-{month}" if month else "") + ".pvd"
+
+
 def night_anchor(night: dt.date) -> str:
     return f"night-{night.isoformat()}"
 
@@ -199,8 +223,11 @@ class Layout:
         doc: LivingDoc,
         hand_written: Mapping[str, tuple[Place, ...]] | None = None,
         titles: Mapping[str, str] | None = None,
+        past: bool = False,
     ):
         self.doc = doc
+        self.past = past
+        """Whether the site has past views (``/<topic>/as-of/``): a build does, a preview does not."""
         self.hand_written: Mapping[str, tuple[Place, ...]] = hand_written or {}
         """Citations made by hand-written pages, by paper (found by the host: :func:`hand_written_places`)."""
         self.titles: Mapping[str, str] = titles or {}
@@ -422,11 +449,14 @@ def hand_written_places(doc: LivingDoc, pages: Iterable[tuple[str, str]]) -> dic
     return {key: tuple(places) for key, places in found.items()}
 
 
-def layouts(docs: Mapping[str, LivingDoc], pages: Iterable[tuple[str, str]] = ()) -> dict[str, Layout]:
-    """A layout per topic, with the citations the given hand-written pages make."""
+def layouts(
+    docs: Mapping[str, LivingDoc], pages: Iterable[tuple[str, str]] = (), *, past: bool = False
+) -> dict[str, Layout]:
+    """A layout per topic, with the citations the given hand-written pages make (``past``: with past views)."""
     pages = list(pages)
     return {
-        topic: Layout(doc, hand_written_places(doc, pages), section_titles(doc, pages)) for topic, doc in docs.items()
+        topic: Layout(doc, hand_written_places(doc, pages), section_titles(doc, pages), past)
+        for topic, doc in docs.items()
     }
 
 

@@ -315,6 +315,20 @@ class LeakCheck:
         # keeps a spelling from matching across two texts (a page has hundreds of anchors).
         return sorted(set(self._find(file, "search index", "\x00".join(t for t in texts if isinstance(t, str)))))
 
+    def past_view(self, file: str, raw: bytes) -> list[Leak]:
+        """Leaks in a chunk of the past views (``as-of/data/*.pvd``: gzip'd JSON): every piece of
+        HTML it holds, read as a page, and every other string in it."""
+        try:
+            data = json.loads(gzip.decompress(raw).decode("utf-8"))
+        except (OSError, EOFError, ValueError):
+            return [Leak(file, UNREADABLE, "", "past view")]  # not read is not passed
+        found: set[Leak] = set()
+        pieces = data.pop("pieces", {}) if isinstance(data, dict) else {}
+        for piece in pieces.values() if isinstance(pieces, dict) else [pieces]:
+            found.update(self.html(file, piece if isinstance(piece, str) else json.dumps(piece, ensure_ascii=False)))
+        found.update(self._find(file, "past view", json.dumps(data, ensure_ascii=False)))
+        return sorted(found)
+
     def site(self, site_dir: Path, since: float | None = None, skip: Callable[[str], bool] | None = None) -> list[Leak]:
         """Every leak in a built site: pages, feeds, search index (with ``since``, only in the files
         written since then: a preview's rebuild reads what it wrote; ``skip``: whether a file, by
@@ -366,6 +380,8 @@ class LeakCheck:
             return self.feed(name, path.read_text(encoding="utf-8", errors="replace"))
         if path.name in SEARCH_INDEXES:
             return self.search_index(name, path.read_text(encoding="utf-8", errors="replace"))
+        if path.suffix == ".pvd":
+            return self.past_view(name, path.read_bytes())
         return self.pagefind_fragment(name, path.read_bytes())
 
 
@@ -490,7 +506,7 @@ def _checked(name: str) -> bool:
     base = name.rpartition("/")[2]
     if base.endswith(".xml"):
         return base != "sitemap.xml"
-    return base.endswith((".html", ".pf_fragment")) or base in SEARCH_INDEXES
+    return base.endswith((".html", ".pf_fragment", ".pvd")) or base in SEARCH_INDEXES
 
 
 def find_leaks(site_dir: Path, docs: Mapping[str, LivingDoc]) -> list[Leak]:

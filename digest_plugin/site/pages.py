@@ -23,6 +23,8 @@ from .feed import atom
 from .layout import (
     ARCHIVE_PAGES,
     Layout,
+    as_of_file,
+    as_of_page,
     bibliography_page,
     brief_page,
     briefs_index_page,
@@ -34,6 +36,7 @@ from .layout import (
     register_page,
     section_page,
 )
+from .pastviews import past_files, past_redirect, views
 
 CSS_PATH = "assets/digest/digest.css"
 JS_PATH = "assets/digest/digest.js"
@@ -79,7 +82,12 @@ def listed_pages(docs_dir: Path) -> set[str]:
 
 
 def write_pages(
-    docs_dir: Path, docs: Mapping[str, LivingDoc], site_url: str | None = None, directory_urls: bool = True
+    docs_dir: Path,
+    docs: Mapping[str, LivingDoc],
+    site_url: str | None = None,
+    directory_urls: bool = True,
+    *,
+    past: bool = False,
 ) -> list[str]:
     """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages).
 
@@ -89,14 +97,15 @@ def write_pages(
     manifest = docs_dir / MANIFEST
     before = listed_pages(docs_dir)
     written = []
-    layouts = {topic: Layout(doc) for topic, doc in docs.items()}
+    layouts = {topic: Layout(doc, past=past) for topic, doc in docs.items()}
     for path, content in generated_pages(layouts, site_url, directory_urls):
         target = docs_dir / path
         if target.exists() and path not in before:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.is_file() or target.read_text(encoding="utf-8") != content:
-            target.write_text(content, encoding="utf-8")  # unchanged files keep their time: a host
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)  # unchanged files keep their time: a host
         written.append(path)  # watching docs/ (``zensical serve``) sees only what changed
     for stale in sorted(before - set(written)):
         (docs_dir / stale).unlink(missing_ok=True)
@@ -115,9 +124,10 @@ def search_script(*, preview: bool = False) -> str:
 
 def generated_pages(
     layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True, *, preview: bool = False
-) -> Iterator[tuple[str, str]]:
+) -> Iterator[tuple[str, str | bytes]]:
     """(source path, content) of every generated file, in a fixed order (``preview``: a ``serve``
-    preview's, whose search box says what its index may miss)."""
+    preview's, whose search box says what its index may miss).  A page's content is its Markdown; a
+    past view's data is bytes (gzip'd JSON)."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
     yield JS_PATH, package_files("digest_plugin").joinpath("assets/digest.js").read_text(encoding="utf-8")
     yield SEARCH_JS_PATH, search_script(preview=preview)
@@ -134,10 +144,24 @@ def generated_pages(
             yield changes_page(topic, month), stub(title, f"[[digest changes month={month}]]")
         for night in sorted({b.date for b in layout.doc.briefs}):
             yield night_file(topic, night, directory_urls), night_redirect(topic, night, directory_urls)
+        if layout.past:
+            yield from _past_pages(layout, directory_urls)
         for brief in layout.doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
             title = labels.PAGE_BRIEF.format(date=brief.date.isoformat(), topic=brief.topic, round=brief.round)
             yield brief_page(brief), stub(title, f"[[digest brief={brief.id}]]")
+
+
+def _past_pages(layout: Layout, directory_urls: bool) -> Iterator[tuple[str, str | bytes]]:
+    """The past views' page, a permalink file per night and per view, and their data."""
+    topic = layout.topic
+    yield as_of_page(topic), stub(labels.PAGE_PAST, "[[digest as-of]]")
+    shown = views(layout)
+    for night in sorted({b.date for b in layout.doc.briefs}):
+        yield as_of_file(topic, night, None, directory_urls), past_redirect(topic, night, None, directory_urls)
+        for view in shown:
+            yield as_of_file(topic, night, view, directory_urls), past_redirect(topic, night, view, directory_urls)
+    yield from past_files(layout)
 
 
 def with_as_of_banner(page: str, night: dt.date) -> str:
