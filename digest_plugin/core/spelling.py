@@ -32,8 +32,12 @@ _DROPPED = re.compile(GAP.removesuffix("*") + "+")
 _REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def canonical(text: str) -> str:
-    """``text`` as the claim a reader perceives: references decoded, NFKC, case folded, no spaces."""
+    """``text`` as the claim a reader perceives: references decoded, NFKC, case folded, no spaces.
+
+    Kept for the texts asked most: a night's past view and its changes render the same entries'
+    words night after night, and each text is read for withheld spellings by its canonical form."""
     if "&" in text and _REFERENCE.search(text):
         text = unescape(text)
     return _DROPPED.sub("", unicodedata.normalize("NFKC", text).casefold())

@@ -56,6 +56,9 @@ REGISTER = "register"
 """The view of the register (the others are the top sections' numbers)."""
 
 _TAGS = re.compile(r"<[^>]*>")
+_MARK = re.compile(r'data-withheld-(?:by|quote)="([^"]+)"')
+_LABEL = re.compile(r"〔暂扣，见 ?(?:今日文档的 )?([^〕]+)〕")
+"""A withheld mark's words (:data:`..core.labels.WITHHELD` and its kin): the contradiction it names."""
 
 
 def views(layout: Layout) -> list[str]:
@@ -83,6 +86,9 @@ class _Pieces:
         self.html: dict[str, str] = {}
         """Piece id → its HTML (the id is its digest: a piece the same on two nights is kept once)."""
         self.canonical: dict[str, str] = {}
+        """Piece id → its text as a reader perceives it, in canonical form."""
+        self.marks: dict[str, frozenset[str]] = {}
+        """Piece id → the contradictions its withheld marks name."""
         self.entry_piece: dict[str, str] = {}
         """Entry id → the piece that shows it tonight."""
         self.callout_piece: dict[str, str] = {}
@@ -129,10 +135,11 @@ class _Pieces:
             callouts |= self.citing.get(key, set())
         if t.dirty:
             names = self._names(t.dirty, doc)
+            forms = tuple({f for f in (spelling.canonical(s) for s in t.dirty) if f})
             # only what a view shows now: a piece out of the window is rendered again when it comes back
             live = {e for key, members in self.members.items() if key != REGISTER for e in members}
-            again |= {e for e in live if self._holds(self.entry_piece[e], t.dirty, names)}
-            callouts |= {c for c in self.members[REGISTER] if self._holds(self.callout_piece[c], t.dirty, names)}
+            again |= {e for e in live if self._holds(self.entry_piece[e], forms, names)}
+            callouts |= {c for c in self.members[REGISTER] if self._holds(self.callout_piece[c], forms, names)}
         self.withheld = doc.withheld
         again &= doc.entries.keys()
         # a released claim's note names the night it is read on
@@ -248,30 +255,37 @@ class _Pieces:
         self.html.setdefault(key, markup)
         return key
 
-    def _names(self, dirty: frozenset[str], doc: LivingDoc) -> tuple[str, ...]:
-        """How a piece names the contradictions that withheld these spellings last night or do
-        tonight: in a mark's attribute, or in the words of a mark that links nowhere."""
-        found: list[str] = []
+    def _names(self, dirty: frozenset[str], doc: LivingDoc) -> frozenset[str]:
+        """The contradictions that withheld these spellings last night or do tonight, by id and by
+        the names a mark that links nowhere gives them."""
+        found: set[str] = set()
         for withheld in (self.withheld, doc.withheld):
             for s in dirty:
                 if (view := withheld.get(s)) is not None:
                     dated = labels.CONTRADICTION_NAME_DATED.format(
                         date=view.brief.date.isoformat(), number=view.contradiction.number
                     )
-                    found += [f'data-withheld-by="{esc(view.id)}"', esc(self.text.withheld_label(view))]
-                    found.append(esc(labels.WITHHELD_LATER.format(name=dated)))
-        return tuple(dict.fromkeys(found))
+                    found.update((view.id, dated, self.text.contradiction_name(view)))
+        return frozenset(found)
 
-    def _holds(self, piece: str, dirty: frozenset[str], names: tuple[str, ...]) -> bool:
-        """Whether a piece may read differently now these spellings changed hands: it holds one (in
-        the canonical form every spelling of it shares), or a mark of a contradiction that held one."""
-        markup = self.html[piece]
-        if any(name in markup for name in names):
+    def _marks(self, piece: str) -> frozenset[str]:
+        """The contradictions a piece's withheld marks name: by id in a mark's attribute, by name in
+        the words of one that links nowhere."""
+        if (found := self.marks.get(piece)) is None:
+            markup = self.html[piece]
+            found = self.marks[piece] = frozenset(_MARK.findall(markup)) | frozenset(_LABEL.findall(markup))
+        return found
+
+    def _holds(self, piece: str, forms: tuple[str, ...], names: frozenset[str]) -> bool:
+        """Whether a piece may read differently now some spellings changed hands: it holds one (in
+        the canonical form every spelling of it shares: ``forms``), or a mark of a contradiction
+        that held one (``names``)."""
+        if not names.isdisjoint(self._marks(piece)):
             return True
-        if piece not in self.canonical:
-            self.canonical[piece] = spelling.canonical(html.unescape(_TAGS.sub("", markup)))
-        text = self.canonical[piece]
-        return any(form and form in text for form in (spelling.canonical(s) for s in dirty))
+        if (text := self.canonical.get(piece)) is None:
+            markup = self.html[piece]
+            text = self.canonical[piece] = spelling.canonical(html.unescape(_TAGS.sub("", markup)))
+        return any(form in text for form in forms)
 
     # ------------------------------------------------------------------ the files
 
