@@ -1099,6 +1099,35 @@ def test_pick_a_night_on_a_section_page_and_on_the_past_page(open_page, base_url
     assert page.locator(".digest-past__body h2").all_inner_texts() == ["2026-10-21 E1 简报", "2026-10-23 E1 简报"]
 
 
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_compare_two_nights(open_page, phone):
+    """10-24 against 10-21: on the register, 10-23's contradiction is new and Kapitsa's (re-opened) has
+    changed, shown as it stood on each night; on §1, Kapitsa's card shows 10-21's and 10-24's."""
+    viewport = PHONE if phone else {"width": 1440, "height": 900}
+    page = open_page("/inference/as-of/2026-10-24/register/", viewport=viewport, phone=phone)
+    _past(page, "2026-10-24", "register")
+    compare = page.locator(".digest-past__compare")
+    compare.locator('input[name="other"]').fill("2026-10-21")
+    compare.locator("button").click()
+    page.locator('.digest-past[data-other="2026-10-21"]').wait_for(timeout=10_000)
+    assert "2026-10-21" in page.locator(".digest-past__banner").inner_text()
+    groups = page.locator(".digest-past__group").all_inner_texts()
+    assert groups[0].startswith("2026-10-24 新出现（1）") and any(g.startswith("有变化") for g in groups), groups
+    added = page.locator(".digest-past__body > [data-digest-contradiction]")
+    assert added.first.get_attribute("data-digest-contradiction") == "modelexpress-vllm-branch"
+    kapitsa = page.locator('.digest-past__pair [data-digest-contradiction="kapitsa-weekly-gain"]')
+    assert kapitsa.count() == 2  # as it stood each night: open on 10-21, open again on 10-24 (its story grew)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    _shot_around(page, page.locator(".digest-past__body"), f"past-compare-{'390' if phone else '1440'}.png")
+    page.locator('.digest-past__view[data-view="1"]').click()
+    page.locator('.digest-past[data-view="1"][data-other="2026-10-21"]').wait_for(timeout=10_000)
+    pair = page.locator(".digest-past__pair").filter(has=page.locator('[data-digest-entry="kapitsa"]'))
+    assert pair.locator(".digest-past__then").all_inner_texts() == ["2026-10-21 的样子：", "2026-10-24 的样子："]
+    page.locator('[data-step="alone"]').click()
+    page.wait_for_function("() => !document.querySelector('.digest-past').hasAttribute('data-other')")
+    assert page.locator(".digest-past__pair").count() == 0
+
+
 def test_a_briefs_page_leads_to_the_doc_as_it_stood_that_night(open_page):
     page = open_page("/inference/briefs/2026-10-23-inference-E1/")
     page.locator("a.digest-past-link").click()

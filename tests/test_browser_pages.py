@@ -1,10 +1,10 @@
 """Every kind of page, as a reader sees it: desktop and phone, light and dark, looked at and checked by axe-core.
 
-Eight pages stand for the site's page kinds: the home page, a short and a long § page (§1 with history
+Nine pages stand for the site's page kinds: the home page, a short and a long § page (§1 with history
 charts, §3 with many badges), the contradiction register, the bibliography, the legend, a brief's own
-page and a month's changes page. Each is opened at 1440×900 (desktop) and at 390×844 (a phone: touch,
-mobile viewport, 2× pixels), with the browser asking for the light and for the dark colour scheme: 32 loads, one per
-combination, shared by both kinds of check below.
+page, a month's changes page and a past night's §1 (its pieces loaded). Each is opened at 1440×900
+(desktop) and at 390×844 (a phone: touch, mobile viewport, 2× pixels), with the browser asking for the
+light and for the dark colour scheme: 36 loads, one per combination, shared by both kinds of check below.
 
 * Screenshots of the first screen and of the whole page are kept in ``tests/artifacts/`` (git-ignored)
   as ``{page}-{1440|390}-{light|dark}[-full].png``, for a person to look at. The test checks that they
@@ -53,6 +53,7 @@ PAGES = {
     "legend": LEGEND,
     "brief": BRIEF_PAGE,
     "changes": CHANGES,
+    "past": "/inference/as-of/#2026-10-22/1",
 }
 WIDTHS = {
     1440: {"viewport": {"width": 1440, "height": 900}},

@@ -180,6 +180,9 @@ def test_the_page_has_the_controls_and_the_data_it_reads(site):
     assert sorted(month["nights"]) == NIGHTS
     for ids in month["nights"].values():
         assert ids and all(i in month["pieces"] for i in ids)
+    for piece, html_ in month["pieces"].items():  # comparing two nights pairs the pieces of one record
+        entry = re.search(r'data-digest-entry="([^"]+)"', html_)
+        assert month["records"].get(piece) == (f"entry-{entry.group(1)}" if entry else None), piece
 
 
 def test_a_section_on_a_night_holds_what_it_said_then(site):

@@ -117,6 +117,7 @@
   var body = document.querySelector(".digest-past__body");
   var banner = root.querySelector(".digest-past__banner");
   var picker = root.querySelector("form[data-past-pick]");
+  var comparer = root.querySelector("form[data-past-compare]");
   var loaded = {};
   function read(url) {
     if (!loaded[url]) {
@@ -137,7 +138,11 @@
   function asked() {
     var hash = decodeURIComponent(window.location.hash.slice(1)).split("/");
     var query = new URLSearchParams(window.location.search);
-    return { night: hash[0] || query.get("night") || "", view: hash[1] || query.get("view") || "" };
+    return {
+      night: hash[0] || query.get("night") || "",
+      view: hash[1] || query.get("view") || "",
+      other: hash[2] || query.get("other") || ""
+    };
   }
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -145,6 +150,60 @@
   function link(element, href) {
     if (href) { element.setAttribute("href", href); element.removeAttribute("aria-disabled"); }
     else { element.removeAttribute("href"); element.setAttribute("aria-disabled", "true"); }
+  }
+  function nightOf(nights, wanted) {  // the last night on or before the date asked (the first if none)
+    var at = nights.length - 1;
+    if (wanted) {
+      at = -1;
+      for (var i = 0; i < nights.length && nights[i] <= wanted; i++) at = i;
+    }
+    return Math.max(at, 0);
+  }
+  function chunk(view, night) { return read(base + view + "-" + night.slice(0, 7) + ".pvd"); }
+  function words_(tag, text) {  // fixed words, as text
+    var element = document.createElement(tag);
+    element.textContent = text;
+    return element;
+  }
+  function one(data, night) {  // the pieces of one night's view, in the page's order
+    body.textContent = "";
+    var ids = data.nights[night] || [];
+    if (!ids.length) body.appendChild(words_("p", words.empty)).className = "digest-empty";
+    ids.forEach(function (id) { body.insertAdjacentHTML("beforeend", data.pieces[id]); });
+  }
+  function records(data, night) {  // record → piece id, in the page's order
+    var found = new Map();
+    (data.nights[night] || []).forEach(function (id) { if (data.records[id]) found.set(data.records[id], id); });
+    return found;
+  }
+  function compare(before, from, after, to) {  // what the later night's view differs by, record by record
+    var then = records(before, from), now = records(after, to);
+    var added = [], gone = [], changed = [];
+    now.forEach(function (id, record) {
+      if (!then.has(record)) added.push(after.pieces[id]);
+      else if (then.get(record) !== id) changed.push([before.pieces[then.get(record)], after.pieces[id]]);
+    });
+    then.forEach(function (id, record) { if (!now.has(record)) gone.push(before.pieces[id]); });
+    body.textContent = "";
+    var values = { from: from, to: to };
+    function group(template, count) {
+      var heading = body.appendChild(words_("h3", fill(template, Object.assign({ count: count }, values))));
+      heading.className = "digest-past__group";
+    }
+    if (added.length) { group(words.added, added.length); added.forEach(function (h) { body.insertAdjacentHTML("beforeend", h); }); }
+    if (gone.length) { group(words.gone, gone.length); gone.forEach(function (h) { body.insertAdjacentHTML("beforeend", h); }); }
+    if (changed.length) {
+      group(words.changed, changed.length);
+      changed.forEach(function (pair) {
+        var both = body.appendChild(document.createElement("div"));
+        both.className = "digest-past__pair";
+        both.appendChild(words_("p", fill(words.then, { night: from }))).className = "digest-past__then";
+        both.insertAdjacentHTML("beforeend", pair[0]);
+        both.appendChild(words_("p", fill(words.then, { night: to }))).className = "digest-past__then";
+        both.insertAdjacentHTML("beforeend", pair[1]);
+      });
+    }
+    if (!added.length && !gone.length && !changed.length) body.appendChild(words_("p", words.same)).className = "digest-empty";
   }
   var shown = 0;
   function show() {
@@ -154,34 +213,41 @@
     read(index).then(function (list) {
       var nights = list.nights;
       var view = list.views.indexOf(want.view) >= 0 ? want.view : list.views[0];
-      var at = nights.length - 1;
-      if (want.night) {
-        at = -1;
-        for (var i = 0; i < nights.length && nights[i] <= want.night; i++) at = i;
-      }
-      var nearest = at < 0 || (want.night && nights[at] !== want.night);
-      if (at < 0) at = 0;
+      var at = nightOf(nights, want.night);
       var night = nights[at];
-      return read(base + view + "-" + night.slice(0, 7) + ".pvd").then(function (chunk) {
+      var other = want.other ? nights[nightOf(nights, want.other)] : "";
+      var from = other && other < night ? other : night, to = other && other > night ? other : night;
+      return Promise.all([chunk(view, from), chunk(view, to)]).then(function (data) {
         if (turn !== shown) return;
-        var pieces = (chunk.nights[night] || []).map(function (id) { return chunk.pieces[id]; });
-        body.innerHTML = pieces.length ? pieces.join("") : '<p class="digest-empty"></p>';
-        if (!pieces.length) body.firstChild.textContent = words.empty;
         var tab = root.querySelector('.digest-past__view[data-view="' + view + '"]');
-        var text = fill(words.banner, { night: night, view: tab ? tab.textContent : view });
-        if (nearest && want.night) text += " " + fill(words.nearest, { asked: want.night, night: night });
+        var name = tab ? tab.textContent : view;
+        var text;
+        if (other && from !== to) {
+          compare(data[0], from, data[1], to);
+          text = fill(words.compared, { from: from, to: to, view: name });
+        } else {
+          one(data[0], night);
+          text = fill(words.banner, { night: night, view: name });
+          if (want.night && nights[at] !== want.night) text += " " + fill(words.nearest, { asked: want.night, night: night });
+        }
         banner.textContent = text;
         root.setAttribute("data-night", night);
         root.setAttribute("data-view", view);
-        link(root.querySelector('[data-step="prev"]'), at > 0 ? "#" + nights[at - 1] + "/" + view : "");
-        link(root.querySelector('[data-step="next"]'), at < nights.length - 1 ? "#" + nights[at + 1] + "/" + view : "");
+        if (other) root.setAttribute("data-other", other); else root.removeAttribute("data-other");
+        var rest = other ? "/" + view + "/" + other : "/" + view;
+        link(root.querySelector('[data-step="prev"]'), at > 0 ? "#" + nights[at - 1] + rest : "");
+        link(root.querySelector('[data-step="next"]'), at < nights.length - 1 ? "#" + nights[at + 1] + rest : "");
+        var alone = root.querySelector('[data-step="alone"]');
+        alone.hidden = !other;
+        alone.setAttribute("href", "#" + night + "/" + view);
         root.querySelectorAll(".digest-past__view").forEach(function (each) {
-          each.setAttribute("href", "#" + night + "/" + each.getAttribute("data-view"));
+          each.setAttribute("href", "#" + night + "/" + each.getAttribute("data-view") + (other ? "/" + other : ""));
           if (each === tab) each.setAttribute("aria-current", "page"); else each.removeAttribute("aria-current");
         });
         picker.elements.night.value = night;
-        var rest = document.title.indexOf(" - ");  // the site's name after the page's
-        document.title = fill(words.title, { night: night }) + (rest >= 0 ? document.title.slice(rest) : "");
+        if (other) comparer.elements.other.value = other;
+        var site = document.title.indexOf(" - ");  // the site's name after the page's
+        document.title = fill(words.title, { night: night }) + (site >= 0 ? document.title.slice(site) : "");
       });
     }).catch(function () {
       if (turn === shown) banner.textContent = words.failed;
@@ -191,12 +257,17 @@
   }
   var query = new URLSearchParams(window.location.search);
   if (query.get("night") && !window.location.hash && window.history.replaceState) {  // a permalink's address
-    var view = query.get("view");
-    window.history.replaceState(null, "", window.location.pathname + "#" + query.get("night") + (view ? "/" + view : ""));
+    var parts = [query.get("night"), query.get("view"), query.get("other")].filter(Boolean);
+    window.history.replaceState(null, "", window.location.pathname + "#" + parts.join("/"));
   }
   picker.addEventListener("submit", function (event) {
     event.preventDefault();
-    go(picker, picker.elements.night.value, root.getAttribute("data-view"));
+    var other = root.getAttribute("data-other");
+    go(picker, picker.elements.night.value, root.getAttribute("data-view") + (other ? "/" + other : ""));
+  });
+  comparer.addEventListener("submit", function (event) {
+    event.preventDefault();
+    go(comparer, root.getAttribute("data-night"), root.getAttribute("data-view") + "/" + comparer.elements.other.value);
   });
   window.addEventListener("hashchange", show);
   show();

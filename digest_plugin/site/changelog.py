@@ -13,7 +13,6 @@ the night's doc: what that night withheld, and what today withholds, is withheld
 from __future__ import annotations
 
 import datetime as dt
-import html
 import re
 import weakref
 from typing import Any
@@ -24,7 +23,7 @@ from ..core.changes import Change, differences, topic_changes
 from ..core.doc import ContradictionView, Night
 from ..core.nights import nights_of
 from .fragments import FragmentRenderer
-from .layout import Layout, changes_page, night_anchor, night_file, page_url, relative_url
+from .layout import Layout, changes_page, night_anchor, night_file, page_url, redirect
 from .text import Block, Heading, Raw, esc, word_sheet
 
 NIGHT_WORDS = word_sheet(
@@ -160,15 +159,9 @@ def _row(text: NightText, change: Change[Any]) -> dict[str, Any]:
 def night_redirect(topic: str, night: dt.date, directory_urls: bool = True) -> str:
     """The permalink file of one night: it sends the reader to the night on its month's page.  Only
     the topic (a slug) and the date reach it: no brief text."""
-    here = night_file(topic, night, directory_urls)
-    base = here.removesuffix("index.html") if directory_urls else here
-    target = page_url(changes_page(topic, night.strftime("%Y-%m")), directory_urls)
-    href = html.escape(relative_url(target, base) + "#" + night_anchor(night))
-    words = html.escape(labels.NIGHT_REDIRECT.format(night=night.isoformat()))
-    return (
-        '<!doctype html>\n<html lang="zh"><head><meta charset="utf-8">'
-        f"<title>{html.escape(labels.NIGHT_CHANGES_HEADING.format(night=night.isoformat()))}</title>"
-        f'<meta name="robots" content="noindex"><link rel="canonical" href="{href}">'
-        f'<meta http-equiv="refresh" content="0; url={href}"></head>\n'
-        f'<body><p>{words}<a href="{href}">{href}</a></p></body></html>\n'
+    return redirect(
+        night_file(topic, night, directory_urls),
+        page_url(changes_page(topic, night.strftime("%Y-%m")), directory_urls) + "#" + night_anchor(night),
+        labels.NIGHT_CHANGES_HEADING.format(night=night.isoformat()),
+        labels.NIGHT_REDIRECT.format(night=night.isoformat()),
     )

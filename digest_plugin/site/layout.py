@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import html
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -99,6 +100,21 @@ def as_of_data(topic: str, view: str, month: str | None) -> str:
     """Not a page: a chunk of the past views' data (a view's nights of one month and their pieces, or
     the list of nights), gzip'd JSON the page's script reads."""
     return f"{topic}/as-of/data/{view}" + (f"-{month}" if month else "") + ".pvd"
+
+
+def redirect(here: str, target: str, title: str, words: str) -> str:
+    """A permalink file at ``here`` (a site path) that sends the reader on to ``target`` (a site URL,
+    with its query or anchor): a refresh, a canonical link, and the link for a reader it does not
+    send.  ``title`` and ``words`` are fixed words and dates, never brief text."""
+    base = here.removesuffix("index.html") if here.endswith("/index.html") else here
+    href = html.escape(relative_url(target, base))
+    return (
+        '<!doctype html>\n<html lang="zh"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title>"
+        f'<meta name="robots" content="noindex"><link rel="canonical" href="{href}">'
+        f'<meta http-equiv="refresh" content="0; url={href}"></head>\n'
+        f'<body><p>{html.escape(words)}<a href="{href}">{html.escape(title)}</a></p></body></html>\n'
+    )
 
 
 def night_anchor(night: dt.date) -> str:

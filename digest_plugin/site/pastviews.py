@@ -47,7 +47,7 @@ from .layout import (
     as_of_link,
     as_of_page,
     page_url,
-    relative_url,
+    redirect,
     section_anchor,
 )
 from .text import Block, Heading, Raw, esc, level_of
@@ -85,6 +85,8 @@ class _Pieces:
         self.keys = views(layout)
         self.html: dict[str, str] = {}
         """Piece id → its HTML (the id is its digest: a piece the same on two nights is kept once)."""
+        self.records: dict[str, str] = {}
+        """Piece id → the record it shows (``entry-<id>``, ``contradiction-<id>``)."""
         self.canonical: dict[str, str] = {}
         """Piece id → its text as a reader perceives it, in canonical form."""
         self.marks: dict[str, frozenset[str]] = {}
@@ -148,7 +150,7 @@ class _Pieces:
         tops = set(t.sections)
         for entry_id in sorted(again):
             view = doc.entries[entry_id]
-            self.entry_piece[entry_id] = self._piece(self._entry(view))
+            self.entry_piece[entry_id] = self._piece(self._entry(view), f"entry-{entry_id}")
             face = (level_of(view), view.title, view.item.title if view.item else None)
             if self.faces.get(entry_id) != face:  # a callout shows each entry it names by these
                 self.faces[entry_id] = face
@@ -165,7 +167,7 @@ class _Pieces:
         for cid in sorted(callouts):
             if (callout := doc.contradiction(cid)) is None:
                 continue
-            self.callout_piece[cid] = self._piece(self._callout(callout))
+            self.callout_piece[cid] = self._piece(self._callout(callout), f"contradiction-{cid}")
             event = callout.settled or (callout.history[-1] if callout.history else None)
             self.last_contradiction[cid] = event.brief.date if event else callout.brief.date
             self.members[REGISTER].add(cid)
@@ -250,9 +252,13 @@ class _Pieces:
         self.text.anchors = set()
         return self.text.callout(view)
 
-    def _piece(self, markup: str) -> str:
+    def _piece(self, markup: str, record: str = "") -> str:
+        """The id of a piece of HTML (its digest), kept with the record it shows ('' for a heading):
+        comparing two nights pairs the pieces of one record."""
         key = hashlib.sha1(markup.encode("utf-8")).hexdigest()[:16]
         self.html.setdefault(key, markup)
+        if record:
+            self.records[key] = record
         return key
 
     def _names(self, dirty: frozenset[str], doc: LivingDoc) -> frozenset[str]:
@@ -292,7 +298,11 @@ class _Pieces:
     def files(self, topic: str) -> Iterator[tuple[str, bytes]]:
         """Each chunk's path and bytes (the same bytes for the same data: sorted keys, no time)."""
         for (key, month), chunk in sorted(self.chunks.items()):
-            data = {"nights": chunk.nights, "pieces": {p: self.html[p] for p in sorted(chunk.pieces)}}
+            data = {
+                "nights": chunk.nights,
+                "pieces": {p: self.html[p] for p in sorted(chunk.pieces)},
+                "records": {p: self.records[p] for p in sorted(chunk.pieces) if p in self.records},
+            }
             yield as_of_data(topic, key, month), _gzip(_json(data))
 
 
@@ -348,6 +358,12 @@ def shell(page: FragmentRenderer) -> list[Block]:
         "empty": labels.PAST_EMPTY,
         "nearest": labels.PAST_NEAREST,
         "title": labels.PAST_TITLE,
+        "compared": labels.PAST_COMPARED,
+        "added": labels.PAST_ADDED,
+        "gone": labels.PAST_GONE,
+        "changed": labels.PAST_CHANGED,
+        "same": labels.PAST_SAME,
+        "then": labels.PAST_THEN,
     }
     return [
         Raw(
@@ -366,6 +382,10 @@ def shell(page: FragmentRenderer) -> list[Block]:
             f'<input type="date" name="night" min="{known[0].isoformat()}" max="{known[-1].isoformat()}" '
             f'value="{known[-1].isoformat()}" required></label> '
             f'<button type="submit">{esc(labels.PAST_GO)}</button></form>'
+            f'<form class="digest-past__compare" data-past-compare><label>{esc(labels.PAST_COMPARE)} '
+            f'<input type="date" name="other" min="{known[0].isoformat()}" max="{known[-1].isoformat()}" '
+            f'required></label> <button type="submit">{esc(labels.PAST_COMPARE_GO)}</button> '
+            f'<a class="digest-past__uncompare" data-step="alone" hidden>{esc(labels.PAST_COMPARE_OFF)}</a></form>'
             f'<nav class="digest-past__views" aria-label="{esc(labels.PAST_VIEWS)}">{tabs}</nav>'
             "</div>"
         ),
@@ -398,18 +418,12 @@ def picker(page: FragmentRenderer, view: str) -> str:
 
 def past_redirect(topic: str, night: dt.date, view: str | None, directory_urls: bool = True) -> str:
     """The permalink file of a night (and a view): it sends the reader to the past views' page at
-    that night.  Only the topic (a slug), the date and the view's number reach it: no brief text."""
-    here = as_of_file(topic, night, view, directory_urls)
-    base = here.removesuffix("index.html") if directory_urls else here.rsplit("/", 1)[0] + "/"
-    target = page_url(as_of_page(topic), directory_urls)
-    query = f"?night={night.isoformat()}" + (f"&view={view}" if view else "")  # an address, not an anchor
-    href = html.escape(relative_url(target, base) + query)
-    words = html.escape(labels.PAST_REDIRECT.format(night=night.isoformat()))
-    title = html.escape(labels.PAST_TITLE.format(night=night.isoformat()))
-    return (
-        '<!doctype html>\n<html lang="zh"><head><meta charset="utf-8">'
-        f"<title>{title}</title>"
-        f'<meta name="robots" content="noindex"><link rel="canonical" href="{href}">'
-        f'<meta http-equiv="refresh" content="0; url={href}"></head>\n'
-        f'<body><p>{words}<a href="{href}">{title}</a></p></body></html>\n'
+    that night (an address, not an anchor: the page has no element a night).  Only the topic (a
+    slug), the date and the view's number reach it: no brief text."""
+    query = f"?night={night.isoformat()}" + (f"&view={view}" if view else "")
+    return redirect(
+        as_of_file(topic, night, view, directory_urls),
+        page_url(as_of_page(topic), directory_urls) + query,
+        labels.PAST_TITLE.format(night=night.isoformat()),
+        labels.PAST_REDIRECT.format(night=night.isoformat()),
     )
