@@ -50,9 +50,11 @@ def _views_by_night(today: LivingDoc) -> tuple[dict[tuple[str, str], list[str]],
     pieces = pastviews._Pieces(layout, linker, NightText(layout, linker))
     nights_of(today, observe=pieces)
     shown = {}
-    for (view, _month), chunk in pieces.chunks.items():
-        for night, ids in chunk.nights.items():
-            shown[(night, view)] = [pieces.html[p] for p in ids]
+    for path, data in pieces.files(today.topic):
+        chunk = json.loads(gzip.decompress(data))
+        view = path.rsplit("/", 1)[1].rsplit("-", 2)[0]  # <view>-<YYYY>-<MM>.pvd
+        for night, ids in chunk["nights"].items():
+            shown[(night, view)] = [chunk["pieces"][p] for p in ids]
     return shown, layout
 
 

@@ -33,7 +33,7 @@ from ..core.findings import Finding
 from ..core.load import Cache
 from ..core.model import Rules
 from ..core.pipeline import analyse
-from ..core.workers import give_back_memory
+from ..core.workers import Worker, give_back_memory
 from ..site import searchindex
 from ..site.layout import layouts
 from ..site.leaks import Leak, LeakCheck, Reading
@@ -44,6 +44,7 @@ from ..site.pages import (
     at_body_start,
     generated_pages,
     listed_pages,
+    past_data,
     with_as_of_banner,
 )
 from ..site.templating import Templates, override_folders
@@ -224,8 +225,10 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         self.build.stubs = {}
         added: list[GeneratedFile] = []
         preview_search = self.session.serving and self.config.search == "pagefind"
+        if past:  # every night's views, rendered by a worker while the pages are; written into the site after them
+            self.build.past = Worker(past_data, self.build.layouts)
         for path, content in generated_pages(
-            self.build.layouts, config.site_url, config.use_directory_urls, preview=preview_search
+            self.build.layouts, config.site_url, config.use_directory_urls, preview=preview_search, past_data=not past
         ):
             if files.get_file_from_path(path) is None:
                 file = GeneratedFile.generated(config, path, content=content)
@@ -305,6 +308,11 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         written into a fresh folder replaces the published one, unless ``--strict`` is about to
         fail it: a failed build leaves the previous site as it was."""
         site = Path(config.site_dir)
+        if self.build.past is not None:  # before the site is read for withheld claims: the check reads them too
+            for path, data in self.build.past.result():
+                (site / path).parent.mkdir(parents=True, exist_ok=True)
+                (site / path).write_bytes(data)
+            self.build.past = None
         # A preview reads only what this rebuild wrote: the rest was read when it was written,
         # against the same withheld claims (a change to them converts every page).
         since = self.build.started - 1.0 if self.session.preview is not None else None
@@ -351,6 +359,9 @@ class DigestPlugin(BasePlugin[DigestConfig]):
 
     def _stop_workers(self) -> None:
         self._stop_prerender()
+        if self.build.past is not None:
+            self.build.past.close()
+            self.build.past = None
         if self.build.reading is not None:
             self.build.reading.close()
             self.build.reading = None

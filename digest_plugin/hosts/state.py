@@ -21,6 +21,7 @@ from ..core.doc import LivingDoc
 from ..core.findings import Finding
 from ..core.load import Cache
 from ..core.pipeline import IdleCollection, Result
+from ..core.workers import Worker
 from ..site import searchindex
 from ..site.layout import Layout
 from ..site.leaks import LeakCheck, Reading
@@ -105,6 +106,9 @@ class Build:
     """In a one-off build: a worker reads each page for withheld claims once it is written."""
     last_written: str | None = None
     """The page MkDocs writes after ``on_post_page``: named to the reader at the next page."""
+    past: Worker[list[tuple[str, bytes]]] | None = None
+    """In a one-off build: a worker renders every night's past views (:mod:`..site.pastviews`) while
+    the pages are written; their data files go into the site before it is read for withheld claims."""
     as_of: dt.date | None = None
     """A past view's night (``as_of``, or ``DIGEST_AS_OF`` from ``digest build --as-of``): every page says so."""
 

@@ -123,11 +123,17 @@ def search_script(*, preview: bool = False) -> str:
 
 
 def generated_pages(
-    layouts: Mapping[str, Layout], site_url: str | None = None, directory_urls: bool = True, *, preview: bool = False
+    layouts: Mapping[str, Layout],
+    site_url: str | None = None,
+    directory_urls: bool = True,
+    *,
+    preview: bool = False,
+    past_data: bool = True,
 ) -> Iterator[tuple[str, str | bytes]]:
     """(source path, content) of every generated file, in a fixed order (``preview``: a ``serve``
     preview's, whose search box says what its index may miss).  A page's content is its Markdown; a
-    past view's data is bytes (gzip'd JSON)."""
+    past view's data is bytes (gzip'd JSON), left out with ``past_data=False`` (a host that makes it
+    beside the pages: :func:`past_data`)."""
     yield CSS_PATH, package_files("digest_plugin").joinpath("assets/digest.css").read_text(encoding="utf-8")
     yield JS_PATH, package_files("digest_plugin").joinpath("assets/digest.js").read_text(encoding="utf-8")
     yield SEARCH_JS_PATH, search_script(preview=preview)
@@ -145,15 +151,20 @@ def generated_pages(
         for night in sorted({b.date for b in layout.doc.briefs}):
             yield night_file(topic, night, directory_urls), night_redirect(topic, night, directory_urls)
         if layout.past:
-            yield from _past_pages(layout, directory_urls)
+            yield from _past_pages(layout, directory_urls, past_data)
         for brief in layout.doc.briefs:
             # Only validated fields (date, slug, round) reach the heading: they cannot carry markup.
             title = labels.PAGE_BRIEF.format(date=brief.date.isoformat(), topic=brief.topic, round=brief.round)
             yield brief_page(brief), stub(title, f"[[digest brief={brief.id}]]")
 
 
-def _past_pages(layout: Layout, directory_urls: bool) -> Iterator[tuple[str, str | bytes]]:
-    """The past views' page, a permalink file per night and per view, and their data."""
+def past_data(layouts: Mapping[str, Layout]) -> list[tuple[str, bytes]]:
+    """Every topic's past views' data files (site path, bytes): what a worker makes beside the pages."""
+    return [made for layout in layouts.values() if layout.past for made in past_files(layout)]
+
+
+def _past_pages(layout: Layout, directory_urls: bool, data: bool = True) -> Iterator[tuple[str, str | bytes]]:
+    """The past views' page, a permalink file per night and per view, and (``data``) their data."""
     topic = layout.topic
     yield as_of_page(topic), stub(labels.PAGE_PAST, "[[digest as-of]]")
     shown = views(layout)
@@ -161,7 +172,8 @@ def _past_pages(layout: Layout, directory_urls: bool) -> Iterator[tuple[str, str
         yield as_of_file(topic, night, None, directory_urls), past_redirect(topic, night, None, directory_urls)
         for view in shown:
             yield as_of_file(topic, night, view, directory_urls), past_redirect(topic, night, view, directory_urls)
-    yield from past_files(layout)
+    if data:
+        yield from past_files(layout)
 
 
 def with_as_of_banner(page: str, night: dt.date) -> str:

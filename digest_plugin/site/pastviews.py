@@ -115,10 +115,17 @@ class _Pieces:
         """A section's view as it last changed: sub-section headings (pieces) and entries (ids)."""
         self.started = False
         self.single = False
+        self.month = ""
+        self.done: dict[tuple[str, str], bytes] = {}
+        """Each finished month's chunk of each view, as the site stores it (gzip'd JSON)."""
 
     # ------------------------------------------------------------------ the observer
 
     def __call__(self, t: Tonight) -> None:
+        month = t.night.strftime("%Y-%m")
+        if self.chunks and month != self.month:  # last month is done: its chunks to bytes, what no view shows let go
+            self._close_month()
+        self.month = month
         doc = self.text.doc = t.doc
         cutoff = t.night - dt.timedelta(days=doc.archive_after_days)
         single = len(doc.briefs) == 1  # a name says its brief's date once there are two briefs
@@ -171,7 +178,6 @@ class _Pieces:
             event = callout.settled or (callout.history[-1] if callout.history else None)
             self.last_contradiction[cid] = event.brief.date if event else callout.brief.date
             self.members[REGISTER].add(cid)
-        month = t.night.strftime("%Y-%m")
         for key in self.keys:
             before = self.members.get(key, set())
             if key == REGISTER:
@@ -295,15 +301,33 @@ class _Pieces:
 
     # ------------------------------------------------------------------ the files
 
-    def files(self, topic: str) -> Iterator[tuple[str, bytes]]:
-        """Each chunk's path and bytes (the same bytes for the same data: sorted keys, no time)."""
-        for (key, month), chunk in sorted(self.chunks.items()):
+    def _close_month(self) -> None:
+        """The month's chunks to bytes; then every piece no view shows any more is let go (at ten
+        years the pieces of every night are half a gigabyte of HTML; a month's window, a few MB).
+        An entry or callout out of every view is rendered again when a night brings it back."""
+        for (key, month), chunk in self.chunks.items():
             data = {
                 "nights": chunk.nights,
                 "pieces": {p: self.html[p] for p in sorted(chunk.pieces)},
                 "records": {p: self.records[p] for p in sorted(chunk.pieces) if p in self.records},
             }
-            yield as_of_data(topic, key, month), _gzip(_json(data))
+            self.done[(key, month)] = _gzip(_json(data))
+        self.chunks.clear()
+        shown = {e for key, members in self.members.items() if key != REGISTER for e in members}
+        self.entry_piece = {e: p for e, p in self.entry_piece.items() if e in shown}
+        self.callout_piece = {c: p for c, p in self.callout_piece.items() if c in self.members[REGISTER]}
+        kept = {*self.entry_piece.values(), *self.callout_piece.values()}
+        kept.update(part for shape in self.shape.values() for kind, part in shape if kind == "heading")
+        for table in (self.html, self.records, self.canonical, self.marks):
+            for piece in [p for p in table if p not in kept]:
+                del table[piece]
+
+    def files(self, topic: str) -> Iterator[tuple[str, bytes]]:
+        """Each chunk's path and bytes (the same bytes for the same data: sorted keys, no time)."""
+        if self.chunks:
+            self._close_month()
+        for (key, month), data in sorted(self.done.items()):
+            yield as_of_data(topic, key, month), data
 
 
 def _numbers(number: str) -> list[int]:
