@@ -429,7 +429,7 @@ class LivingDoc:
         wrong, so it never becomes a fact); once confirmed, the claim is publishable.  A spelling
         named by two contradictions is withheld by the earlier one."""
         if self.withheld_given is not None:
-            return dict(sorted(self.withheld_given.items(), key=lambda pc: (-len(pc[0]), pc[0])))
+            return longest_first(self.withheld_given)
         found: dict[str, ContradictionView] = {}
         for c in self.contradictions:
             for claim in c.contradiction.withheld if c.is_open or c.corrected else ():
@@ -437,7 +437,7 @@ class LivingDoc:
                     found.setdefault(pattern, c)
         for pattern, view in self.later_withheld.items():  # a past view: what today withholds, too
             found.setdefault(pattern, view)
-        return dict(sorted(found.items(), key=lambda pc: (-len(pc[0]), pc[0])))
+        return longest_first(found)
 
     def withheld_later(self, view: ContradictionView) -> bool:
         """Whether ``view`` is a contradiction opened after this past view's night: its callout is not
@@ -462,11 +462,7 @@ class LivingDoc:
     def _withheld_by_canonical(self) -> dict[str, ContradictionView]:
         """The withheld spellings by canonical form (one pattern each), longest first; a form two
         contradictions withhold belongs to the earlier one."""
-        found: dict[str, ContradictionView] = {}
-        for p, view in self.withheld.items():
-            found.setdefault(spelling.canonical(p), view)
-        found.pop("", None)
-        return dict(sorted(found.items(), key=lambda cv: (-len(cv[0]), cv[0])))
+        return by_canonical(self.withheld)
 
     def withheld_by(self, matched: str) -> ContradictionView:
         """The contradiction that withholds a spelling :attr:`withheld_pattern` matched."""
@@ -578,6 +574,21 @@ class _Sieve:
 
 
 ARXIV_MENTION = arxiv.MENTION
+
+
+def longest_first(withheld: Mapping[str, ContradictionView]) -> dict[str, ContradictionView]:
+    """Withheld spellings, longest first (so the longest match wins), then in code-point order."""
+    return dict(sorted(withheld.items(), key=lambda pc: (-len(pc[0]), pc[0])))
+
+
+def by_canonical(withheld: Mapping[str, ContradictionView]) -> dict[str, ContradictionView]:
+    """Withheld spellings (longest first) by canonical form, longest first; a form two spellings share
+    belongs to the first (the earlier contradiction's, as :attr:`LivingDoc.withheld` orders them)."""
+    found: dict[str, ContradictionView] = {}
+    for p, view in withheld.items():
+        found.setdefault(spelling.canonical(p), view)
+    found.pop("", None)
+    return longest_first(found)
 
 
 def _group(views: Iterable[T], keys: Callable[[T], Iterable[str]]) -> dict[str, list[T]]:

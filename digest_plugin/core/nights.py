@@ -24,7 +24,6 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from . import spelling
 from .doc import (
     ContradictionView,
     EntryView,
@@ -32,6 +31,8 @@ from .doc import (
     LivingDoc,
     Night,
     SectionView,
+    by_canonical,
+    longest_first,
 )
 from .merge import MergeState, merge
 from .model import DISCARDED, Brief, Contradiction, ContradictionChange, Outcome, Outline, Rules, Status
@@ -180,15 +181,11 @@ class _Reading:
     sieve: Any = None
 
     def __post_init__(self) -> None:
-        self.withheld = dict(sorted(self.given.items(), key=lambda pc: (-len(pc[0]), pc[0])))
+        self.withheld = longest_first(self.given)
 
     @cached_property
     def by_canonical(self) -> dict[str, ContradictionView]:
-        found: dict[str, ContradictionView] = {}
-        for p, view in self.withheld.items():
-            found.setdefault(spelling.canonical(p), view)
-        found.pop("", None)
-        return dict(sorted(found.items(), key=lambda cv: (-len(cv[0]), cv[0])))
+        return by_canonical(self.withheld)
 
     def pattern(self, doc: LivingDoc) -> Any:
         if not self.by_canonical:

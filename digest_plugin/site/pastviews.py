@@ -50,6 +50,7 @@ from .layout import (
     redirect,
     section_anchor,
 )
+from .render import section_title
 from .text import Block, Heading, Raw, esc, level_of
 
 REGISTER = "register"
@@ -237,8 +238,6 @@ class _Pieces:
         return shown
 
     def _heading(self, number: str, t: Tonight) -> str:
-        from .render import section_title  # the page's own words for a heading
-
         title = self.text.plain(section_title(t.doc.sections[number]))
         return self._piece(f'<h2 id="{esc(section_anchor(number) or "")}">{esc(title)}</h2>')
 
