@@ -21,7 +21,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from helpers import Site, later_brief, night_brief, reshaping_changes, search_docs
+from helpers import Site, brief_item, later_brief, night_brief, reshaping_changes, search_docs
 from helpers.shared import corpus_nights
 
 from digest_plugin.core import labels
@@ -125,6 +125,105 @@ def test_a_reshaping_nights_views_are_its_past_view_rendered_whole(shipped):
     )
     today = merge(shipped.outlines["inference"], [*shipped.briefs, later_brief(**reshaping_changes()), quiet])
     _assert_every_view_is_the_past_view_rendered_whole(today)
+
+
+def test_an_item_shown_by_two_entries_loses_its_dispute_tag_on_both(shipped):
+    """An item that updates two entries (``placement.entries``) shows on both; a contradiction naming the
+    item tags both, and when a later night settles it, both lose the tag that night (found on the blind
+    nights: the second entry kept a stale tag)."""
+    both = brief_item(
+        "both-entries",
+        1,
+        "llm-d 与 ModelExpress 同一版本说明",
+        {
+            "section": "5.1",
+            "entry": "llm-d-1-0",
+            "entries": ["modelexpress-weight-transfer"],
+            "action": "update_in_place",
+            "text": "两条同改。",
+        },
+    )
+    opened = later_brief(
+        items=[both],
+        contradictions=[
+            {
+                "id": "both-version",
+                "number": 1,
+                "title": "版本口径",
+                "text": "两处版本号口径不一。",
+                "touches": {"items": ["both-entries"]},
+                "disposition": "with_label",
+            }
+        ],
+    )
+
+    def night(day: str, **changes) -> Brief:
+        title = f"inference · E1（2026-10-{day}）"
+        return Brief.model_validate(
+            {**night_brief(), "id": f"2026-10-{day}-inference-E1", "date": f"2026-10-{day}", "title": title, **changes}
+        )
+
+    quiet = night("23")  # the entries' "new" marks lapse: the settling night has no other reason to redraw them
+    settled = night(
+        "24", contradiction_updates=[{"contradiction": "both-version", "change": "resolved", "text": "已核对。"}]
+    )
+    today = merge(shipped.outlines["inference"], [*shipped.briefs, opened, quiet, settled])
+    shown = _assert_every_view_is_the_past_view_rendered_whole(today)
+
+    def tagged(night: str) -> set[str]:
+        pieces = [p for view in ("1", "2", "3", "4", "5", "6") for p in shown[(night, view)]]
+        return {
+            re.search(r'data-digest-entry="([^"]+)"', p).group(1)
+            for p in pieces
+            if 'class="digest-dispute" data-contradiction="both-version"' in p
+        }
+
+    assert tagged("2026-10-22") == tagged("2026-10-23") == {"llm-d-1-0", "modelexpress-weight-transfer"}
+    assert tagged("2026-10-24") == set()
+
+
+def test_a_move_redraws_what_names_the_moved_entry(shipped):
+    """Two records show where another entry is: a split's notices name the parts and the whole by their
+    section, and a callout lists the sections of the entries it names.  When one of those entries moves on
+    a later night, both are redrawn that night though no brief touched them (found on the blind nights)."""
+    reshaping = reshaping_changes()
+    opened = later_brief(
+        **reshaping,
+        contradictions=[
+            {
+                "id": "kapitsa-basis",
+                "number": 1,
+                "title": "口径",
+                "text": "口径不一。",
+                "touches": {"entries": ["kapitsa"]},
+                "disposition": "with_label",
+            }
+        ],
+    )
+
+    def night(day: str, **changes) -> Brief:
+        title = f"inference · E1（2026-10-{day}）"
+        return Brief.model_validate(
+            {**night_brief(), "id": f"2026-10-{day}-inference-E1", "date": f"2026-10-{day}", "title": title, **changes}
+        )
+
+    moves = [
+        {"entry": "kapitsa", "to": "5.2", "text": "挪到成本一节。"},
+        {"entry": "night-1", "to": "3.1", "text": "挪到调度一节。"},
+    ]
+    today = merge(shipped.outlines["inference"], [*shipped.briefs, opened, night("23"), night("24", moves=moves)])
+    shown = _assert_every_view_is_the_past_view_rendered_whole(today)
+    callout = next(
+        p for p in shown[("2026-10-24", pastviews.REGISTER)] if 'data-digest-contradiction="kapitsa-basis"' in p
+    )
+    assert "5.2" in re.search(r'data-sections="([^"]*)"', callout).group(1).split()
+    whole = next(
+        p
+        for view in ("1", "2", "3", "4", "5", "6")
+        for p in shown[("2026-10-24", view)]
+        if 'id="entry-torchtpu-backends"' in p
+    )
+    assert "§3.1" in whole
 
 
 def test_each_view_states_what_its_night_held_statement_by_statement(lifecycle_data):

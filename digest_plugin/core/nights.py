@@ -334,6 +334,8 @@ class _Log:
         )
         for cid in _born(state.contradictions, self.born_contradictions, contradiction_ids):
             self._came(state.contradictions[cid].contradiction)
+        if any(ch.sections_opened for ch in changes) or any(b.moves for b in briefs):
+            contradiction_ids += self._resectioned(set(contradiction_ids))
         contradiction_ids.sort(key=self.born_contradictions.__getitem__)  # the doc's order: the order they came
         entry_ids = _unique(
             [
@@ -360,6 +362,16 @@ class _Log:
         state.renamed.clear()
         state.cited.clear()
         return _Touched(section_numbers, entry_ids, contradiction_ids, follow_up_ids, paper_keys)
+
+    def _resectioned(self, touched: set[str]) -> list[str]:
+        """The contradictions no brief touched tonight whose sections changed under them: a section
+        they name was opened, or an entry they name moved (a register callout lists its sections).
+        Read only on a night that opens a section or moves an entry: a few in ten years."""
+        return [
+            cid
+            for cid, frozen in self.contradictions.items()
+            if cid not in touched and frozen.sections != self.state.touched_sections(frozen.contradiction)
+        ]
 
     # ------------------------------------------------------------------ freezing one object
 

@@ -110,6 +110,11 @@ class _Pieces:
         self.chunks: dict[tuple[str, str], _Chunk] = {}
         self.fresh: set[str] = set()
         """The entries last night's brief made or changed: their "new" mark lapses tonight."""
+        self.showing: dict[str, set[str]] = {}
+        """Item id → the entries that show it (an item updating several entries shows on each, and a
+        contradiction naming it tags each: the pass names only the entry it is placed in)."""
+        self.shows: dict[str, str] = {}
+        """Entry id → the item it shows."""
         self.home: dict[str, str] = {}
         """Entry id → the top section it is in."""
         self.shape: dict[str, list[tuple[str, str]]] = {}
@@ -141,6 +146,9 @@ class _Pieces:
             for item_id in doc.follow_up(fid).follow_up.items:
                 if (placed := doc.items.get(item_id)) is not None:
                     again.add(placed.entry_id)
+        for cid in t.contradictions:
+            if (touched := doc.contradiction(cid)) is not None:
+                again.update(*(self.showing.get(i, ()) for i in touched.contradiction.touches.items))
         for key in t.papers:  # a callout shows the papers it cites, with their counts as they stood
             callouts |= self.citing.get(key, set())
         if t.dirty:
@@ -151,6 +159,9 @@ class _Pieces:
             again |= {e for e in live if self._holds(self.entry_piece[e], forms, names)}
             callouts |= {c for c in self.members[REGISTER] if self._holds(self.callout_piece[c], forms, names)}
         self.withheld = doc.withheld
+        for entry_id in [e for e in again if e in doc.entries]:  # a split's notices name the parts and the whole,
+            view = doc.entries[entry_id]  # each by its section and title as they stand
+            again.update(view.split_into, [view.split_from] if view.split_from is not None else ())
         again &= doc.entries.keys()
         # a released claim's note names the night it is read on
         callouts |= {c for c in self.members[REGISTER] if c in doc.released_later}
@@ -159,6 +170,7 @@ class _Pieces:
         for entry_id in sorted(again):
             view = doc.entries[entry_id]
             self.entry_piece[entry_id] = self._piece(self._entry(view), f"entry-{entry_id}")
+            self._shows(entry_id, view.item.id if view.item else None)
             face = (level_of(view), view.title, view.item.title if view.item else None)
             if self.faces.get(entry_id) != face:  # a callout shows each entry it names by these
                 self.faces[entry_id] = face
@@ -193,6 +205,17 @@ class _Pieces:
             chunk = self.chunks.setdefault((key, month), _Chunk())
             chunk.nights[t.night.isoformat()] = shown
             chunk.pieces.update(shown)
+
+    def _shows(self, entry_id: str, item_id: str | None) -> None:
+        if (was := self.shows.get(entry_id)) == item_id:
+            return
+        if was is not None:
+            self.showing[was].discard(entry_id)
+        if item_id is None:
+            self.shows.pop(entry_id, None)
+        else:
+            self.shows[entry_id] = item_id
+            self.showing.setdefault(item_id, set()).add(entry_id)
 
     def _all_contradictions(self, t: Tonight) -> set[str]:
         return {c for cids in t.doc.contradictions_by_brief.values() for c in (v.id for v in cids)}
