@@ -1128,6 +1128,28 @@ def test_compare_two_nights(open_page, phone):
     assert page.locator(".digest-past__pair").count() == 0
 
 
+def test_a_comparison_says_what_changed_and_links_each_night_between(open_page):
+    """§3, 10-21 against 10-24: above vLLM's long-prefill freeze, what changed in words — its level, from
+    线索级 to 部分核查 (the vocabulary's labels) — and under the comparison, the three nights between,
+    each linked to what it changed on the changes page."""
+    levels = YAML(typ="safe").load((PROJECT / "data" / "vocabulary.yml").read_text(encoding="utf-8"))["evidence_levels"]
+    page = open_page("/inference/as-of/2026-10-21/3/")
+    _past(page, "2026-10-21", "3")
+    compare = page.locator(".digest-past__compare")
+    compare.locator('input[name="other"]').fill("2026-10-24")
+    compare.locator("button").click()
+    page.locator('.digest-past[data-other="2026-10-24"]').wait_for(timeout=10_000)
+    pair = page.locator(".digest-past__pair").filter(has=page.locator('[data-digest-entry="vllm-long-prefill-freeze"]'))
+    said = pair.locator(".digest-past__what").inner_text()
+    assert f"证据等级：{levels['lead']['label']} → {levels['partially_verified']['label']}" in said, said
+    _shot_around(page, pair, "past-compare-what-1440.png")
+    nights = page.locator(".digest-past__nights a")
+    assert nights.all_inner_texts() == ["2026-10-22", "2026-10-23", "2026-10-24"]
+    nights.nth(1).click()
+    page.wait_for_url("**/inference/changes/2026-10/#night-2026-10-23")
+    assert page.locator("#night-2026-10-23").count() == 1
+
+
 def test_a_briefs_page_leads_to_the_doc_as_it_stood_that_night(open_page):
     page = open_page("/inference/briefs/2026-10-23-inference-E1/")
     page.locator("a.digest-past-link").click()

@@ -176,7 +176,57 @@
     (data.nights[night] || []).forEach(function (id) { if (data.records[id]) found.set(data.records[id], id); });
     return found;
   }
-  function compare(before, from, after, to) {  // what the later night's view differs by, record by record
+  function element(html) {  // a piece the renderer made, parsed and not shown, to read its attributes
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    return holder.content.firstElementChild;
+  }
+  function label(element, selector) {
+    var found = element.querySelector(selector);
+    return found ? found.textContent.replace(/^[\s·]+/, "").trim() : "";
+  }
+  function what(then, now) {  // what differs between two pieces of one record, kind by kind, as text
+    var a = element(then), b = element(now), found = [];
+    if (!a || !b) return words.other;
+    if (a.hasAttribute("data-digest-entry")) {
+      var moved = [a.getAttribute("data-section"), b.getAttribute("data-section")];
+      if (moved[0] !== moved[1]) found.push(fill(words.moved, { from: moved[0], to: moved[1] }));
+      if (b.getAttribute("data-retracted") === "true" && a.getAttribute("data-retracted") !== "true") found.push(words.retracted);
+      if (a.getAttribute("data-level") !== b.getAttribute("data-level")) {
+        var level = ".digest-entry__level .digest-visually-hidden";
+        found.push(fill(words.level, {
+          from: label(a, level) || a.getAttribute("data-level"),
+          to: label(b, level) || b.getAttribute("data-level")
+        }));
+      }
+    } else if (a.hasAttribute("data-digest-contradiction")) {
+      var was = label(a, ".digest-disposition").split("·"), is = label(b, ".digest-disposition").split("·");
+      var from = [], to = [];  // its name, disposition, status: only the parts that differ
+      for (var i = 0; i < Math.max(was.length, is.length); i++) {
+        if ((was[i] || "").trim() !== (is[i] || "").trim()) { from.push((was[i] || "").trim()); to.push((is[i] || "").trim()); }
+      }
+      if (from.length) found.push(fill(words.status, { from: from.join(" · "), to: to.join(" · ") }));
+    }
+    return found.length ? found.join(words.sep) : words.other;
+  }
+  function between(nights, from, to) {  // each night after ``from`` up to ``to``, to its changes (a month each when many)
+    var these = nights.filter(function (n) { return n > from && n <= to; });
+    if (!these.length) return;
+    var many = these.length > 31;
+    var months = [];
+    these.forEach(function (n) { if (months.indexOf(n.slice(0, 7)) < 0) months.push(n.slice(0, 7)); });
+    var nav = body.appendChild(document.createElement("nav"));
+    nav.className = "digest-past__nights";
+    nav.setAttribute("aria-label", fill(many ? words.months : words.nights, { from: from, to: to, count: these.length }));
+    nav.appendChild(words_("p", nav.getAttribute("aria-label")));
+    var list = nav.appendChild(document.createElement("ul"));
+    (many ? months : these).forEach(function (n) {
+      var a = list.appendChild(document.createElement("li")).appendChild(words_("a", n));
+      var template = root.getAttribute(many ? "data-changes-month" : "data-changes-night");
+      a.setAttribute("href", fill(template, { month: n.slice(0, 7), night: n }));
+    });
+  }
+  function compare(before, from, after, to, nights) {  // what the later night's view differs by, record by record
     var then = records(before, from), now = records(after, to);
     var added = [], gone = [], changed = [];
     now.forEach(function (id, record) {
@@ -197,6 +247,7 @@
       changed.forEach(function (pair) {
         var both = body.appendChild(document.createElement("div"));
         both.className = "digest-past__pair";
+        both.appendChild(words_("p", what(pair[0], pair[1]))).className = "digest-past__what";
         both.appendChild(words_("p", fill(words.then, { night: from }))).className = "digest-past__then";
         both.insertAdjacentHTML("beforeend", pair[0]);
         both.appendChild(words_("p", fill(words.then, { night: to }))).className = "digest-past__then";
@@ -204,6 +255,7 @@
       });
     }
     if (!added.length && !gone.length && !changed.length) body.appendChild(words_("p", words.same)).className = "digest-empty";
+    between(nights, from, to);
   }
   var shown = 0;
   function show() {
@@ -223,7 +275,7 @@
         var name = tab ? tab.textContent : view;
         var text;
         if (other && from !== to) {
-          compare(data[0], from, data[1], to);
+          compare(data[0], from, data[1], to, nights);
           text = fill(words.compared, { from: from, to: to, view: name });
         } else {
           one(data[0], night);

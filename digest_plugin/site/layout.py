@@ -117,8 +117,12 @@ def redirect(here: str, target: str, title: str, words: str) -> str:
     )
 
 
+NIGHT_ANCHOR = "night-{night}"
+"""A night's anchor on its month's changes page."""
+
+
 def night_anchor(night: dt.date) -> str:
-    return f"night-{night.isoformat()}"
+    return NIGHT_ANCHOR.format(night=night.isoformat())
 
 
 def feed_page(topic: str) -> str:

@@ -40,12 +40,14 @@ from ..core.nights import Tonight, nights_of
 from .changelog import NightText
 from .fragments import FragmentRenderer
 from .layout import (
+    NIGHT_ANCHOR,
     Layout,
     Linker,
     as_of_data,
     as_of_file,
     as_of_link,
     as_of_page,
+    changes_page,
     page_url,
     redirect,
     section_anchor,
@@ -410,12 +412,24 @@ def shell(page: FragmentRenderer) -> list[Block]:
         "changed": labels.PAST_CHANGED,
         "same": labels.PAST_SAME,
         "then": labels.PAST_THEN,
+        "moved": labels.PAST_WHAT_MOVED,
+        "level": labels.PAST_WHAT_LEVEL,
+        "retracted": labels.PAST_WHAT_RETRACTED,
+        "status": labels.PAST_WHAT_STATUS,
+        "other": labels.PAST_WHAT_OTHER,
+        "sep": labels.PAST_WHAT_SEP,
+        "nights": labels.PAST_NIGHTS,
+        "months": labels.PAST_MONTHS,
     }
+    # where each night between two compared ones is on the changes pages ({month}, {night}: the script's dates)
+    night_href = page.linker.url(changes_page(layout.topic, "{month}"), NIGHT_ANCHOR)
+    month_href = page.linker.url(changes_page(layout.topic, "{month}"))
     return [
         Raw(
             f'<div class="digest-past" data-digest-past data-index="{esc(data)}" '
             f'data-first="{known[0].isoformat()}" data-last="{known[-1].isoformat()}" '
             f'data-words="{esc(json.dumps(words, ensure_ascii=False, sort_keys=True))}" '
+            f'data-changes-night="{esc(night_href)}" data-changes-month="{esc(month_href)}" '
             f"data-search-exclude data-pagefind-ignore>"
             f'<div class="digest-as-of" role="note"><p class="digest-past__banner" aria-live="polite">'
             f"{esc(labels.PAST_LOADING)}</p></div>"
