@@ -472,11 +472,12 @@ def _build(args: argparse.Namespace) -> int:
     when the one before succeeded; for MkDocs, its strict build (the plugin does the rest)."""
     from .core import siteconfig
     from .core.asof import as_of_docs
-    from .core.workers import give_back_memory
+    from .core.workers import Worker, give_back_memory
     from .hosts import zensical_host
     from .site import searchindex
+    from .site.layout import Layout
     from .site.leaks import LeakCheck
-    from .site.pages import write_pages
+    from .site.pages import past_data, write_pages
 
     root = args.config.resolve().parent
     if args.host == "mkdocs":
@@ -500,7 +501,11 @@ def _build(args: argparse.Namespace) -> int:
         settings.get("site_url"),
         settings.get("use_directory_urls", True),
         past=past,
+        past_data=False,
     )
+    # Every night's views, rendered by a worker while Zensical builds (forked before its threads
+    # start), written into the site after it as the MkDocs plugin does: serially they come on top.
+    views = Worker(past_data, {t: Layout(doc, past=True) for t, doc in result.docs.items()}) if past else None
     if siteconfig.digest_option(settings, "search", "material") == "pagefind" and _zensical_search_on(settings):
         print(
             f"{args.config}: warning: Zensical's own search is on with `search: pagefind`: it takes "
@@ -508,12 +513,18 @@ def _build(args: argparse.Namespace) -> int:
             "(the claims quoted in their callouts); add `- search: {enabled: false}` under `plugins`",
             file=sys.stderr,
         )
+    site = root / settings.get("site_dir", "site")
     try:
         zensical_host.build(args.config, settings, args.data, result.docs, written, past=past)
+        for path, data in views.result() if views is not None else ():  # before the site is read for leaks
+            (site / path).parent.mkdir(parents=True, exist_ok=True)
+            (site / path).write_bytes(data)
     except zensical_host.ZensicalError as exc:
         print(f"{args.config}: error: {exc}", file=sys.stderr)
         return 1
-    site = root / settings.get("site_dir", "site")
+    finally:
+        if views is not None:
+            views.close()
     if args.as_of:
         _banner_on_every_page(site, args.as_of)
     check = LeakCheck(result.docs)

@@ -88,8 +88,10 @@ def write_pages(
     directory_urls: bool = True,
     *,
     past: bool = False,
+    past_data: bool = True,
 ) -> list[str]:
-    """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages).
+    """Write every generated page into ``docs_dir`` (for hosts that cannot generate pages); the past
+    views' data too unless ``past_data`` is False (a build that makes it in a worker beside the host).
 
     Never overwrites a file it did not write itself: a hand-written page of the same path wins,
     as it does under the MkDocs plugin."""
@@ -98,7 +100,7 @@ def write_pages(
     before = listed_pages(docs_dir)
     written = []
     layouts = {topic: Layout(doc, past=past) for topic, doc in docs.items()}
-    for path, content in generated_pages(layouts, site_url, directory_urls):
+    for path, content in generated_pages(layouts, site_url, directory_urls, past_data=past_data):
         target = docs_dir / path
         if target.exists() and path not in before:
             continue
