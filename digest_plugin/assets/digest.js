@@ -181,8 +181,8 @@
     holder.innerHTML = html;
     return holder.content.firstElementChild;
   }
-  function label(element, selector) {
-    var found = element.querySelector(selector);
+  function label(piece, selector) {  // a label the renderer wrote in a piece, as text
+    var found = piece.querySelector(selector);
     return found ? found.textContent.replace(/^[\s·]+/, "").trim() : "";
   }
   function what(then, now) {  // what differs between two pieces of one record, kind by kind, as text
