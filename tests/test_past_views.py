@@ -88,6 +88,26 @@ def _past_view_rendered_whole(today: LivingDoc, layout: Layout, night: dt.date, 
     return shown
 
 
+def _night(day: str, **changes) -> Brief:
+    """A brief of night 2026-10-<day> with the given changes (none: a quiet night)."""
+    title = f"inference · E1（2026-10-{day}）"
+    return Brief.model_validate(
+        {**night_brief(), "id": f"2026-10-{day}-inference-E1", "date": f"2026-10-{day}", "title": title, **changes}
+    )
+
+
+def _contradiction(cid: str, **touches: list[str]) -> dict:
+    """A contradiction a brief raises (to be written with a label) on what ``touches`` names."""
+    return {
+        "id": cid,
+        "number": 1,
+        "title": "口径",
+        "text": "口径不一。",
+        "touches": touches,
+        "disposition": "with_label",
+    }
+
+
 def _assert_every_view_is_the_past_view_rendered_whole(today: LivingDoc) -> dict[tuple[str, str], list[str]]:
     shown, layout = _views_by_night(today)
     nights = sorted({b.date for b in today.briefs})
@@ -115,15 +135,7 @@ def test_every_corpus_view_is_its_past_view_rendered_whole():
 
 def test_a_reshaping_nights_views_are_its_past_view_rendered_whole(shipped):
     """A move, a split, a renamed section and an erratum on 10-22, and a quiet night after it."""
-    quiet = Brief.model_validate(
-        {
-            **night_brief(),
-            "id": "2026-10-23-inference-E1",
-            "date": "2026-10-23",
-            "title": "inference · E1（2026-10-23）",
-        }
-    )
-    today = merge(shipped.outlines["inference"], [*shipped.briefs, later_brief(**reshaping_changes()), quiet])
+    today = merge(shipped.outlines["inference"], [*shipped.briefs, later_brief(**reshaping_changes()), _night("23")])
     _assert_every_view_is_the_past_view_rendered_whole(today)
 
 
@@ -145,26 +157,11 @@ def test_an_item_shown_by_two_entries_loses_its_dispute_tag_on_both(shipped):
     )
     opened = later_brief(
         items=[both],
-        contradictions=[
-            {
-                "id": "both-version",
-                "number": 1,
-                "title": "版本口径",
-                "text": "两处版本号口径不一。",
-                "touches": {"items": ["both-entries"]},
-                "disposition": "with_label",
-            }
-        ],
+        contradictions=[_contradiction("both-version", items=["both-entries"])],
     )
 
-    def night(day: str, **changes) -> Brief:
-        title = f"inference · E1（2026-10-{day}）"
-        return Brief.model_validate(
-            {**night_brief(), "id": f"2026-10-{day}-inference-E1", "date": f"2026-10-{day}", "title": title, **changes}
-        )
-
-    quiet = night("23")  # the entries' "new" marks lapse: the settling night has no other reason to redraw them
-    settled = night(
+    quiet = _night("23")  # the entries' "new" marks lapse: the settling night has no other reason to redraw them
+    settled = _night(
         "24", contradiction_updates=[{"contradiction": "both-version", "change": "resolved", "text": "已核对。"}]
     )
     today = merge(shipped.outlines["inference"], [*shipped.briefs, opened, quiet, settled])
@@ -189,29 +186,14 @@ def test_a_move_redraws_what_names_the_moved_entry(shipped):
     reshaping = reshaping_changes()
     opened = later_brief(
         **reshaping,
-        contradictions=[
-            {
-                "id": "kapitsa-basis",
-                "number": 1,
-                "title": "口径",
-                "text": "口径不一。",
-                "touches": {"entries": ["kapitsa"]},
-                "disposition": "with_label",
-            }
-        ],
+        contradictions=[_contradiction("kapitsa-basis", entries=["kapitsa"])],
     )
-
-    def night(day: str, **changes) -> Brief:
-        title = f"inference · E1（2026-10-{day}）"
-        return Brief.model_validate(
-            {**night_brief(), "id": f"2026-10-{day}-inference-E1", "date": f"2026-10-{day}", "title": title, **changes}
-        )
 
     moves = [
         {"entry": "kapitsa", "to": "5.2", "text": "挪到成本一节。"},
         {"entry": "night-1", "to": "3.1", "text": "挪到调度一节。"},
     ]
-    today = merge(shipped.outlines["inference"], [*shipped.briefs, opened, night("23"), night("24", moves=moves)])
+    today = merge(shipped.outlines["inference"], [*shipped.briefs, opened, _night("23"), _night("24", moves=moves)])
     shown = _assert_every_view_is_the_past_view_rendered_whole(today)
     callout = next(
         p for p in shown[("2026-10-24", pastviews.REGISTER)] if 'data-digest-contradiction="kapitsa-basis"' in p
