@@ -18,7 +18,7 @@ from digest_plugin.core.asof import as_of
 from digest_plugin.core.doc import LivingDoc
 from digest_plugin.core.merge import merge
 from digest_plugin.core.model import Brief
-from digest_plugin.core.nights import nights
+from digest_plugin.core.nights import nights, nights_of, start_at
 from digest_plugin.core.pipeline import living_docs
 
 LIFECYCLE = ROOT / "tests" / "fixtures" / "lifecycle"
@@ -198,3 +198,26 @@ def test_the_nights_from_a_later_one_on_are_those_of_the_whole_pass(lifecycle, s
             later = nights(today.outline, today.briefs, None, today.vocabulary, today=today, since=since)
             found = {n.night: diff_json({today.topic: n.before}, {today.topic: n.after})["topics"] for n in later}
             assert found == {night: changes for night, changes in whole.items() if night >= since}, since
+
+
+def test_a_pass_started_from_nights_merged_ahead_is_the_pass_that_merges_them(lifecycle):
+    """``digest serve`` merges the nights before tonight's month while the editor reads (:func:`start_at`);
+    the next edit's pass takes that state instead of merging them again, and must give the same nights.
+    A state merged from other brief objects (the file was edited since), or for another night, is not
+    taken: the pass merges the nights itself."""
+    work, _ = corpus_nights()
+    for today in (lifecycle, living_docs(work / "data")["inference"]):
+        known = sorted({b.date for b in today.briefs})
+        for since in (known[1], known[len(known) // 2], known[-1]):
+            whole = nights_of(today, since)
+            ahead = start_at(today, since)
+            assert ahead.seen and all(b.date < since for b in ahead.seen)
+            assert nights_of(today, since, start=ahead) == whole, since
+            assert not ahead.seen  # taken: its state was changed by that pass, so it starts no other
+    today = living_docs(work / "data")["inference"]
+    since = sorted({b.date for b in today.briefs})[-1]
+    again = living_docs(work / "data")["inference"]  # the same files, read again: other objects
+    stale = start_at(again, since)
+    assert nights_of(today, since, start=stale) == nights_of(today, since) and stale.seen
+    elsewhere = start_at(today, since - dt.timedelta(days=1))
+    assert nights_of(today, since, start=elsewhere) == nights_of(today, since) and elsewhere.seen

@@ -48,9 +48,13 @@ def nights(
     today: LivingDoc | None = None,
     since: dt.date | None = None,
     observe: Callable[[Tonight], None] | None = None,
+    start: Start | None = None,
 ) -> Iterator[Night]:
     """What each night of ``outline``'s topic did to its doc, oldest night first (from ``since`` on:
     the nights before are merged, not followed, which is what a preview of tonight's month needs).
+
+    ``start``: those nights already merged (:func:`start_at`), used when it holds exactly the same
+    briefs (the same objects) with the same outline and rules, and consumed; otherwise they are merged here.
 
     ``today`` is the doc merged from every brief, when the caller has it already: its withholdings
     hold on every night (a claim found wrong since must not read as fact in a past view either).
@@ -65,6 +69,10 @@ def nights(
     log: _Log | None = None
     last: dt.date | None = None
     seen: list[Brief] = []
+    if since is not None and start is not None and start.fits(outline, rules, ordered, since):
+        state, seen, last = start.state, list(start.seen), start.seen[-1].date if start.seen else None
+        start.seen = ()  # its state is changed from here on: it starts no other pass
+        ordered = ordered[len(seen) :]
     for night, group in itertools.groupby(ordered, key=lambda b: b.date):
         tonight = list(group)
         if log is None and (since is None or night >= since):
@@ -78,11 +86,59 @@ def nights(
 
 
 def nights_of(
-    doc: LivingDoc, since: dt.date | None = None, observe: Callable[[Tonight], None] | None = None
+    doc: LivingDoc,
+    since: dt.date | None = None,
+    observe: Callable[[Tonight], None] | None = None,
+    start: Start | None = None,
 ) -> list[Night]:
     """What each night of a merged doc changed (from ``since`` on), merged by the rules ``doc`` was merged with."""
-    rules = Rules(archive_after_days=doc.archive_after_days, hide_discarded=doc.hide_discarded)
-    return list(nights(doc.outline, doc.briefs, rules, doc.vocabulary, today=doc, since=since, observe=observe))
+    found = nights(
+        doc.outline, doc.briefs, _rules(doc), doc.vocabulary, today=doc, since=since, observe=observe, start=start
+    )
+    return list(found)
+
+
+def _rules(doc: LivingDoc) -> Rules:
+    return Rules(archive_after_days=doc.archive_after_days, hide_discarded=doc.hide_discarded)
+
+
+@dataclass
+class Start:
+    """The nights before ``since`` merged ahead of time: what a pass from ``since`` would merge first.
+
+    Why: a preview follows only the nights of the edited month, but must merge every night before it
+    first (0.2 s at a year of briefs, 2 s at ten).  Those nights did not change, so ``digest serve``
+    merges them while it waits for the next edit (:func:`start_at`) and the pass takes them as they
+    are, if the briefs are the very objects it was made from (the loader keeps an unchanged file's)."""
+
+    outline: Outline
+    rules: Rules
+    since: dt.date
+    state: MergeState
+    seen: tuple[Brief, ...]
+
+    def fits(self, outline: Outline, rules: Rules, ordered: list[Brief], since: dt.date) -> bool:
+        n = len(self.seen)
+        return (
+            since == self.since
+            and outline is self.outline
+            and rules == self.rules
+            and all(a is b for a, b in zip(ordered, self.seen, strict=False))
+            and len(ordered) >= n
+            and (n == len(ordered) or ordered[n].date >= since)
+        )
+
+
+def start_at(doc: LivingDoc, since: dt.date) -> Start:
+    """Merge the briefs of ``doc`` dated before ``since``: a pass from ``since`` can start from it."""
+    rules = _rules(doc)
+    seen = tuple(
+        sorted((b for b in doc.briefs if b.topic == doc.outline.topic and b.date < since), key=lambda b: (b.date, b.id))
+    )
+    state = MergeState(doc.outline, rules)
+    for brief in seen:
+        state.apply(brief)
+    return Start(doc.outline, rules, since, state, seen)
 
 
 @dataclass(frozen=True)

@@ -350,6 +350,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             config.site_dir = str(self.session.publish.finish(strict=bool(config.strict)))
         if self.session.serving:
             self.session.idle.schedule()
+            if self.session.preview is not None:
+                self.session.preview.prepare()
 
     def on_build_error(self, *, error: Exception) -> None:
         """A build that failed part-way: its fresh folder goes, the published site stays."""

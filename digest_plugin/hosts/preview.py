@@ -30,11 +30,13 @@ import datetime as dt
 import hashlib
 import html
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.doc import ContradictionView, EntryView, FollowUpView, PlacedItem
+from ..core.nights import Start, start_at
 from ..site.changelog import follow_from
 from ..site.changelog import months as night_months
 from ..site.layout import (
@@ -280,6 +282,33 @@ class Preview:
     records: dict[str, PageRecord] = field(default_factory=dict)
     key: tuple[Any, ...] | None = None
     layouts: Mapping[str, Layout] | None = None
+    starts: dict[str, Start] = field(default_factory=dict)
+    """Per topic, the nights before its last month merged while the editor reads (:meth:`prepare`):
+    the next edit's changes pages follow only that month's nights, and need not merge them again."""
+    preparing: threading.Thread | None = None
+
+    def prepare(self) -> None:
+        """After a rebuild is served, merge in a thread each topic's nights before its last month (the
+        month an edit of tonight's brief changes): 0.2 s at a year of briefs, 2 s at ten, off the
+        way from the editor's next save to the served page."""
+        self.wait()
+        layouts = self.layouts
+        if layouts is None:
+            return
+
+        def merge_ahead() -> None:
+            for topic, layout in layouts.items():
+                if layout.doc.briefs:
+                    month = max(b.date for b in layout.doc.briefs).replace(day=1)
+                    self.starts[topic] = start_at(layout.doc, month)
+
+        self.preparing = threading.Thread(target=merge_ahead, name="digest-merge-ahead", daemon=True)
+        self.preparing.start()
+
+    def wait(self) -> None:
+        if self.preparing is not None:
+            self.preparing.join()
+            self.preparing = None
 
     def plan(
         self,
@@ -289,15 +318,17 @@ class Preview:
         context: Callable[[str], PageContext],
     ) -> Plan:
         """Which of the generated pages (``stubs``: path → Markdown) to convert for ``layouts``."""
+        self.wait()
+        starts, self.starts = self.starts, {}
         previous, self.layouts = self.layouts, layouts
         if previous is None or key != self.key:  # the key names the topics too
             reason = why(self.key if previous is not None else None, key)
             self.key = key
             return Plan(convert=None, reason=reason)
         found = [changed(previous[topic], layout) for topic, layout in layouts.items()]
-        for layout, c in zip(layouts.values(), found, strict=True):
+        for (topic, layout), c in zip(layouts.items(), found, strict=True):
             if c.nights_from is not None:  # only those months' pages are rendered again: follow only their nights
-                follow_from(layout, c.nights_from)
+                follow_from(layout, c.nights_from, starts.get(topic))
         plan = Plan(convert=set())
         assert plan.convert is not None
         for path, stub in stubs.items():

@@ -21,7 +21,7 @@ from ..core import labels
 from ..core.arxiv import key as arxiv_key
 from ..core.changes import Change, differences, topic_changes
 from ..core.doc import ContradictionView, Night
-from ..core.nights import nights_of
+from ..core.nights import Start, nights_of
 from .fragments import FragmentRenderer
 from .layout import Layout, changes_page, night_anchor, night_file, page_url, redirect
 from .text import Block, Heading, Raw, esc, word_sheet
@@ -47,11 +47,12 @@ def months(layout: Layout) -> list[str]:
     return sorted({b.date.strftime("%Y-%m") for b in layout.doc.briefs})
 
 
-def follow_from(layout: Layout, month: str) -> None:
+def follow_from(layout: Layout, month: str, start: Start | None = None) -> None:
     """Follow the nights from ``month`` on only (a preview that renders again only the months an edit
-    can change: the nights before are merged, not followed, which at ten years halves the pass)."""
+    can change: the nights before are merged, not followed, which at ten years halves the pass;
+    ``start``: merged already, while the preview waited for the edit)."""
     if (known := _NIGHTS.get(layout)) is None or known[0] > month:
-        _NIGHTS[layout] = (month, _by_month(layout, dt.date.fromisoformat(f"{month}-01")))
+        _NIGHTS[layout] = (month, _by_month(layout, dt.date.fromisoformat(f"{month}-01"), start))
 
 
 def nights_in(layout: Layout, month: str) -> list[Night]:
@@ -63,9 +64,9 @@ def nights_in(layout: Layout, month: str) -> list[Night]:
     return known[1].get(month, [])
 
 
-def _by_month(layout: Layout, since: dt.date | None) -> dict[str, list[Night]]:
+def _by_month(layout: Layout, since: dt.date | None, start: Start | None = None) -> dict[str, list[Night]]:
     found: dict[str, list[Night]] = {}
-    for night in nights_of(layout.doc, since):
+    for night in nights_of(layout.doc, since, start=start):
         found.setdefault(night.night.strftime("%Y-%m"), []).append(night)
     return found
 
