@@ -194,3 +194,36 @@ def test_the_pull_request_comment_lists_each_change(data_copy):
     assert "Entries split" in comment and "`night-2`, `night-3`" in comment
     assert "Errata applied" in comment and "500+ 贡献者" in comment
     assert "Papers withdrawn by their authors" in comment and "arXiv:2309.06180" in comment
+
+
+def test_a_claim_withheld_on_an_item_that_updates_several_entries_is_withheld_on_each(data_copy):
+    """A contradiction that names an item withholds the figure the item states on every entry the item
+    updates, not only the entry it is placed in: the value never shows on the other entry's page (it did,
+    as that entry's current figure, before)."""
+    from digest_plugin.site.fragments import FragmentRenderer
+    from digest_plugin.site.layout import Layout, Linker, section_page
+
+    item = _item(
+        1,
+        "llm-d 与 Kapitsa 同日的周增",
+        {"section": "5.1", "action": "update_in_place", "entry": "llm-d-1-0", "entries": ["kapitsa"], "text": "两处。"},
+        figures=[{"key": "gain-x", "label": "周增", "value": 9876, "as_of": "2026-10-22"}],
+    )
+    ban = {"text": "周增 9876", "patterns": ["周增 9876"], "figure": "gain-x"}
+    contradiction = {
+        "id": "gain-basis",
+        "number": 1,
+        "title": "周增口径",
+        "text": "两处周增口径不一。",
+        "touches": {"items": ["night-1"]},
+        "disposition": "with_label",
+        "withheld": [ban],
+    }
+    write(data_copy, night_brief(items=[item], contradictions=[contradiction]))
+    doc = analyse(data_copy, today=TODAY).docs["inference"]
+    layout = Layout(doc)
+    for entry_id, section in (("llm-d-1-0", "5"), ("kapitsa", "1")):
+        figure = next(f for f in doc.entries[entry_id].figures if f.key == "gain-x")
+        assert figure.withheld_by is not None and figure.withheld_by.id == "gain-basis", entry_id
+        html = FragmentRenderer(layout, Linker(section_page("inference", section))).entry(doc.entries[entry_id])
+        assert "9876" not in unescape(re.sub(r"<[^>]+>", " ", html)), entry_id

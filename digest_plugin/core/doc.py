@@ -37,6 +37,7 @@ from .model import (
     Retraction,
     Section,
     Status,
+    Touches,
 )
 from .vocabulary import Vocabulary, default_file
 
@@ -51,6 +52,17 @@ class PlacedItem(NamedTuple):
     brief: Brief
     item: Item
     entry_id: str
+
+
+def named_entries(touches: Touches, items: Mapping[str, PlacedItem]) -> list[str]:
+    """The entries a contradiction names: those it names itself, and every entry that shows an item it
+    names (the one the item was placed in, and each further entry an in-place update changes), in
+    that order, once each.  The merge withholds their figures and the site tags them alike."""
+    found = list(touches.entries)
+    for item_id in touches.items:
+        if (placed := items.get(item_id)) is not None:
+            found += [placed.entry_id, *placed.item.placement.entries]
+    return list(dict.fromkeys(found))
 
 
 class FigureValue(NamedTuple):

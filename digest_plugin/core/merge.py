@@ -42,6 +42,7 @@ from .doc import (
     SectionView,
     Stub,
     Update,
+    named_entries,
 )
 from .model import (
     DISCARD,
@@ -354,7 +355,7 @@ class MergeState:
         elif correction.item and correction.item in self.items:
             candidates = [self.items[correction.item].entry_id]
         else:
-            candidates = [*touches.entries, *(self.items[i].entry_id for i in touches.items if i in self.items)]
+            candidates = named_entries(touches, self.items)
         for entry_id in dict.fromkeys(candidates):
             draft = self.entries.get(entry_id)
             if draft is not None and correction.claim is not None:  # a claim: it stays withheld; the story is told
@@ -458,10 +459,10 @@ class MergeState:
             for number in view.sections:
                 on_pages[number].append(view)
             touches = view.contradiction.touches
-            # the entries it names, and the entries of the items it names (the rules read it so too)
-            touched = [*touches.entries, *(self.items[i].entry_id for i in touches.items if i in self.items)]
+            # the entries it names, and every entry that shows an item it names (the rules read it so too)
+            touched = named_entries(touches, self.items)
             for claim in view.contradiction.withheld if view.is_open else ():
-                for entry_id in dict.fromkeys(touched):
+                for entry_id in touched:
                     for fig in self.entries[entry_id].figures if entry_id in self.entries else []:
                         if claim.figure == fig.key:
                             fig.withheld_by = view.contradiction

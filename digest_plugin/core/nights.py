@@ -33,6 +33,7 @@ from .doc import (
     SectionView,
     by_canonical,
     longest_first,
+    named_entries,
 )
 from .merge import MergeState, merge
 from .model import DISCARDED, Brief, Contradiction, ContradictionChange, Outcome, Outline, Rules, Status
@@ -473,8 +474,7 @@ class _Log:
 
     def _entries_of(self, c: Contradiction) -> list[str]:
         """The entries a contradiction names, and the entries of the items it names."""
-        items = self.state.items
-        return list(dict.fromkeys([*c.touches.entries, *(items[i].entry_id for i in c.touches.items if i in items)]))
+        return named_entries(c.touches, self.state.items)
 
     def _came(self, c: Contradiction) -> None:
         """A contradiction seen for the first time: index the entries it names and whether it withholds."""

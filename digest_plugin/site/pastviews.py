@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from ..core import labels, spelling
 from ..core.arxiv import key as arxiv_key
-from ..core.doc import ARXIV_MENTION, ContradictionView, EntryView, LivingDoc
+from ..core.doc import ARXIV_MENTION, ContradictionView, EntryView, LivingDoc, named_entries
 from ..core.nights import Tonight, nights_of
 from .changelog import NightText
 from .fragments import FragmentRenderer
@@ -112,11 +112,6 @@ class _Pieces:
         self.chunks: dict[tuple[str, str], _Chunk] = {}
         self.fresh: set[str] = set()
         """The entries last night's brief made or changed: their "new" mark lapses tonight."""
-        self.showing: dict[str, set[str]] = {}
-        """Item id → the entries that show it (an item updating several entries shows on each, and a
-        contradiction naming it tags each: the pass names only the entry it is placed in)."""
-        self.shows: dict[str, str] = {}
-        """Entry id → the item it shows."""
         self.home: dict[str, str] = {}
         """Entry id → the top section it is in."""
         self.shape: dict[str, list[tuple[str, str]]] = {}
@@ -148,9 +143,6 @@ class _Pieces:
             for item_id in doc.follow_up(fid).follow_up.items:
                 if (placed := doc.items.get(item_id)) is not None:
                     again.add(placed.entry_id)
-        for cid in t.contradictions:
-            if (touched := doc.contradiction(cid)) is not None:
-                again.update(*(self.showing.get(i, ()) for i in touched.contradiction.touches.items))
         for key in t.papers:  # a callout shows the papers it cites, with their counts as they stood
             callouts |= self.citing.get(key, set())
         if t.dirty:
@@ -172,7 +164,6 @@ class _Pieces:
         for entry_id in sorted(again):
             view = doc.entries[entry_id]
             self.entry_piece[entry_id] = self._piece(self._entry(view), f"entry-{entry_id}")
-            self._shows(entry_id, view.item.id if view.item else None)
             face = (level_of(view), view.title, view.item.title if view.item else None)
             if self.faces.get(entry_id) != face:  # a callout shows each entry it names by these
                 self.faces[entry_id] = face
@@ -207,17 +198,6 @@ class _Pieces:
             chunk = self.chunks.setdefault((key, month), _Chunk())
             chunk.nights[t.night.isoformat()] = shown
             chunk.pieces.update(shown)
-
-    def _shows(self, entry_id: str, item_id: str | None) -> None:
-        if (was := self.shows.get(entry_id)) == item_id:
-            return
-        if was is not None:
-            self.showing[was].discard(entry_id)
-        if item_id is None:
-            self.shows.pop(entry_id, None)
-        else:
-            self.shows[entry_id] = item_id
-            self.showing.setdefault(item_id, set()).add(entry_id)
 
     def _all_contradictions(self, t: Tonight) -> set[str]:
         return {c for cids in t.doc.contradictions_by_brief.values() for c in (v.id for v in cids)}
@@ -276,8 +256,7 @@ class _Pieces:
         c = view.contradiction
         for key in {arxiv_key(a) for a in c.touches.citations} | set(ARXIV_MENTION.findall(f"{c.title} {c.text}")):
             self.citing.setdefault(key, set()).add(view.id)
-        items = self.text.doc.items
-        for entry_id in [*c.touches.entries, *(items[i].entry_id for i in c.touches.items if i in items)]:
+        for entry_id in named_entries(c.touches, self.text.doc.items):
             self.naming.setdefault(entry_id, set()).add(view.id)
         self.text.anchors = set()
         return self.text.callout(view)
