@@ -227,3 +227,45 @@ def test_a_claim_withheld_on_an_item_that_updates_several_entries_is_withheld_on
         assert figure.withheld_by is not None and figure.withheld_by.id == "gain-basis", entry_id
         html = FragmentRenderer(layout, Linker(section_page("inference", section))).entry(doc.entries[entry_id])
         assert "9876" not in unescape(re.sub(r"<[^>]+>", " ", html)), entry_id
+
+
+def test_a_correction_of_that_figure_is_made_on_each_entry_that_shows_the_wrong_value(data_copy):
+    """The next night settles it as corrected (9876 → 1234): both entries the item updated show 1234, and
+    9876 is no current value on either (before, the second kept it)."""
+    item = _item(
+        1,
+        "llm-d 与 Kapitsa 同日的周增",
+        {"section": "5.1", "action": "update_in_place", "entry": "llm-d-1-0", "entries": ["kapitsa"], "text": "两处。"},
+        figures=[{"key": "gain-x", "label": "周增", "value": 9876, "as_of": "2026-10-22"}],
+    )
+    contradiction = {
+        "id": "gain-basis",
+        "number": 1,
+        "title": "周增口径",
+        "text": "两处周增口径不一。",
+        "touches": {"items": ["night-1"]},
+        "disposition": "with_label",
+        "withheld": [{"text": "周增 9876", "patterns": ["周增 9876"], "figure": "gain-x"}],
+    }
+    write(data_copy, night_brief(items=[item], contradictions=[contradiction]))
+    settled = night_brief(
+        id="2026-10-23-inference-E1",
+        date="2026-10-23",
+        title="inference · E1（2026-10-23）",
+        contradiction_updates=[
+            {
+                "contradiction": "gain-basis",
+                "change": "resolved",
+                "outcome": "corrected",
+                "text": "核对后为 1234。",
+                "corrections": [{"key": "gain-x", "old": 9876, "new": 1234, "reason": "口径"}],
+            }
+        ],
+    )
+    with (data_copy / "briefs" / "2026-10-23-inference-E1.yml").open("w", encoding="utf-8") as out:
+        YAML().dump(settled, out)
+    doc = analyse(data_copy, today=TODAY).docs["inference"]
+    for entry_id in ("llm-d-1-0", "kapitsa"):
+        figure = next(f for f in doc.entries[entry_id].figures if f.key == "gain-x")
+        assert figure.current.value == 1234, entry_id
+        assert [v.figure.value for v in figure.history if v.corrected_by == "gain-basis"] == [9876], entry_id

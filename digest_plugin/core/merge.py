@@ -65,6 +65,7 @@ from .model import (
     Rules,
     Section,
     Status,
+    Touches,
 )
 from .vocabulary import Vocabulary, default_file
 
@@ -350,12 +351,17 @@ class MergeState:
         """A figure shown wrong: its wrong value leaves the values and the chart, the right one is
         current from this brief, and the entry's history says what was corrected and why."""
         touches = contradiction.touches
+        # the entries that show an item the correction is about: an item that updates several entries
+        # shows the same wrong value on each, so each is corrected where it still shows it
+        items = [correction.item] if correction.item else touches.items
+        showing = set(named_entries(Touches(items=items), self.items))
         if correction.entry:
             candidates = [correction.entry]
         elif correction.item and correction.item in self.items:
-            candidates = [self.items[correction.item].entry_id]
+            candidates = named_entries(Touches(items=[correction.item]), self.items)
         else:
             candidates = named_entries(touches, self.items)
+        applied = False
         for entry_id in dict.fromkeys(candidates):
             draft = self.entries.get(entry_id)
             if draft is not None and correction.claim is not None:  # a claim: it stays withheld; the story is told
@@ -365,6 +371,8 @@ class MergeState:
             figure = next((f for f in draft.figures if f.key == correction.key), None) if draft else None
             if draft is None or figure is None:
                 continue
+            if applied and (entry_id not in showing or figure.current.value != correction.old):
+                continue  # past the first: only another entry of the same item that shows the wrong value now
             figure.history = [
                 v._replace(corrected_by=contradiction.id) if v.figure.value == correction.old else v
                 for v in figure.history
@@ -383,7 +391,9 @@ class MergeState:
                 figure.current, figure.current_from = right, brief.id
             draft.history.append(Update("corrected", brief, None, correction.reason, correction=correction))
             changes.entries_updated.append(draft.id)
-            return
+            if entry_id not in showing:
+                return
+            applied = True
 
     def _open(self, item: Item, brief: Brief, changes: _ChangesDraft) -> None:
         """A ``new_section`` placement opens its section, titled as the brief titles it, unless the
