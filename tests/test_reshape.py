@@ -16,6 +16,8 @@ from ruamel.yaml import YAML
 
 from digest_plugin.authoring.diff import diff_docs
 from digest_plugin.core.pipeline import analyse
+from digest_plugin.site.fragments import FragmentRenderer
+from digest_plugin.site.layout import Layout, Linker, section_page
 
 NIGHT = "2026-10-22-inference-E1"
 TODAY = dt.date(2026, 12, 4)
@@ -196,42 +198,9 @@ def test_the_pull_request_comment_lists_each_change(data_copy):
     assert "Papers withdrawn by their authors" in comment and "arXiv:2309.06180" in comment
 
 
-def test_a_claim_withheld_on_an_item_that_updates_several_entries_is_withheld_on_each(data_copy):
-    """A contradiction that names an item withholds the figure the item states on every entry the item
-    updates, not only the entry it is placed in: the value never shows on the other entry's page (it did,
-    as that entry's current figure, before)."""
-    from digest_plugin.site.fragments import FragmentRenderer
-    from digest_plugin.site.layout import Layout, Linker, section_page
-
-    item = _item(
-        1,
-        "llm-d 与 Kapitsa 同日的周增",
-        {"section": "5.1", "action": "update_in_place", "entry": "llm-d-1-0", "entries": ["kapitsa"], "text": "两处。"},
-        figures=[{"key": "gain-x", "label": "周增", "value": 9876, "as_of": "2026-10-22"}],
-    )
-    ban = {"text": "周增 9876", "patterns": ["周增 9876"], "figure": "gain-x"}
-    contradiction = {
-        "id": "gain-basis",
-        "number": 1,
-        "title": "周增口径",
-        "text": "两处周增口径不一。",
-        "touches": {"items": ["night-1"]},
-        "disposition": "with_label",
-        "withheld": [ban],
-    }
-    write(data_copy, night_brief(items=[item], contradictions=[contradiction]))
-    doc = analyse(data_copy, today=TODAY).docs["inference"]
-    layout = Layout(doc)
-    for entry_id, section in (("llm-d-1-0", "5"), ("kapitsa", "1")):
-        figure = next(f for f in doc.entries[entry_id].figures if f.key == "gain-x")
-        assert figure.withheld_by is not None and figure.withheld_by.id == "gain-basis", entry_id
-        html = FragmentRenderer(layout, Linker(section_page("inference", section))).entry(doc.entries[entry_id])
-        assert "9876" not in unescape(re.sub(r"<[^>]+>", " ", html)), entry_id
-
-
-def test_a_correction_of_that_figure_is_made_on_each_entry_that_shows_the_wrong_value(data_copy):
-    """The next night settles it as corrected (9876 → 1234): both entries the item updated show 1234, and
-    9876 is no current value on either (before, the second kept it)."""
+def _gain_night(data: Path) -> None:
+    """Night 10-22: one item updates llm-d 1.0 and Kapitsa with a figure 周增 9876, and a contradiction on
+    the item withholds it."""
     item = _item(
         1,
         "llm-d 与 Kapitsa 同日的周增",
@@ -247,7 +216,27 @@ def test_a_correction_of_that_figure_is_made_on_each_entry_that_shows_the_wrong_
         "disposition": "with_label",
         "withheld": [{"text": "周增 9876", "patterns": ["周增 9876"], "figure": "gain-x"}],
     }
-    write(data_copy, night_brief(items=[item], contradictions=[contradiction]))
+    write(data, night_brief(items=[item], contradictions=[contradiction]))
+
+
+def test_a_claim_withheld_on_an_item_that_updates_several_entries_is_withheld_on_each(data_copy):
+    """A contradiction that names an item withholds the figure the item states on every entry the item
+    updates, not only the entry it is placed in: the value never shows on the other entry's page (it did,
+    as that entry's current figure, before)."""
+    _gain_night(data_copy)
+    doc = analyse(data_copy, today=TODAY).docs["inference"]
+    layout = Layout(doc)
+    for entry_id, section in (("llm-d-1-0", "5"), ("kapitsa", "1")):
+        figure = next(f for f in doc.entries[entry_id].figures if f.key == "gain-x")
+        assert figure.withheld_by is not None and figure.withheld_by.id == "gain-basis", entry_id
+        html = FragmentRenderer(layout, Linker(section_page("inference", section))).entry(doc.entries[entry_id])
+        assert "9876" not in unescape(re.sub(r"<[^>]+>", " ", html)), entry_id
+
+
+def test_a_correction_of_that_figure_is_made_on_each_entry_that_shows_the_wrong_value(data_copy):
+    """The next night settles it as corrected (9876 → 1234): both entries the item updated show 1234, and
+    9876 is no current value on either (before, the second kept it)."""
+    _gain_night(data_copy)
     settled = night_brief(
         id="2026-10-23-inference-E1",
         date="2026-10-23",
