@@ -477,7 +477,7 @@ def _build(args: argparse.Namespace) -> int:
     from .site import searchindex
     from .site.layout import Layout
     from .site.leaks import LeakCheck
-    from .site.pages import past_data, write_pages
+    from .site.pages import past_data, write_into, write_pages
 
     root = args.config.resolve().parent
     if args.host == "mkdocs":
@@ -516,9 +516,8 @@ def _build(args: argparse.Namespace) -> int:
     site = root / settings.get("site_dir", "site")
     try:
         zensical_host.build(args.config, settings, args.data, result.docs, written, past=past)
-        for path, data in views.result() if views is not None else ():  # before the site is read for leaks
-            (site / path).parent.mkdir(parents=True, exist_ok=True)
-            (site / path).write_bytes(data)
+        if views is not None:  # before the site is read for leaks
+            write_into(site, views.result())
     except zensical_host.ZensicalError as exc:
         print(f"{args.config}: error: {exc}", file=sys.stderr)
         return 1

@@ -353,12 +353,11 @@ class MergeState:
         touches = contradiction.touches
         # the entries that show an item the correction is about: an item that updates several entries
         # shows the same wrong value on each, so each is corrected where it still shows it
-        items = [correction.item] if correction.item else touches.items
-        showing = set(named_entries(Touches(items=items), self.items))
+        showing = named_entries(Touches(items=[correction.item] if correction.item else touches.items), self.items)
         if correction.entry:
             candidates = [correction.entry]
         elif correction.item and correction.item in self.items:
-            candidates = named_entries(Touches(items=[correction.item]), self.items)
+            candidates = showing
         else:
             candidates = named_entries(touches, self.items)
         applied = False

@@ -64,7 +64,7 @@ def nights(
     yielded: what the site's past views render from, in the same pass."""
     rules = rules or Rules()
     words = vocabulary or Vocabulary(default_file())
-    ordered = sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
+    ordered = _ordered(outline, briefs)
     today = today or merge(outline, ordered, rules, words)
     state = MergeState(outline, rules)
     log: _Log | None = None
@@ -97,6 +97,11 @@ def nights_of(
         doc.outline, doc.briefs, _rules(doc), doc.vocabulary, today=doc, since=since, observe=observe, start=start
     )
     return list(found)
+
+
+def _ordered(outline: Outline, briefs: Iterable[Brief]) -> list[Brief]:
+    """The topic's briefs in the order the merge applies them (by night, then id)."""
+    return sorted((b for b in briefs if b.topic == outline.topic), key=lambda b: (b.date, b.id))
 
 
 def _rules(doc: LivingDoc) -> Rules:
@@ -133,9 +138,7 @@ class Start:
 def start_at(doc: LivingDoc, since: dt.date) -> Start:
     """Merge the briefs of ``doc`` dated before ``since``: a pass from ``since`` can start from it."""
     rules = _rules(doc)
-    seen = tuple(
-        sorted((b for b in doc.briefs if b.topic == doc.outline.topic and b.date < since), key=lambda b: (b.date, b.id))
-    )
+    seen = tuple(b for b in _ordered(doc.outline, doc.briefs) if b.date < since)
     state = MergeState(doc.outline, rules)
     for brief in seen:
         state.apply(brief)

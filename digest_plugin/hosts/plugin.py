@@ -46,6 +46,7 @@ from ..site.pages import (
     listed_pages,
     past_data,
     with_as_of_banner,
+    write_into,
 )
 from ..site.templating import Templates, override_folders
 from . import watching
@@ -309,9 +310,7 @@ class DigestPlugin(BasePlugin[DigestConfig]):
         fail it: a failed build leaves the previous site as it was."""
         site = Path(config.site_dir)
         if self.build.past is not None:  # before the site is read for withheld claims: the check reads them too
-            for path, data in self.build.past.result():
-                (site / path).parent.mkdir(parents=True, exist_ok=True)
-                (site / path).write_bytes(data)
+            write_into(site, self.build.past.result())
             self.build.past = None
         # A preview reads only what this rebuild wrote: the rest was read when it was written,
         # against the same withheld claims (a change to them converts every page).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from importlib.resources import files as package_files
 from pathlib import Path
 
@@ -163,6 +163,13 @@ def generated_pages(
 def past_data(layouts: Mapping[str, Layout]) -> list[tuple[str, bytes]]:
     """Every topic's past views' data files (site path, bytes): what a worker makes beside the pages."""
     return [made for layout in layouts.values() if layout.past for made in past_files(layout)]
+
+
+def write_into(site: Path, made: Iterable[tuple[str, bytes]]) -> None:
+    """Files a worker made beside the host (:func:`past_data`), written into the built site."""
+    for path, data in made:
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_bytes(data)
 
 
 def _past_pages(layout: Layout, directory_urls: bool, data: bool = True) -> Iterator[tuple[str, str | bytes]]:
