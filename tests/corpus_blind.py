@@ -676,11 +676,15 @@ def kinds_table(scores: list[Score]) -> str:
     printed for held-out nights (their verdicts and texts stay unread)."""
     by_kind: dict[str, Counter[str]] = {}
     for s in scores:
-        for verdict, what, _ in s.verdicts:
-            by_kind.setdefault(kind_of(what), Counter())[verdict] += 1
-    rows = [f"{'decision kind':<22} {'correct':>8} {'asked':>6} {'wrong':>6}"]
+        for verdict, what, why in s.verdicts:
+            counts = by_kind.setdefault(kind_of(what), Counter())
+            counts[verdict] += 1
+            # an asked decision whose first reading (the safe one published until answered) was already
+            # the ledger's: how much a sharper reader could turn from asked into correct
+            counts["asked_right"] += verdict == "asked" and why == "marked"
+    rows = [f"{'decision kind':<22} {'correct':>8} {'asked':>6} {'wrong':>6} {'asked, read right':>18}"]
     for name, c in sorted(by_kind.items(), key=lambda kv: -sum(kv[1].values())):
-        rows.append(f"{name:<22} {c['correct']:>8} {c['asked']:>6} {c['wrong']:>6}")
+        rows.append(f"{name:<22} {c['correct']:>8} {c['asked']:>6} {c['wrong']:>6} {c['asked_right']:>18}")
     return "\n".join(rows)
 
 

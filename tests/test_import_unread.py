@@ -71,6 +71,39 @@ def test_a_contradiction_numbered_and_quoted_another_way_withholds_its_claim_unt
     assert any("question: 矛盾 1 在修正前不许写进活文档的是哪句？" in n for n in notes)
 
 
+UNTIL = SECOND_NIGHT.format(
+    author="新人",
+    two="""❶ Ironwood 的成本说法：博客原文「Ironwood delivers up to 45% lower cost per million tokens than Trillium」，\
+「up to」两个字没给负载，价目页仍是「TBA」。官方价目页改出来之前，「Ironwood 每百万 token 成本比 v6e 低 45%」§5.2 按兵不动。""",
+    four="- 10-21 跟进：① 顺延；② 已完成；③ 顺延。",
+)
+
+
+def test_a_claim_quoted_right_after_the_condition_it_waits_for_is_withheld_without_a_question():
+    """The ban in words no vocabulary has (「按兵不动」), but in the team's shape: the condition
+    (「…之前，」), then the claim.  The claim and the source's own sentence of it are withheld; the
+    terms quoted as context (「up to」, 「TBA」) are not (withheld, they would be masked site-wide)."""
+    done = import_full(UNTIL, known_briefs=[FIRST])
+    brief = YAML(typ="safe").load(done.text)
+    [new] = brief["contradictions"]
+    assert [w["text"] for w in new["withheld"]] == [
+        "Ironwood 每百万 token 成本比 v6e 低 45%",
+        "Ironwood delivers up to 45% lower cost per million tokens than Trillium",
+    ]
+    assert new["disposition"] == "blocked"
+    assert not brief.get("questions")
+    assert not [m for m in _marks(done.text) if "矛盾 1" in m]
+
+
+def test_a_condition_with_no_claim_after_it_is_still_asked_about():
+    night = UNTIL.replace(
+        "官方价目页改出来之前，「Ironwood 每百万 token 成本比 v6e 低 45%」§5.2 按兵不动。", "§5.2 按兵不动。"
+    )
+    done = import_full(night, known_briefs=[FIRST])
+    brief = YAML(typ="safe").load(done.text)
+    assert [q["at"] for q in brief["questions"]] == ["contradictions[0]"]
+
+
 def test_a_night_that_reads_everything_gets_no_such_mark():
     """The same night with the team's own words: each pointer leads to a decision, nothing is asked."""
     night = (

@@ -999,6 +999,7 @@ WORDING_ACTS: dict[str, str] = {
     "retracted": "an earlier item withdrawn (撤回)",
     "replaced_by_this": "the retracted item is replaced by the item that says so (由本条替代)",
     "withheld": "a claim kept out of the doc until settled (不上活文档)",
+    "withheld_until": "the condition a quoted claim waits for, right before it (…之前，「claim」)",
     "yesterday": "the night before tonight, when a brief points back (昨天, 昨晚)",
     "day_before": "the night before that (前天)",
     "three_back": "three nights before tonight (大前天)",

@@ -246,8 +246,12 @@ def _read_contradiction(
     said = any(words.search(whole) for d, words in DISPOSITION_RULES if d != "blocked") or STILL_TO_CHECK.search(whole)
     held = SECTION_HOLD.search(text) is not None
     if not claims and unread and (not said or held):  # quotes a claim, bans in words the rules do not know
-        _withhold_until_answered(c, number, unread, whole, line, draft, at)
-        claims = unread
+        until = _claims_until(text, unread, draft.words.phrases("withheld_until"))
+        if until:  # 「价目页改过来之前，「X」§5.2 按兵不动」: the condition says which quote waits for it
+            claims = until
+        else:
+            _withhold_until_answered(c, number, unread, whole, line, draft, at)
+            claims = unread
     if claims:
         c["withheld"] = [{"text": claim, "patterns": _spellings(claim, whole)} for claim in claims]
     if label:
@@ -284,6 +288,44 @@ def _named_not_claimed(quote: str, text: str) -> bool:
         if NOT_A_CLAIM_BEFORE.search(text[: m.start()]) or NOT_A_CLAIM_AFTER.match(text[m.end() :]):
             return True
     return False
+
+
+def _claims_until(text: str, quoted: list[str], until: tuple[str, ...]) -> list[str]:
+    """The claims a contradiction keeps out of the doc until a condition is met, read from the shape
+    the team writes it in, whatever the ban's own words: the condition, then the claim quoted right
+    after it (「价目页改过来之前，「X」§5.2 按兵不动」, 「测试环境公开以前，「X」…」).
+
+    The other quotes of the text are withheld with it when they say the same thing in the source's
+    words (the release note's English sentence beside the team's Chinese one): every quote but a
+    short one (a term, 「up to」, 「TBA」, 「可忽略」) that shares no name or figure with a claim.  Such a
+    term is context; withholding it would mask it on every page of the site.  No claim after a
+    condition: nothing is read here (the caller asks the editor)."""
+    if not until:
+        return []
+    words = "|".join(re.escape(w) for w in sorted(until, key=len, reverse=True))
+    after = re.compile(rf"(?:{words})\s*[，,]?\s*「(?P<claim>[^」]+)」")
+    claims = [q for q in dict.fromkeys(m["claim"].strip() for m in after.finditer(text)) if q in quoted]
+    if not claims:
+        return []
+    named = set().union(*(_names_and_figures(claim) for claim in claims))
+    same = [q for q in quoted if q not in claims and (not _short(q) or _names_and_figures(q) & named)]
+    return claims + same
+
+
+NAME_OR_FIGURE = re.compile(r"[A-Za-z][\w.+/-]*|\d+(?:\.\d+)?\s*[%％×x倍]?")
+
+
+def _names_and_figures(text: str) -> set[str]:
+    """The Latin names (v5p, llm-d, TTFT) and the figures (25%, 1.1) of a quote, folded."""
+    found = (m.group().replace(" ", "").rstrip(".") for m in NAME_OR_FIGURE.finditer(text))
+    # a short lowercase word (to, by, up) is English, not a name: 「up to」 shares nothing with a claim
+    return {f.lower() for f in found if len(f) > 3 or not f.isalpha() or not f.islower()}
+
+
+def _short(quote: str) -> bool:
+    """A term rather than a sentence: at most three Latin words, or at most eight other characters."""
+    latin = re.findall(r"[A-Za-z]+", quote)
+    return len(latin) <= 3 and len(re.sub(r"[A-Za-z\s\d.,%-]+", "", quote)) <= 8
 
 
 def _withhold_until_answered(
