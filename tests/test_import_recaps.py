@@ -67,13 +67,34 @@ def test_an_entry_named_beside_its_own_section_is_not_asked_about():
 
 def test_an_unnumbered_list_that_ends_part_four_is_read_as_follow_ups_and_asked_about():
     text, brief = _night(
-        four="- 条目 1 原地更新 Kapitsa。\n\n### 明天接着做\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"
+        four="- 条目 1 原地更新 Kapitsa。\n\n### 还要接着做的\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"
     )
     assert [f["text"] for f in brief["follow_ups"]] == ["老李：盯 Kapitsa 的下一张卡", "Jay：问维护者要配置"]
     assert [f["number"] for f in brief["follow_ups"]] == [1, 2]
-    assert brief["follow_ups_heading"] == "明天接着做"
+    assert brief["follow_ups_heading"] == "还要接着做的"
     assert brief["conclusions"] == ["条目 1 原地更新 Kapitsa。"]  # the list left the conclusions, nothing else
     assert len(_marks(text, "ends part 四")) == 2
+
+
+@pytest.mark.parametrize(
+    "heading", ["### 明天接着做", "### 交给 W01-7（周日，楠）", "**Parking lot → Tue (Kai)**", "下一轮待测（T+1）："]
+)
+def test_a_last_list_handed_to_a_night_to_come_is_read_as_follow_ups_without_asking(heading):
+    """A heading that hands the list on (a weekday with no 上, 「T+1」, 「明天」 and the team's other words for a
+    night to come) says what the list is: tonight's follow-ups, with nothing to ask."""
+    text, brief = _night(
+        four=f"- 条目 1 原地更新 Kapitsa。\n\n{heading}\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"
+    )
+    assert [f["text"] for f in brief["follow_ups"]] == ["老李：盯 Kapitsa 的下一张卡", "Jay：问维护者要配置"]
+    assert brief["conclusions"] == ["条目 1 原地更新 Kapitsa。"]
+    assert not _marks(text, "ends part 四")
+
+
+def test_a_last_list_headed_by_a_past_weekday_is_still_asked_about():
+    text, brief = _night(
+        four="- 条目 1 原地更新 Kapitsa。\n\n### 上周四议过的\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"
+    )
+    assert not brief.get("follow_ups") or _marks(text, "ends part 四")
 
 
 def test_a_last_list_that_reports_on_earlier_follow_ups_stays_with_the_conclusions():

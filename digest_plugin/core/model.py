@@ -1004,6 +1004,7 @@ WORDING_ACTS: dict[str, str] = {
     "day_before": "the night before that (前天)",
     "three_back": "three nights before tonight (大前天)",
     "previous_round": "the round before this one (前一轮)",
+    "days_ahead": "a night to come, when a list is handed on (明天, 下一轮)",
     "renamed": "a section renamed, its number kept (改名为「…」)",
     "moved": "an entry moved to another section (挪到 §…)",
     "split": "an earlier entry split in two or more, each part one of tonight's items (一分为二)",

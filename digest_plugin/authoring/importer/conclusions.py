@@ -114,7 +114,7 @@ def read_conclusions(
         added = [i for i, f in enumerate(out.get("follow_ups", [])) if str(f["id"]) not in read]
         if not numbered.lines:
             in_paragraph += [str(out["follow_ups"][i]["id"]) for i in added]
-        elif displaced is not None:
+        elif displaced is not None and not lists.hands_on(numbered.heading, draft.words.wording("days_ahead")):
             for i in added:
                 draft.warn(
                     numbered.line,
@@ -195,9 +195,12 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
             draft.origins[("conclusions", new)] = origin
     out["follow_ups_heading"] = title
     follow_ups = out.setdefault("follow_ups", [])
+    handed = lists.hands_on(title, draft.words.wording("days_ahead"))
     for number, (line, text) in enumerate(texts, 1):
         draft.origins[("follow_ups", number - 1)] = line.number
         follow_ups.append(_opened(stem, number, round_ or "", text))
+        if handed:
+            continue  # the heading hands the list to a night to come: follow-ups, nothing to ask
         draft.warn(
             line.number,
             f"follow-ups: the list «{title}» that ends part 四 is read as tonight's follow-ups (numbered 1, 2, 3 … "

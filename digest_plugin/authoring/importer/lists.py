@@ -84,6 +84,19 @@ EARLIER = re.compile(rf"(?<![下每这本今])(?:{HEADING_NIGHT}|昨|前天|前�
 """A heading that points back at an earlier night: its list reports on that night's follow-ups."""
 
 
+WEEKDAY_AHEAD = re.compile(
+    r"(?<![上前昨])(?:周|星期|礼拜)[一二三四五六日天]|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b|T\s*\+\s*\d"
+)
+"""A weekday with no 上 before it (「托付周四」, 「→ Tue」) or 「T+1」: in a list's heading, a night to come."""
+
+
+def hands_on(title: str, ahead: re.Pattern[str]) -> bool:
+    """Whether a list's heading hands it to a night to come (「交给 W01-7（周日，楠）」, 「Parking lot → Tue」,
+    「下一轮待测」): the list is tonight's follow-ups, not a conclusion, and nothing needs asking.  ``ahead``
+    is the team's words for the nights ahead (``days_ahead`` of ``wordings:``)."""
+    return not EARLIER.search(title) and bool(WEEKDAY_AHEAD.search(title) or ahead.search(title))
+
+
 @dataclass
 class Entry:
     number: int
