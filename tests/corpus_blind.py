@@ -270,6 +270,8 @@ class Marks:
         if index + 1 < len(siblings):
             after = siblings[index + 1]
             end = (parent.lc.key(after)[0] if isinstance(after, str) else parent.lc.item(after)[0]) - 1
+            while end > start and self.lines[end].strip().startswith("#"):
+                end -= 1  # the comments right above the next value are its marks, not this one's
         else:
             end = self._end_of(parent, start)
         while start > 0 and self.lines[start - 1].strip().startswith("#"):
