@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from helpers import SECOND_NIGHT, shipped_brief
 from one_night import one_item_night
 from ruamel.yaml import YAML
 
@@ -132,3 +133,33 @@ def test_a_citation_said_to_be_newly_listed_keeps_the_words_and_asks_nothing():
     )
     assert "新登记" in citation["use_note"] and "分页块" in citation["use_note"]
     assert notes == []
+
+
+CARD_ITEM = SECOND_NIGHT.replace(
+    "来源：https://github.com/nace-ai/kapitsa", "来源：organized/paper_cards/2216-2309-06180.md"
+).replace(
+    "与活文档脉络的关系：§1.1 Kapitsa 换数。\n建议归入：§1.1 Kapitsa 原地更新。",
+    "与活文档脉络的关系：动的只是题录，没有新论点。\n建议归入：正文一字不改、条目一条不加；题录在三里更新。",
+)
+
+
+def test_a_paper_cards_item_that_names_no_section_and_is_cited_tonight_refreshes_the_citation():
+    """An item that only brings a paper card's new counts, with part 三 citing that paper, places nothing:
+    it is a citation refresh, read from the shape (its card, tonight's citation), not from its words."""
+    night = CARD_ITEM.format(author="新人", two="无。", four="- 无。").replace(
+        "三、可引用的 arXiv 号\n\n无。",
+        f"三、可引用的 arXiv 号\n\n- arXiv:2309.06180 {TITLE}；被引 5,231（S2），截至 2026-10-22。",
+    )
+    done = import_full(night, known_briefs=[shipped_brief()])
+    brief = YAML(typ="safe").load(done.text)
+    assert brief["items"][0]["placement"]["action"] == "citation_refresh"
+    assert "section" not in brief["items"][0]["placement"]
+    assert not brief.get("questions")
+
+
+def test_a_paper_cards_item_that_names_no_section_and_is_not_cited_is_still_kept_out_and_marked():
+    night = CARD_ITEM.format(author="新人", two="无。", four="- 无。")
+    done = import_full(night, known_briefs=[shipped_brief()])
+    brief = YAML(typ="safe").load(done.text)
+    assert brief["items"][0]["placement"]["action"] == "not_placed"
+    assert any("names no § section" in n.message for n in done.notes)

@@ -8,7 +8,8 @@ and puts the question to the editor (``digest review``) instead of leaving a gap
   (「和昨晚条目 1 是同一件事」); when no single earlier item is named, the item is kept out of the doc
   (``not_placed``) and the editor is asked which item it repeats.
 * An item whose 建议归入 names no § (and does not keep it out) is kept out of the doc too, and the
-  editor is asked where it goes, among the sections its text mentions.
+  editor is asked where it goes, among the sections its text mentions; unless the item is a paper's card
+  that tonight's part 三 cites: then it refreshes that citation and adds nothing (``citation_refresh``).
 
 Every such item still stands whole on its brief's page; the site marks it 待编辑确认.
 """
@@ -19,6 +20,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from ...core import arxiv
 from ...core.model import Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
 from .backrefs import History, find_references
@@ -42,7 +44,11 @@ def settle(brief: dict[str, Any], outline: Outline | None, history: History, dra
         if placement.get("section") == "" and placement.get("action") is PlacementAction.update_in_place:
             _section_of_entry(placement, outline, draft, at)
         if placement.get("section") == "" and PlacementAction(placement["action"]).places:
-            _kept_out_until_placed(item, placement, draft, at, line)
+            if _cited_tonight(item, brief):
+                placement["action"] = PlacementAction.citation_refresh
+                draft.settled(at + ("section",))  # no § is what such an item says, not a gap
+            else:
+                _kept_out_until_placed(item, placement, draft, at, line)
         if placement.get("section") == "":
             del placement["section"]
 
@@ -113,6 +119,25 @@ def _lead_instead(
         choices,
         placement.get("text"),
     )
+
+
+CARD_ID = re.compile(r"paper_cards/(?:[^/]*?-)?(?P<yymm>\d{4})-(?P<number>\d{4,5})(?:v\d+)?\.md$")
+"""A paper card's file names its arXiv id (「organized/paper_cards/2216-2401-09670.md」: 2401.09670)."""
+
+
+def _cited_tonight(item: dict[str, Any], brief: dict[str, Any]) -> bool:
+    """Whether an item that names no § is a paper's card that part 三 cites tonight (by its card or by
+    the arXiv id the card's name carries): an item that refreshes the paper's citation (counts, OA status,
+    a merged record) and places nothing, whatever words its 建议归入 uses (「正文一字不改、条目一条不加」)."""
+    materials = ((item.get("sources") or {}).get("materials")) or []
+    cards = {m["path"] for m in materials if isinstance(m, dict) and "paper_cards/" in str(m.get("path", ""))}
+    if not cards:
+        return False
+    ids = {f"{m['yymm']}.{m['number']}" for card in cards if (m := CARD_ID.search(card))}
+    for citation in brief.get("citations") or []:
+        if citation.get("card") in cards or arxiv.key(str(citation.get("arxiv", ""))) in ids:
+            return True
+    return False
 
 
 def _kept_out_until_placed(item: dict[str, Any], placement: dict[str, Any], draft: Draft, at: At, line: int) -> None:
