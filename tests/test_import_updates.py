@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, SECOND_NIGHT, shipped_brief
 from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
+
+from digest_plugin.authoring.importer import import_full
+from digest_plugin.core.model import Outline
 
 
 @pytest.fixture(scope="module")
@@ -183,3 +186,39 @@ def test_a_table_of_earlier_doubts_in_part_two_is_read_row_by_row():
     assert "dolphin-venice-vvv" not in updates  # 照旧: nothing changes
     plain = YAML(typ="safe").load(import_full(night, known_briefs=[first]).text)
     assert "contabo-low-credibility" not in {u["contradiction"] for u in plain.get("contradiction_updates") or []}
+
+
+@pytest.mark.parametrize(
+    ("placed", "action", "after"),
+    [
+        ("『Kapitsa』原地换数：Stars 188。", "update_in_place", None),
+        ("「Kapitsa」补一行：Stars 188（截至 2026-10-22）。", "update_in_place", None),
+        ("『Kapitsa』下挂一行线索。", "mount_lead", "kapitsa"),
+    ],
+)
+def test_a_placement_with_no_section_that_quotes_one_entrys_whole_title_goes_to_that_entry(placed, action, after):
+    """No § in 建议归入, but its first clause quotes the whole title of one entry of the doc: that entry's
+    section, and the entry itself for an update (a lead hangs under it)."""
+    brief = _no_section_night(placed)
+    placement = brief["items"][0]["placement"]
+    assert (placement["section"], placement["action"], placement.get("after")) == ("1.1", action, after)
+    assert placement.get("entry") == ("kapitsa" if action == "update_in_place" else None)
+    assert not brief.get("questions")
+
+
+def test_a_placement_with_no_section_that_quotes_part_of_a_title_is_kept_out():
+    placement = _no_section_night("「Kapit」补一行。")["items"][0]["placement"]
+    assert placement["action"] == "not_placed" and "section" not in placement
+
+
+def _no_section_night(placed: str) -> dict:
+    outline = Outline.model_validate(
+        YAML(typ="safe").load((ROOT / "data" / "outlines" / "inference.yml").read_text(encoding="utf-8"))
+    )
+    night = (
+        SECOND_NIGHT.format(author="新人", two="无。", four="- 无。")
+        .replace("建议归入：§1.1 Kapitsa 原地更新。", f"建议归入：{placed}")
+        .replace("与活文档脉络的关系：§1.1 Kapitsa 换数。", "与活文档脉络的关系：换数。")
+    )
+    done = import_full(night, known_briefs=[shipped_brief()], outline=outline)
+    return YAML(typ="safe").load(done.text)

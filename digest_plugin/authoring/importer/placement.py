@@ -97,6 +97,9 @@ def read_placement(
         return {"section": "", "action": PlacementAction.mount_lead}
     text = f.text
     sections = [m["section"] for m in SECTION_REF.finditer(text)]
+    titled = None if sections else titled_at_head(text, outline)
+    if titled is not None:
+        sections = [titled.section]  # 「『Kapitsa』原地换数」: the entry it names says where
     placement: dict[str, Any] = {"section": sections[0] if sections else "", "text": text}
     if not sections:
         draft.warn(f.line, f"条目 {number}: 建议归入 names no § section; section left empty", at + ("section",))
@@ -118,7 +121,7 @@ def read_placement(
         action = PlacementAction.new_section
         placement["section"] = opened["section"]
         placement["section_title"] = opened["title"]
-    head = named_at_head(text, placement["section"], outline)
+    head = named_at_head(text, placement["section"], outline) or ([titled] if titled is not None else [])
     if action is None and len(head) == 1:
         action = PlacementAction.update_in_place  # 「§2.6「LMCache：本地层」加一行：…」: it names an entry, opens none
     if action is None:
@@ -149,6 +152,8 @@ def read_placement(
             placement["entry_title"] = name
     if "after" not in placement and (after := _after(text, number, section, outline, f.line, draft, at)):
         placement["after"] = Code(after)
+    if titled is not None and action in (PlacementAction.mount_lead, PlacementAction.footnote):
+        placement.setdefault("after", Code(titled.id))  # 「『Kapitsa』下挂一行线索」: under the entry it names
     alternatives = [
         {"section": m["section"], "note": m.group(0).strip()}
         for m in ALTERNATIVE.finditer(text)
@@ -254,6 +259,21 @@ NICKNAME_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+\-]*|[\u4e00-\u9fff]+")
 
 
 QUOTED_AFTER_SECTION = re.compile(AT_SECTION + r"「(?P<name>[^」]+)」")
+
+
+TITLE_QUOTE = re.compile(r"「(?P<a>[^」]+)」|『(?P<b>[^』]+)』")
+
+
+def titled_at_head(text: str, outline: Outline | None) -> Entry | None:
+    """The one entry of the doc whose whole title 建议归入 quotes first, in its first clause, when it names
+    no §: 「「LMCache 回写：批大小、对齐与 ITL」补一行」, 「『Kapitsa』原地换数」.  Only an exact title of one
+    entry: a quote that is part of several titles, or of none, names nothing (the editor is asked)."""
+    first = TITLE_QUOTE.search(re.split(r"[。；;]", text)[0])
+    if first is None or outline is None:
+        return None
+    name = fold(first["a"] or first["b"])
+    found = [e for e in outline.entries if fold(e.title) == name]
+    return found[0] if len(found) == 1 else None
 
 
 def named_at_head(text: str, section: str, outline: Outline | None) -> list[Entry]:
