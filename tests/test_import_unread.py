@@ -215,3 +215,19 @@ def test_an_earlier_contradiction_named_in_an_items_evidence_boundary_is_asked_a
     assert [i["title"] for i in brief["items"]] == ["Kapitsa 周四卡（中等价值）"]
     second = next(c.id for c in FIRST.contradictions if c.number == 2)
     assert [m for m in _marks(done.text) if f"10-21 矛盾 2 ({second})" in m], _marks(done.text)
+
+
+def test_a_short_quote_is_withheld_with_the_claim_only_when_it_shares_a_name_or_figure():
+    """「2.6x faster」 in the release note, 「2.6 倍」 in the team's claim: one figure written two ways, so the
+    source's words are withheld too; 「preview」, quoted as context, shares nothing and stays readable."""
+    night = SECOND_NIGHT.format(
+        author="新人",
+        two="❶ 倍数：说明只写「2.6x faster」，页面还标着「preview」，配置没给。"
+        "配置贴出来之前，「Ironwood 每芯片 decode 是 v6e 的 2.6 倍」§1.1 先不碰。",
+        four="- 10-21 跟进：① 顺延；② 已完成；③ 顺延。",
+    )
+    brief = YAML(typ="safe").load(import_full(night, known_briefs=[FIRST]).text)
+    assert [w["text"] for w in brief["contradictions"][0]["withheld"]] == [
+        "Ironwood 每芯片 decode 是 v6e 的 2.6 倍",
+        "2.6x faster",
+    ]

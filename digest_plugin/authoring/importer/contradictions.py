@@ -312,18 +312,23 @@ def _claims_until(text: str, quoted: list[str], until: tuple[str, ...]) -> list[
     return claims + same
 
 
-NAME_OR_FIGURE = re.compile(r"[A-Za-z][\w.+/-]*|\d+(?:\.\d+)?\s*[%％×x倍]?")
+NAME_OR_FIGURE = re.compile(r"[A-Za-z][A-Za-z0-9_.+/-]*|\d+(?:\.\d+)?(?:\s*[%％×倍]|[A-Za-z]+)?")
+"""A Latin name (v5p, llm-d, SGLang-TorchTPU) or a figure (25%, 1.1, 2.6 倍); ASCII only, so a name written
+against Chinese (「Ironwood上」) is the name alone."""
 
 
 def _names_and_figures(text: str) -> set[str]:
     """The Latin names (v5p, llm-d, TTFT) and the figures (25%, 1.1) of a quote, folded."""
-    found = (m.group().replace(" ", "").rstrip(".") for m in NAME_OR_FIGURE.finditer(text))
+    found = (
+        m.group().replace(" ", "").replace("倍", "x").replace("×", "x").replace("％", "%").rstrip(".")
+        for m in NAME_OR_FIGURE.finditer(text)
+    )  # 「2.6 倍」 is the English 「2.6x」
     # a short lowercase word (to, by, up) is English, not a name: 「up to」 shares nothing with a claim
     return {f.lower() for f in found if len(f) > 3 or not f.isalpha() or not f.islower()}
 
 
 def _short(quote: str) -> bool:
-    """A term rather than a sentence: at most three Latin words, or at most eight other characters."""
+    """A term rather than a sentence: at most three Latin words and at most eight other characters."""
     latin = re.findall(r"[A-Za-z]+", quote)
     return len(latin) <= 3 and len(re.sub(r"[A-Za-z\s\d.,%-]+", "", quote)) <= 8
 
