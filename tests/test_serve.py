@@ -90,6 +90,16 @@ def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, ok: Callable[
     raise AssertionError(f"{what} within {RELOAD_TIMEOUT}s:\n{log_of(log)}")
 
 
+def wait_in_log(log: Path, server: subprocess.Popen[bytes], said: str) -> None:
+    """Until the server's log says ``said``: a line the server writes after its work is done (the search
+    index is swapped in, then its leak check reads it, then the line is logged)."""
+    deadline = time.monotonic() + RELOAD_TIMEOUT
+    while said not in log_of(log):
+        assert server.poll() is None, f"mkdocs serve exited:\n{log_of(log)}"
+        assert time.monotonic() < deadline, f"the log never said «{said}» within {RELOAD_TIMEOUT}s:\n{log_of(log)}"
+        time.sleep(0.2)
+
+
 @dataclass
 class TitleEdit:
     """A copy of the project, and the edit every serve test makes: the llm-d 1.0 item (§5.1) gets a
@@ -130,7 +140,7 @@ def test_editing_a_brief_under_mkdocs_serve_changes_the_served_page(tmp_path):
         )
         # The preview has a search: Pagefind indexes it in the background once the server is up.
         wait_for(f"http://127.0.0.1:{port}/pagefind/pagefind.js", server, log, bool, "no preview search index")
-        assert "the preview's search index is ready" in log_of(log)
+        wait_in_log(log, server, "the preview's search index is ready")
 
 
 def test_digest_serve_previews_an_edit_converting_only_what_changed(tmp_path):
