@@ -90,6 +90,14 @@ def test_a_last_list_handed_to_a_night_to_come_is_read_as_follow_ups_without_ask
     assert not _marks(text, "ends part 四")
 
 
+@pytest.mark.parametrize("heading", ["### Monitoring", "### 还要接着做的（Sunset 方案）"])
+def test_a_word_that_begins_like_a_weekday_does_not_hand_a_list_on(heading):
+    text, _ = _night(
+        four=f"- 条目 1 原地更新 Kapitsa。\n\n{heading}\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"
+    )
+    assert len(_marks(text, "ends part 四")) == 2
+
+
 def test_a_last_list_headed_by_a_past_weekday_is_still_asked_about():
     text, brief = _night(
         four="- 条目 1 原地更新 Kapitsa。\n\n### 上周四议过的\n\n- 老李：盯 Kapitsa 的下一张卡\n- Jay：问维护者要配置"

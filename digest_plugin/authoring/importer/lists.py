@@ -85,7 +85,8 @@ EARLIER = re.compile(rf"(?<![下每这本今])(?:{HEADING_NIGHT}|昨|前天|前�
 
 
 WEEKDAY_AHEAD = re.compile(
-    r"(?<![上前昨])(?:周|星期|礼拜)[一二三四五六日天]|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b|T\s*\+\s*\d"
+    r"(?<![上前昨])(?:周|星期|礼拜)[一二三四五六日天]"
+    r"|\b(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\b|T\s*\+\s*\d"
 )
 """A weekday with no 上 before it (「托付周四」, 「→ Tue」) or 「T+1」: in a list's heading, a night to come."""
 
