@@ -387,4 +387,6 @@ def test_the_seventeenth_corpus_stays_where_it_is(scores):
     seventeenth = totals(_of(scores, "blind17"))
     assert seventeenth["correct"] >= 45 and seventeenth["correct"] + seventeenth["asked"] >= 94, table(scores)
     held = totals([s for s in _of(scores, "blind17") if s.night in holdout()])
-    assert held["correct"] + held["asked"] >= 42 and held["wrong"] <= 10, table(scores)
+    # wrong ≤ 10 until the scorer stopped counting the mark above an item's notes as asking about its placement
+    # (thirteenth session): one placement of 01-15 was counted asked for that mark alone, and is counted wrong now
+    assert held["correct"] + held["asked"] >= 42 and held["wrong"] <= 11, table(scores)
