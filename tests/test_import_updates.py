@@ -222,3 +222,21 @@ def _no_section_night(placed: str) -> dict:
     )
     done = import_full(night, known_briefs=[shipped_brief()], outline=outline)
     return YAML(typ="safe").load(done.text)
+
+
+def test_a_line_added_to_an_entry_pointed_at_is_an_update_of_it():
+    """「§1.1：给 Kapitsa 那条补一行：…」 says no action's word, but adds a line to an entry the doc has: an update
+    of the entry its words name."""
+    placement = _no_section_night("§1.1：给 Kapitsa 那条补一行：Stars 188。")["items"][0]["placement"]
+    assert (placement["action"], placement["entry"]) == ("update_in_place", "kapitsa")
+
+
+def test_a_dated_line_whose_entry_no_words_name_is_a_lead_and_the_editor_picks_the_entry():
+    """「§1.1 加一行（截至 …）」: a dated line for some entry of §1.1, which no words name.  The safe reading is a
+    lead in §1.1; `digest review` asks which entry it updates, §1.1's entries offered."""
+    brief = _no_section_night("§1.1 加一行（截至 2026-10-22）：Stars 188。")
+    placement = brief["items"][0]["placement"]
+    assert (placement["section"], placement["action"]) == ("1.1", "mount_lead") and "entry" not in placement
+    (question,) = brief["questions"]
+    assert question["at"] == "items[0].placement"
+    assert "kapitsa" in [c["set"].get("entry") for c in question["choices"]]

@@ -124,6 +124,10 @@ def read_placement(
     head = named_at_head(text, placement["section"], outline) or ([titled] if titled is not None else [])
     if action is None and len(head) == 1:
         action = PlacementAction.update_in_place  # 「§2.6「LMCache：本地层」加一行：…」: it names an entry, opens none
+    if action is None and A_LINE_IN_AN_ENTRY.search(text):
+        # 「§3.1 冻结那条加一行：…」, 「§5.4 Ascend 那条加一行（as of 2026-12-15）」: a dated line in an entry the doc has;
+        # when no words name the entry, the safe reading is a lead and `digest review` offers the section's entries
+        action = PlacementAction.update_in_place
     if action is None:
         action = PlacementAction.mount_lead
         draft.warn(
@@ -167,6 +171,13 @@ def read_placement(
     if cross_refs:
         placement["cross_refs"] = cross_refs  # the names are resolved once every item is read (see link_references)
     return placement
+
+
+A_LINE_IN_AN_ENTRY = re.compile(
+    r"那\s*一?\s*[条段项]\s*(?:里|下|中)?\s*[加补添]\s*一?\s*行|[（(]\s*(?:截至|as of)\s*\d{4}-\d{2}-\d{2}\s*[）)]"
+)
+"""建议归入 that adds a line to an entry the doc already has, in no words of an action: the entry pointed at
+(「冻结那条加一行」) or the line dated as of a day (「（截至 2026-12-16）」, the team's mark of a figure's date)."""
 
 
 def _own_entry_name(text: str, section: str) -> str | None:
