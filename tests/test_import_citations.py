@@ -135,6 +135,15 @@ def test_a_citation_said_to_be_newly_listed_keeps_the_words_and_asks_nothing():
     assert notes == []
 
 
+@pytest.mark.parametrize("said", ["开放获取 green → gold", "开放获取由 green 改为 gold"])
+def test_a_changed_open_access_status_is_read_as_tonights_and_the_change_is_kept(said):
+    """「（…，开放获取 green → gold）」: the status is gold tonight; the source's words of the change stay in the note."""
+    citation, notes = cited(f"- arXiv:2309.06180 — {TITLE}（被引 5,231 / S2，截至 2026-10-22，{said}）——分页块")
+    assert citation["oa_status"] == "gold"
+    assert said in citation["use_note"] and "分页块" in citation["use_note"]
+    assert notes == []
+
+
 CARD_ITEM = SECOND_NIGHT.replace(
     "来源：https://github.com/nace-ai/kapitsa", "来源：organized/paper_cards/2216-2309-06180.md"
 ).replace(

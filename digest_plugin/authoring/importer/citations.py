@@ -44,6 +44,8 @@ CITATION_FACTS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+OA_CHANGED = re.compile(r"^开放获取(?:状态)?\s*(?:由|从)?\s*\w+\s*(?:→|->|⇒|改为|变为|转为|变成)\s*(?P<value>\w+)$")
+"""「开放获取 green → gold」: the status changed since the paper was last listed; the new one is tonight's."""
 EARLIER_COUNTS = re.compile(rf"^\S.{{0,15}}?\s*(?:为|是|时)?\s*{NUMBER}\s*/\s*{NUMBER}$")
 """「上周日 4,756 / 2,110」, 「11-12 为 23 / 11」: an earlier night's two counts, which the data already holds."""
 ANY_ID = re.compile(r"(?:arXiv\s*[:：]?\s*)?(?<![\d.])(?P<id>\d{4}\.\d{4,5}(?:v\d+)?)(?![\d])", re.I)
@@ -353,6 +355,11 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: Draft
             else:
                 citation[key] = m["value"]
             return
+    if m := OA_CHANGED.match(piece):  # 「开放获取 green → gold」: tonight's status, and the change kept as said
+        citation["oa_status"] = m["value"]
+        note = citation.get("use_note")
+        citation["use_note"] = f"{note}（{piece}）" if note else f"（{piece}）"
+        return
     if EARLIER_COUNTS.match(piece):  # 「上周日 4,756 / 2,110」: the counts an earlier night gave, said again
         note = citation.get("use_note")
         citation["use_note"] = f"{note}（{piece}）" if note else f"（{piece}）"
