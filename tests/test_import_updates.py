@@ -8,7 +8,7 @@ from helpers import ROOT, SECOND_NIGHT, shipped_brief
 from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
-from digest_plugin.authoring.importer import import_full
+from digest_plugin.authoring.importer import MARK, import_full
 from digest_plugin.core.model import Outline
 
 
@@ -212,6 +212,10 @@ def test_a_placement_with_no_section_that_quotes_part_of_a_title_is_kept_out():
 
 
 def _no_section_night(placed: str) -> dict:
+    return YAML(typ="safe").load(_no_section_night_text(placed))
+
+
+def _no_section_night_text(placed: str) -> str:
     outline = Outline.model_validate(
         YAML(typ="safe").load((ROOT / "data" / "outlines" / "inference.yml").read_text(encoding="utf-8"))
     )
@@ -220,15 +224,17 @@ def _no_section_night(placed: str) -> dict:
         .replace("建议归入：§1.1 Kapitsa 原地更新。", f"建议归入：{placed}")
         .replace("与活文档脉络的关系：§1.1 Kapitsa 换数。", "与活文档脉络的关系：换数。")
     )
-    done = import_full(night, known_briefs=[shipped_brief()], outline=outline)
-    return YAML(typ="safe").load(done.text)
+    return import_full(night, known_briefs=[shipped_brief()], outline=outline).text
 
 
 def test_a_line_added_to_an_entry_pointed_at_is_an_update_of_it():
     """「§1.1：给 Kapitsa 那条补一行：…」 says no action's word, but adds a line to an entry the doc has: an update
     of the entry its words name."""
-    placement = _no_section_night("§1.1：给 Kapitsa 那条补一行：Stars 188。")["items"][0]["placement"]
+    text = _no_section_night_text("§1.1：给 Kapitsa 那条补一行：Stars 188。")
+    placement = YAML(typ="safe").load(text)["items"][0]["placement"]
     assert (placement["action"], placement["entry"]) == ("update_in_place", "kapitsa")
+    # no action's word said so: the entry read is marked for the editor to check (it may be several, or another)
+    assert any(MARK in line and "read as an in-place update of kapitsa" in line for line in text.splitlines())
 
 
 def test_a_dated_line_whose_entry_no_words_name_is_a_lead_and_the_editor_picks_the_entry():

@@ -124,7 +124,8 @@ def read_placement(
     head = named_at_head(text, placement["section"], outline) or ([titled] if titled is not None else [])
     if action is None and len(head) == 1:
         action = PlacementAction.update_in_place  # 「§2.6「LMCache：本地层」加一行：…」: it names an entry, opens none
-    if action is None and A_LINE_IN_AN_ENTRY.search(text):
+    inferred = action is None and A_LINE_IN_AN_ENTRY.search(text) is not None
+    if inferred:
         # 「§3.1 冻结那条加一行：…」, 「§5.4 Ascend 那条加一行（as of 2026-12-15）」: a dated line in an entry the doc has;
         # when no words name the entry, the safe reading is a lead and `digest review` offers the section's entries
         action = PlacementAction.update_in_place
@@ -141,6 +142,13 @@ def read_placement(
         # the entry named where the placement says where it goes wins over a title its new line mentions
         entry = head[0].id if len(head) == 1 else entry_to_update(text, item["title"], section, outline)
         placement["entry"] = Code(entry) if entry else ""
+        if entry and inferred:  # no action's word said which entries: it may be another, or several (「两条各加一行」)
+            draft.warn(
+                f.line,
+                f"条目 {number}: 建议归入 adds a line and names no action; read as an in-place update of {entry}, "
+                "the entry its words name: check the entry, and add the others under placement.entries",
+                at + ("entry",),
+            )
         if not entry:
             draft.warn(
                 f.line,
