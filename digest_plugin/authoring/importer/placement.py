@@ -142,12 +142,13 @@ def read_placement(
         # the entry named where the placement says where it goes wins over a title its new line mentions
         entry = head[0].id if len(head) == 1 else entry_to_update(text, item["title"], section, outline)
         placement["entry"] = Code(entry) if entry else ""
-        if entry and inferred:  # no action's word said which entries: it may be another, or several (「两条各加一行」)
-            draft.warn(
+        if inferred:  # no action's word said which entries: it may be another, or several (「两条各加一行」)
+            draft.warn(  # on the action: a later reader that finds the entry by a back-reference keeps this doubt
                 f.line,
-                f"条目 {number}: 建议归入 adds a line and names no action; read as an in-place update of {entry}, "
-                "the entry its words name: check the entry, and add the others under placement.entries",
-                at + ("entry",),
+                f"条目 {number}: 建议归入 adds a line and names no action; read as an in-place update"
+                + (f" of {entry}, the entry its words name" if entry else "")
+                + ": check the entry, and add the others under placement.entries",
+                at + ("action",),
             )
         if not entry:
             draft.warn(
