@@ -10,17 +10,15 @@ Each night is written on top of the shipped 10-21 brief (changed where the test 
 
 from __future__ import annotations
 
-from helpers import ROOT, SECOND_NIGHT, shipped_brief
+from helpers import SECOND_NIGHT, shipped_brief, shipped_outline
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
 from digest_plugin.authoring.importer.numbers import read_number
-from digest_plugin.core.model import Brief, Outline
+from digest_plugin.core.model import Brief
 
 FIRST = shipped_brief()
-OUTLINE = Outline.model_validate(
-    YAML(typ="safe").load((ROOT / "data" / "outlines" / "inference.yml").read_text(encoding="utf-8"))
-)
+OUTLINE = shipped_outline()
 
 
 def _import(markdown: str, first: Brief = FIRST) -> tuple[str, dict]:

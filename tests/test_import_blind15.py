@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-from helpers import ROOT, SECOND_NIGHT, shipped_brief
+from helpers import SECOND_NIGHT, shipped_brief, shipped_outline
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
-from digest_plugin.core.model import Brief, Outline
+from digest_plugin.core.model import Brief
 
 FIRST = shipped_brief()
-OUTLINE = Outline.model_validate(
-    YAML(typ="safe").load((ROOT / "data" / "outlines" / "inference.yml").read_text(encoding="utf-8"))
-)
+OUTLINE = shipped_outline()
 
 LEDGER = """inference · E1 预消化简报（2026-10-22）
 

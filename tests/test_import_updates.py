@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import ROOT, SECOND_NIGHT, shipped_brief
+from helpers import ROOT, SECOND_NIGHT, shipped_brief, shipped_outline
 from helpers.shared import corpus_nights
 from ruamel.yaml import YAML
 
 from digest_plugin.authoring.importer import MARK, import_full
-from digest_plugin.core.model import Outline
 
 
 @pytest.fixture(scope="module")
@@ -216,9 +215,7 @@ def _no_section_night(placed: str) -> dict:
 
 
 def _no_section_night_text(placed: str) -> str:
-    outline = Outline.model_validate(
-        YAML(typ="safe").load((ROOT / "data" / "outlines" / "inference.yml").read_text(encoding="utf-8"))
-    )
+    outline = shipped_outline()
     night = (
         SECOND_NIGHT.format(author="新人", two="无。", four="- 无。")
         .replace("建议归入：§1.1 Kapitsa 原地更新。", f"建议归入：{placed}")

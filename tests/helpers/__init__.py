@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .site import Site as Site  # a built site read as a reader reads it
 
 if TYPE_CHECKING:  # imported where used, so a module being edited breaks only the tests that need it
-    from digest_plugin.core.model import Brief
+    from digest_plugin.core.model import Brief, Outline
 
 ROOT = Path(__file__).resolve().parents[2]
 BRIEF = "briefs/2026-10-21-inference-E1.yml"
@@ -103,6 +103,16 @@ def later_brief(**changes) -> Brief:
     )
     data.update(changes)
     return Brief.model_validate(data)
+
+
+def shipped_outline() -> Outline:
+    """The shipped inference outline as data: what the import names existing entries by."""
+    from ruamel.yaml import YAML
+
+    from digest_plugin.core.model import Outline
+
+    path = ROOT / "data" / "outlines" / "inference.yml"
+    return Outline.model_validate(YAML(typ="safe").load(path.read_text(encoding="utf-8")))
 
 
 def shipped_brief() -> Brief:

@@ -333,6 +333,12 @@ def _matching_close(text: str, open_at: int) -> int:
     return len(text)
 
 
+def _keep_in_note(citation: dict[str, Any], piece: str) -> None:
+    """A fact the data already holds, or holds another way, kept in the citation's note as the brief said it."""
+    note = citation.get("use_note")
+    citation["use_note"] = f"{note}（{piece}）" if note else f"（{piece}）"
+
+
 def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: Draft, at: At) -> None:
     for key, pattern in CITATION_FACTS:
         if m := pattern.match(piece):
@@ -357,11 +363,9 @@ def _citation_fact(citation: dict[str, Any], piece: str, line: int, draft: Draft
             return
     if m := OA_CHANGED.match(piece):  # 「开放获取 green → gold」: tonight's status, and the change kept as said
         citation["oa_status"] = m["value"]
-        note = citation.get("use_note")
-        citation["use_note"] = f"{note}（{piece}）" if note else f"（{piece}）"
+        _keep_in_note(citation, piece)
         return
     if EARLIER_COUNTS.match(piece):  # 「上周日 4,756 / 2,110」: the counts an earlier night gave, said again
-        note = citation.get("use_note")
-        citation["use_note"] = f"{note}（{piece}）" if note else f"（{piece}）"
+        _keep_in_note(citation, piece)
         return
     draft.unplaced(line, piece, f"citation {citation['arxiv']}: fact in brackets not understood", at + ("title",))

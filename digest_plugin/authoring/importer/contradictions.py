@@ -246,7 +246,7 @@ def _read_contradiction(
     said = any(words.search(whole) for d, words in DISPOSITION_RULES if d != "blocked") or STILL_TO_CHECK.search(whole)
     held = SECTION_HOLD.search(text) is not None
     if not claims and unread and (not said or held):  # quotes a claim, bans in words the rules do not know
-        until = _claims_until(text, unread, draft.words.phrases("withheld_until"))
+        until = _claims_until(text, unread, draft.words.wording("withheld_until"))
         if until:  # 「价目页改过来之前，「X」§5.2 按兵不动」: the condition says which quote waits for it
             claims = until
         else:
@@ -290,7 +290,7 @@ def _named_not_claimed(quote: str, text: str) -> bool:
     return False
 
 
-def _claims_until(text: str, quoted: list[str], until: tuple[str, ...]) -> list[str]:
+def _claims_until(text: str, quoted: list[str], until: re.Pattern[str]) -> list[str]:
     """The claims a contradiction keeps out of the doc until a condition is met, read from the shape
     the team writes it in, whatever the ban's own words: the condition, then the claim quoted right
     after it (「价目页改过来之前，「X」§5.2 按兵不动」, 「测试环境公开以前，「X」…」).
@@ -300,11 +300,8 @@ def _claims_until(text: str, quoted: list[str], until: tuple[str, ...]) -> list[
     short one (a term, 「up to」, 「TBA」, 「可忽略」) that shares no name or figure with a claim.  Such a
     term is context; withholding it would mask it on every page of the site.  No claim after a
     condition: nothing is read here (the caller asks the editor)."""
-    if not until:
-        return []
-    words = "|".join(re.escape(w) for w in sorted(until, key=len, reverse=True))
-    after = re.compile(rf"(?:{words})\s*[，,]?\s*「(?P<claim>[^」]+)」")
-    claims = [q for q in dict.fromkeys(m["claim"].strip() for m in after.finditer(text)) if q in quoted]
+    after = (CLAIM_AFTER.match(text, m.end()) for m in until.finditer(text))
+    claims = [q for q in dict.fromkeys(c["claim"].strip() for c in after if c) if q in quoted]
     if not claims:
         return []
     named = set().union(*(_names_and_figures(claim) for claim in claims))
@@ -312,6 +309,8 @@ def _claims_until(text: str, quoted: list[str], until: tuple[str, ...]) -> list[
     return claims + same
 
 
+CLAIM_AFTER = re.compile(r"\s*[，,]?\s*「(?P<claim>[^」]+)」")
+"""The claim quoted right after the condition's word (「…之前，「X」」)."""
 NAME_OR_FIGURE = re.compile(r"[A-Za-z][A-Za-z0-9_.+/-]*|\d+(?:\.\d+)?(?:\s*[%％×倍]|[A-Za-z]+)?")
 """A Latin name (v5p, llm-d, SGLang-TorchTPU) or a figure (25%, 1.1, 2.6 倍); ASCII only, so a name written
 against Chinese (「Ironwood上」) is the name alone."""
