@@ -213,7 +213,7 @@ def test_a_pass_started_from_nights_merged_ahead_is_the_pass_that_merges_them(li
             ahead = start_at(today, since)
             assert ahead.seen and all(b.date < since for b in ahead.seen)
             assert nights_of(today, since, start=ahead) == whole, since
-            assert not ahead.seen  # taken: its state was changed by that pass, so it starts no other
+            assert not ahead.seen and ahead.log is None  # taken: that pass changed its state and records
     today = living_docs(work / "data")["inference"]
     since = sorted({b.date for b in today.briefs})[-1]
     again = living_docs(work / "data")["inference"]  # the same files, read again: other objects

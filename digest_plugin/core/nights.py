@@ -70,14 +70,18 @@ def nights(
     log: _Log | None = None
     last: dt.date | None = None
     seen: list[Brief] = []
+    ahead: _Log | None = None
     if since is not None and start is not None and start.fits(outline, rules, ordered, since):
         state, seen, last = start.state, list(start.seen), start.seen[-1].date if start.seen else None
-        start.seen = ()  # its state is changed from here on: it starts no other pass
+        if start.log is not None:
+            ahead, seen = start.log, start.log.briefs  # the pass grows the log's own list of briefs
+        start.seen, start.log = (), None  # its state is changed from here on: it starts no other pass
         ordered = ordered[len(seen) :]
     for night, group in itertools.groupby(ordered, key=lambda b: b.date):
         tonight = list(group)
         if log is None and (since is None or night >= since):
-            log = _Log(state, outline, rules, words, today, last, seen)  # the doc as the night before left it
+            # the doc as the night before left it, seen through today's withholdings
+            log = (ahead or _Log(state, outline, rules, last, seen)).seen_from(today, words)
         for brief in tonight:
             state.apply(brief)
         seen += tonight
@@ -122,6 +126,9 @@ class Start:
     since: dt.date
     state: MergeState
     seen: tuple[Brief, ...]
+    log: _Log | None = None
+    """The records of every object as those nights left them, made ahead too (at ten years, freezing
+    every object the nights before left is about as long as following the month's nights)."""
 
     def fits(self, outline: Outline, rules: Rules, ordered: list[Brief], since: dt.date) -> bool:
         n = len(self.seen)
@@ -136,13 +143,15 @@ class Start:
 
 
 def start_at(doc: LivingDoc, since: dt.date) -> Start:
-    """Merge the briefs of ``doc`` dated before ``since``: a pass from ``since`` can start from it."""
+    """Merge the briefs of ``doc`` dated before ``since``, and freeze what they left: a pass from
+    ``since`` can start from it."""
     rules = _rules(doc)
     seen = tuple(b for b in _ordered(doc.outline, doc.briefs) if b.date < since)
     state = MergeState(doc.outline, rules)
     for brief in seen:
         state.apply(brief)
-    return Start(doc.outline, rules, since, state, seen)
+    log = _Log(state, doc.outline, rules, seen[-1].date if seen else None, list(seen))
+    return Start(doc.outline, rules, since, state, seen, log)
 
 
 @dataclass(frozen=True)
@@ -263,12 +272,12 @@ class _Log:
         state: MergeState,
         outline: Outline,
         rules: Rules,
-        words: Vocabulary,
-        today: LivingDoc,
         night_before: dt.date | None,
         seen: list[Brief] | None = None,
     ):
-        self.state, self.outline, self.rules, self.words, self.today = state, outline, rules, words, today
+        """What the nights before left; the withholdings come with :meth:`seen_from`, which a pass
+        calls first (a preview makes this part while the editor reads, :func:`start_at`)."""
+        self.state, self.outline, self.rules = state, outline, rules
         self.briefs = seen if seen is not None else []
         """Every brief merged so far (the pass's own list: it grows night by night)."""
         self.briefs_by_id = {b.id: b for b in self.briefs}
@@ -300,12 +309,18 @@ class _Log:
         for fid in self.follow_ups:
             self._follow_up_came(fid)
         self.citations = dict(state.citations)
-        self.withheld = self._withheld()
-        self.reading = _Reading(self.withheld)
-        self.released = _released(today)
         self.night_before = night_before
         state.renamed.clear()
         state.cited.clear()
+
+    def seen_from(self, today: LivingDoc, words: Vocabulary) -> _Log:
+        """The night's withholdings, with today's kept (see :func:`nights`), and the words its docs
+        carry: the log, ready for the pass (no record made so far depends on either)."""
+        self.today, self.words = today, words
+        self.withheld = self._withheld()
+        self.reading = _Reading(self.withheld)
+        self.released = _released(today)
+        return self
 
     def night(self, night: dt.date, briefs: list[Brief], observe: Callable[[Tonight], None] | None = None) -> Night:
         """Freeze what ``briefs`` (all of ``night``) touched; the small docs before and after it (and
