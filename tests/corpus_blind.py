@@ -109,6 +109,11 @@ ledgers were written; described in ``HOLDOUT.md``, not read).  Scored once untun
 28 wrong of 106; nothing published): the tuned two 13 / 29 / 11 of 53, 01-14 1 / 11 / 15 of 27, 01-15 9 / 15 / 2 of 26.  One slip of this project's session: a grep for the
 ledger word ``reopen`` over the folder's ledgers printed three comment lines of the 01-14 and 01-15 ledgers (01-15's list
 of its writer's verbs); no importer change uses those words, and 01-15's figures are reported apart from 01-14's."""
+EIGHTEENTH = ROOT / "tests" / "corpus" / "blind18"
+"""Four nights (2027-01-16 … 01-19); the tuned two by 澄 (returning, drifting: 甲 · parts, ▸ points, 割接方案／) and 苒
+(new, hardware procurement: 第一栏–第四栏, PO lines 行 10, 20 …, ［label］ fields, lunar dates, entries named by a figure
+they hold), written after blind17 was tuned on (2026-12-07, fourteenth session).  01-18 and 01-19 are held out
+(``HOLDOUT``, chosen before the ledgers were written; described in ``HOLDOUT.md``, not read)."""
 CORPORA = (
     BLIND,
     SECOND,
@@ -127,6 +132,7 @@ CORPORA = (
     FIFTEENTH,
     SIXTEENTH,
     SEVENTEENTH,
+    EIGHTEENTH,
 )
 
 
