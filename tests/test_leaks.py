@@ -333,3 +333,30 @@ def test_a_strict_build_names_each_leaking_page_once(tmp_path):
     pages = sorted(name for name in named if name.endswith(".html"))
     assert pages == ["index.html", "inference/1/index.html", "inference/5/index.html"], out.stderr[-3000:]
     assert any(name.endswith(".pf_fragment") for name in named)  # and in the search records made from them
+
+
+def test_a_preview_reads_again_only_the_files_whose_bytes_changed(shipped, check, tmp_path, monkeypatch):
+    """``digest serve`` writes the hand-written pages again after every edit, mostly byte for byte;
+    what an earlier rebuild found in the same bytes, against the same spellings, still holds, and
+    every file that changed is read afresh: a leak written in is found, one taken out is gone."""
+    site = tmp_path / "site"
+    (site / "inference" / "1").mkdir(parents=True)
+    (site / "inference" / "2").mkdir(parents=True)
+    leaking, clean = site / "inference" / "1" / "index.html", site / "inference" / "2" / "index.html"
+    leaking.write_text(f"<p>{html.escape(SPELLINGS[0])}</p>", encoding="utf-8")
+    clean.write_text("<p>Kapitsa 的周增见登记。</p>", encoding="utf-8")
+    before = leaks.ReadBefore()
+    assert [leak.file for leak in check.site(site, before=before)] == [PAGE]
+    parsed: list[str] = []
+    real = LeakCheck.html
+    monkeypatch.setattr(LeakCheck, "html", lambda self, name, page: parsed.append(name) or real(self, name, page))
+    assert [leak.file for leak in check.site(site, before=before)] == [PAGE] and parsed == []  # the same bytes
+    leaking.write_text("<p>已改写。</p>", encoding="utf-8")
+    clean.write_text(f"<p>{html.escape(SPELLINGS[-1])}</p>", encoding="utf-8")
+    assert [leak.file for leak in check.site(site, before=before)] == ["inference/2/index.html"]
+    assert sorted(parsed) == ["inference/1/index.html", "inference/2/index.html"]
+    parsed.clear()  # other spellings (a contradiction settled): every file is read again
+    other = LeakCheck({"inference": merge(shipped.outlines["inference"], shipped.briefs)})
+    other.spellings = dict(list(check.spellings.items())[1:])
+    other.site(site, before=before)
+    assert sorted(parsed) == ["inference/1/index.html", "inference/2/index.html"]

@@ -330,7 +330,8 @@ class DigestPlugin(BasePlugin[DigestConfig]):
             """What the worker did not read (with ``since``: only what this rebuild wrote)."""
             if check is None:
                 return []
-            return check.site(site, since=since, skip=lambda name: name in read or skip(name))
+            before = self.session.read_before if self.session.serving else None
+            return check.site(site, since=since, skip=lambda name: name in read or skip(name), before=before)
 
         if pagefind and not self.session.serving:
             give_back_memory()  # the pages' HTML is written and let go: Pagefind's memory comes on top of ours

@@ -24,7 +24,7 @@ from ..core.pipeline import IdleCollection, Result
 from ..core.workers import Worker
 from ..site import searchindex
 from ..site.layout import Layout
-from ..site.leaks import LeakCheck, Reading
+from ..site.leaks import LeakCheck, ReadBefore, Reading
 from ..site.templating import Templates
 from .extension import PageContext
 from .prerender import Prerender
@@ -77,6 +77,8 @@ class Session:
     """Under ``serve``: garbage collected between rebuilds, not on the way to the served page."""
     compiled: CompiledTemplates = field(default_factory=CompiledTemplates)
     """Under ``serve``: the theme's templates, compiled once for all rebuilds."""
+    read_before: ReadBefore = field(default_factory=ReadBefore)
+    """Under ``serve``: what each file of the site held when it was last read for withheld claims."""
 
 
 @dataclass

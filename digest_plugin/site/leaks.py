@@ -15,6 +15,7 @@ import bisect
 import contextlib
 import functools
 import gzip
+import hashlib
 import itertools
 import json
 import os
@@ -22,7 +23,7 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, field
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -329,7 +330,13 @@ class LeakCheck:
         found.update(self._find(file, "past view", json.dumps(data, ensure_ascii=False)))
         return sorted(found)
 
-    def site(self, site_dir: Path, since: float | None = None, skip: Callable[[str], bool] | None = None) -> list[Leak]:
+    def site(
+        self,
+        site_dir: Path,
+        since: float | None = None,
+        skip: Callable[[str], bool] | None = None,
+        before: ReadBefore | None = None,
+    ) -> list[Leak]:
         """Every leak in a built site: pages, feeds, search index (with ``since``, only in the files
         written since then: a preview's rebuild reads what it wrote; ``skip``: whether a file, by
         its name in the site, was read some other way — while the build wrote it, by
@@ -337,9 +344,14 @@ class LeakCheck:
 
         A large site is read on both cores: a forked worker reads the second half (by bytes) of
         the files while this process reads the first (:mod:`workers`: if the worker fails, this
-        process reads its half too)."""
+        process reads its half too).
+
+        ``before``: what earlier reads of this site found (a preview's rebuilds): a file whose bytes
+        are those it had then, read against the same spellings, is not read again."""
         if not self.spellings:
             return []
+        if before is not None:
+            before.against(self.spellings, self.written)
         files: list[tuple[str, int]] = []
         for name, entry in _files(str(site_dir)):
             if not _checked(name) or (skip is not None and skip(name)):
@@ -355,34 +367,74 @@ class LeakCheck:
         split = bisect.bisect_left(upto, total / 2) + 1 if total >= SPLIT_BYTES else len(files)
         names = [name for name, _ in files]
         worker = Worker(self._read, site_dir, names[split:]) if split < len(names) else None
-        leaks = [Leak(*found) for found in self._read(site_dir, names[:split])]
+        leaks = [Leak(*found) for found in self._read(site_dir, names[:split], before)]
         if worker is not None:
             leaks += [Leak(*found) for found in worker.result()]
         return leaks
 
-    def _read(self, site_dir: Path, names: list[str]) -> list[tuple[str, str, str, str]]:
+    def _read(
+        self, site_dir: Path, names: list[str], before: ReadBefore | None = None
+    ) -> list[tuple[str, str, str, str]]:
         """The leaks in some of the site's files, as plain data (they may come from a worker)."""
         found: list[tuple[str, str, str, str]] = []
         for name in names:
+            path = site_dir / name
             try:
-                found += [astuple(leak) for leak in self.file(site_dir / name, name)]
+                raw = path.read_bytes()
             except FileNotFoundError:
                 # Gone since it was listed (a preview's search index replaced while a rebuild reads):
                 # a file that is not there publishes nothing, and what replaced it is read in turn.
                 continue
+            if before is None:
+                found += [astuple(leak) for leak in self.content(path, name, raw)]
+                continue
+            digest = hashlib.blake2b(raw, digest_size=16).digest()
+            known = before.found.get(name)
+            if known is None or known[0] != digest:
+                known = before.found[name] = (digest, [astuple(leak) for leak in self.content(path, name, raw)])
+            found += known[1]
         return found
 
     def file(self, path: Path, name: str) -> list[Leak]:
         """The leaks in one file of a site, read as what it is (page, feed, search index)."""
+        return self.content(path, name, path.read_bytes())
+
+    def content(self, path: Path, name: str, raw: bytes) -> list[Leak]:
+        """The leaks in the bytes of the site's file ``name`` (at ``path``), read as what it is."""
         if path.suffix == ".html":
-            return self.html(name, path.read_text(encoding="utf-8", errors="replace"))
+            return self.html(name, _text(raw))
         if path.suffix == ".xml":
-            return self.feed(name, path.read_text(encoding="utf-8", errors="replace"))
+            return self.feed(name, _text(raw))
         if path.name in SEARCH_INDEXES:
-            return self.search_index(name, path.read_text(encoding="utf-8", errors="replace"))
+            return self.search_index(name, _text(raw))
         if path.suffix == ".pvd":
-            return self.past_view(name, path.read_bytes())
-        return self.pagefind_fragment(name, path.read_bytes())
+            return self.past_view(name, raw)
+        return self.pagefind_fragment(name, raw)
+
+
+def _text(raw: bytes) -> str:
+    """A file's bytes as text, as ``Path.read_text(encoding="utf-8", errors="replace")`` reads them
+    (universal newlines)."""
+    return raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+@dataclass
+class ReadBefore:
+    """What a preview's earlier rebuilds found in each file of the site, by the file's bytes.
+
+    Why: a rebuild writes again pages whose bytes did not change (every hand-written page is converted
+    after each edit); reading them for withheld claims again was a tenth of a 365-day preview's
+    rebuild.  The same bytes read against the same spellings give the same findings, so the check
+    stays whole: a file whose bytes changed, or any file once the spellings change, is read afresh."""
+
+    spellings: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    """What the findings were made against: :class:`LeakCheck`'s spellings and how each was written."""
+    found: dict[str, tuple[bytes, list[tuple[str, str, str, str]]]] = field(default_factory=dict)
+
+    def against(self, spellings: dict[str, str], written: dict[str, str]) -> None:
+        """Forget every finding made against other spellings."""
+        if (spellings, written) != self.spellings:
+            self.spellings, self.found = (dict(spellings), dict(written)), {}
 
 
 class Reading:
