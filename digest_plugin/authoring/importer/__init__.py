@@ -35,6 +35,7 @@ from typing import Any
 
 from ...core.model import Brief, Outline
 from ...core.vocabulary import Vocabulary, default_file
+from . import lunar
 from .backrefs import History
 from .citations import read_citations
 from .common import MARK, SCHEMA_LINE, Code, Draft, ImportNote, Line
@@ -120,6 +121,8 @@ def import_full(
     parts = split_parts(lines, draft)
     brief: dict[str, Any] = {"schema": 1}
     brief.update(read_header(parts[0], draft, name))
+    header_day = brief.get("date") if isinstance(brief.get("date"), dt.date) else None
+    history.lunar_months = lunar.month_starts("\n".join(line.text for line in parts[0].lines), header_day)
     stem = id_stem(brief, known_briefs)
     items: list[dict[str, Any]] = []
     for part in parts[1:]:

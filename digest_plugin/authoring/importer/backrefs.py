@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...core.model import Brief, Outline, PlacementAction
+from . import lunar
 from .numbers import ENCLOSED, MORE_ENCLOSED, ROMAN, ROMAN_NUMERAL, small_number
 
 __all__ = ["History", "Reference", "find_references"]
@@ -111,18 +112,21 @@ class _Section:
 
 
 _TITLE_HEAD = re.compile(r"^(.+?)(?:——|—|（|\(|；|：)")
-_MARK_OF = re.compile(r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3}|[^\w\s]?[\u4e00-\u9fff]{1,2})(?P<n>\d{1,2})(?!\d)")
+_MARK_OF = re.compile(
+    r"^\s*(?P<mark>[^\w\s]{1,2}|[A-Za-z]{1,3}|[^\w\s]?[\u4e00-\u9fff]{1,2}|[\u4e00-\u9fff]{1,2}\s?[A-Z]{1,2}[-‐－])"
+    r"(?P<n>\d{1,2})(?!\d)"
+)
 """A contradiction's title that starts with its writer's mark and number: 「▲1　…」, 「〖1〗…」, 「C1　…」,
-「#疑1 …」."""
+「#疑1 …」, 「缺陷 Q-1　…」 (a defect ticket's word and its letter)."""
 _TAG_OF = re.compile(r"^(?P<mark>[^\W\d_]{1,3}\s*[-‐－]?)\s*(?P<n>\d{1,2})$")
 """A contradiction's mark that is a tag of its writer's and its number: 「C-1」, 「疑 1」."""
 _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>第其约近") | {"No", "T", "D", "E", "v", "V"}
 """Leads that number other things (items, follow-ups, rounds, versions) or count (第, 约): never learned as a
 mark."""
 _FOLLOW_UP_MARK = re.compile(
-    r"^(?P<lead>[A-Za-z]{1,3}|[\u4e00-\u9fff][-‐－]|〔\s*[\u4e00-\u9fff]{1,2})\s*(?P<n>\d{1,2})〕?$"
+    r"^(?P<lead>[A-Za-z]{1,3}|[\u4e00-\u9fff][-‐－]|〔\s*[\u4e00-\u9fff]{1,2}|[\u4e00-\u9fff]{2,4}(?=\s))\s*(?P<n>\d{1,2})〕?$"
 )
-"""A follow-up's label that is a letter or a tag and its number: 「T4」, 「N1」, 「接-1」, 「〔办 1〕」 (a tag and the number
+"""A follow-up's label that is a letter, a tag or a word and its number: 「T4」, 「N1」, 「接-1」, 「工单 1」, 「〔办 1〕」 (a tag and the number
 in brackets: the key leaves the closing bracket out, as a reference's match does)."""
 
 
@@ -158,6 +162,8 @@ class History:
         self.three_back = said["three_back"]
         self.named_days = dict(named_days or {})
         """平安夜 → "12-24" (``named_days:`` of the vocabulary)."""
+        self.lunar_months: dict[str, dt.date] = {}
+        """The first day of each lunar month tonight's header gives a key for (:mod:`.lunar`)."""
         self.dates = _date_pattern(
             (*self.yesterday, *self.day_before, *self.three_back, *said["previous_round"]), tuple(self.named_days)
         )
@@ -301,6 +307,12 @@ class History:
             return None
         return None
 
+    def follow_up_labels(self) -> tuple[str, ...]:
+        """The words earlier nights led their follow-ups with, a number after (「工单」 of 「工单 1」): a later
+        night answers them one a line by them (「- 工单 1（Dynamo 的 tag）：未到货」).  Only words; a letter
+        (「T」 of 「T1」) is read as a numbering everywhere already."""
+        return tuple(sorted(m for m in self.follow_up_marks if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", m)))
+
     def _before(self, today: dt.date) -> list[_Indexed]:
         """Briefs a brief dated ``today`` can refer to (one of another round on the same date included)."""
         return [b for b in self._briefs if b.date <= today]
@@ -314,7 +326,7 @@ class History:
 
 # --------------------------------------------------------------------------- text patterns
 
-_DATED = frozenset(("iso", "md", "cn", "named", "slash", "en", "den", "hao", "rel"))
+_DATED = frozenset(("iso", "md", "cn", "named", "lunar", "slash", "en", "den", "hao", "rel"))
 """The spellings of a date that name a night written before, never one to come (see :meth:`History.night_dated`)."""
 
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９：（）", "0123456789:()")
@@ -350,6 +362,7 @@ def _date_pattern(relative: tuple[str, ...], named: tuple[str, ...] = ()) -> re.
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
         r"|(?P<cn>(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日)"
         rf"|(?P<named>{names})"
+        rf"|(?P<lunar>{lunar.LUNAR.pattern.replace('?P<month>', '?:').replace('?P<day>', '?:')})"
         r"|(?P<slash>(?<![\d/.v])\d{1,2}/\d{1,2}(?![\d/]))"
         r"|(?P<mmdd>(?<![A-Za-z0-9_.\-/$#=×x])(?<!\d:)(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\d.%,]"
         r"|\s*(?:tok|ms|GB|MB|KB|B\b|s\b|万|倍|块|颗|张|路|个|次|台|卡|字|行|维|位|元|秒|毫秒|⭐)))"
@@ -618,6 +631,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
         elif kind == "named":  # 「平安夜」: the day the vocabulary names, this year or the year before
             m, d = (int(x) for x in history.named_days[spelled].split("-"))
             day = _month_day(today, m, d)
+        elif kind == "lunar":  # 「腊月初九」: by the key the brief's header gives for that lunar month
+            day = lunar.resolve(spelled, history.lunar_months)
         elif kind == "mmdd":  # 「1129 岚（五）」: month and day in four digits, only a night some brief is dated
             day = _month_day(today, int(spelled[:2]), int(spelled[2:]))
         elif kind in ("md", "cn", "slash", "dot"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ...core.model import FollowUpStatus
@@ -75,7 +76,9 @@ def read_conclusions(
     """Bullets are conclusions, except "需 E2 跟进的三件事：①…②…③…", which holds the follow-ups; then
     the numbered lists by their shape (:mod:`.lists`): tonight's new follow-ups, and what became of
     an earlier night's."""
-    blocks = lists.block_lists(part.lines) if today is not None and history is not None else []
+    blocks = (
+        lists.block_lists(part.lines, history.follow_up_labels()) if today is not None and history is not None else []
+    )
     taken = {n for b in blocks if not b.earlier for n in b.lines}  # tonight's list leaves the conclusions
     out = _read_bullets(
         Part(part.kind, part.heading, part.line, [x for x in part.lines if x.number not in taken]), stem, round_, draft
@@ -124,6 +127,11 @@ def read_conclusions(
                 )
     if not out.get("follow_ups"):
         _last_list_as_follow_ups(part, out, stem, round_, draft)
+    elif in_paragraph and len(in_paragraph) == len(out["follow_ups"]) and _trailing_list(part, draft) is not None:
+        # 「今晚七条：①…⑦」 in a paragraph, then 「### W02-7 值守交接」 over the bullets that end part 四: the
+        # inline run recaps tonight; the list the brief ends on is its next round
+        displaced = _displace(out, in_paragraph, draft)
+        _last_list_as_follow_ups(part, out, stem, round_, draft, displaced)
     return out
 
 
@@ -152,12 +160,76 @@ def _displace(out: dict[str, Any], in_paragraph: list[str], draft: Draft) -> str
     return "；".join(str(f["text"]) for f in gone)
 
 
-def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_: str | None, draft: Draft) -> None:
+def _last_list_as_follow_ups(
+    part: Part, out: dict[str, Any], stem: str, round_: str | None, draft: Draft, displaced: str | None = None
+) -> None:
     """No follow-up list read, yet part 四 ends in a list under a heading of its own (「### 明天接着做」 and
     「- …」 lines, unnumbered): the list a brief ends on is its next round in the team's pattern.  It is read
     as tonight's follow-ups, each asked about, rather than left among the conclusions, where no later night
     would find it and nothing would ask.  Not when the heading points back at an earlier night, or a line says
-    what became of a follow-up: that is a report, and stays with the conclusions (:mod:`.unread` asks)."""
+    what became of a follow-up: that is a report, and stays with the conclusions (:mod:`.unread` asks).
+
+    ``displaced``: the text of an inline list read first, which this list displaced (it stays a conclusion):
+    the question then names it, unless the heading hands the list to a night to come."""
+    found = _trailing_list(part, draft)
+    if found is None:
+        return
+    heading, title, texts = found
+    taken = {heading.number} | {line.number for line, _ in texts}
+    origins = [draft.origins.pop(("conclusions", i), None) for i in range(len(out["conclusions"]))]
+    kept = [i for i, origin in enumerate(origins) if origin not in taken]
+    for i in set(range(len(origins))) - set(kept):
+        draft.settled(("conclusions", i))  # 「… is not a bullet」 said of the heading: it heads the list now
+    draft.renumbered("conclusions", kept)
+    out["conclusions"] = [out["conclusions"][i] for i in kept]
+    for new, old in enumerate(kept):
+        if (origin := origins[old]) is not None:
+            draft.origins[("conclusions", new)] = origin
+    out["follow_ups_heading"] = title
+    follow_ups = out.setdefault("follow_ups", [])
+    handed = lists.hands_on(title, draft.words.wording("days_ahead"))
+    labels = _labelled(text for _, text in texts)
+    for number, (line, text) in enumerate(texts, 1):
+        draft.origins[("follow_ups", number - 1)] = line.number
+        mark, text = labels[number - 1] if labels else (None, text)
+        follow_ups.append(_opened(stem, number, round_ or "", text, mark))
+        if handed:
+            continue  # the heading hands the list to a night to come: follow-ups, nothing to ask
+        why = (
+            f"«{one_line(displaced)[:40]}» above also numbers a list, and stays a conclusion; "
+            if displaced is not None
+            else ""
+        )
+        draft.warn(
+            line.number,
+            f"follow-ups: {why}the list «{title}» that ends part 四 is read as tonight's follow-ups (numbered 1, 2, 3 … "
+            "in order); if it holds conclusions instead, move it back",
+            ("follow_ups", number - 1),
+        )
+
+
+LABELLED = re.compile(
+    r"^(?P<word>[\u4e00-\u9fffA-Za-z]{1,4})\s?(?P<n>\d{1,2})(?=\s*[〔［\[（(｜|:：\s])\s*(?P<text>.*)$"
+)
+"""「工单 1〔Jay〕…」: a bullet led by the list's own label and its number."""
+
+
+def _labelled(texts: Iterable[str]) -> list[tuple[str, str]] | None:
+    """(mark, text) of each bullet, when every one is led by one label and the numbers run 1, 2, 3 …
+    (「工单 1〔Jay〕…」, 「工单 2〔Jay〕…」): a later night names them so (「腊月初九澄工单 1」)."""
+    found = [LABELLED.match(text) for text in texts]
+    if not found or any(m is None for m in found):
+        return None
+    words = {m["word"] for m in found if m is not None}
+    numbers = [int(m["n"]) for m in found if m is not None]
+    if len(words) != 1 or numbers != list(range(1, len(numbers) + 1)):
+        return None
+    return [(f"{m['word']} {m['n']}", m["text"]) for m in found if m is not None]
+
+
+def _trailing_list(part: Part, draft: Draft) -> tuple[Line, str, list[tuple[Line, str]]] | None:
+    """The bullets part 四 ends on, under a heading of their own that does not point back at an earlier
+    night, none of them saying what became of a follow-up: (heading, its title, (line, text) of each)."""
     tail: list[Line] = []
     heading: Line | None = None
     nested = False  # 「- 后续：」 over indented bullets: the bullet heads them
@@ -174,7 +246,7 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
         break
     head = lists.HEADING.match(heading.text) if heading is not None else None
     if heading is None or head is None or not tail or lists.ENTRY.match(heading.text):
-        return
+        return None
     title = lists.heading_title(head)
     texts = [(line, strip_end(TASK_BOX.sub("", BULLET.match(line.text)["text"]))) for line in reversed(tail)]  # type: ignore[index]
     if (
@@ -182,31 +254,8 @@ def _last_list_as_follow_ups(part: Part, out: dict[str, Any], stem: str, round_:
         or (STATUS_LIST.match(title + "：") and not BARE_FOLLOW_UPS.match(title))
         or any(last_status(text, draft.words) is not None for _, text in texts)
     ):
-        return
-    taken = {heading.number} | {line.number for line, _ in texts}
-    origins = [draft.origins.pop(("conclusions", i), None) for i in range(len(out["conclusions"]))]
-    kept = [i for i, origin in enumerate(origins) if origin not in taken]
-    for i in set(range(len(origins))) - set(kept):
-        draft.settled(("conclusions", i))  # 「… is not a bullet」 said of the heading: it heads the list now
-    draft.renumbered("conclusions", kept)
-    out["conclusions"] = [out["conclusions"][i] for i in kept]
-    for new, old in enumerate(kept):
-        if (origin := origins[old]) is not None:
-            draft.origins[("conclusions", new)] = origin
-    out["follow_ups_heading"] = title
-    follow_ups = out.setdefault("follow_ups", [])
-    handed = lists.hands_on(title, draft.words.wording("days_ahead"))
-    for number, (line, text) in enumerate(texts, 1):
-        draft.origins[("follow_ups", number - 1)] = line.number
-        follow_ups.append(_opened(stem, number, round_ or "", text))
-        if handed:
-            continue  # the heading hands the list to a night to come: follow-ups, nothing to ask
-        draft.warn(
-            line.number,
-            f"follow-ups: the list «{title}» that ends part 四 is read as tonight's follow-ups (numbered 1, 2, 3 … "
-            "in order); if it holds conclusions instead, move it back",
-            ("follow_ups", number - 1),
-        )
+        return None
+    return heading, title, texts
 
 
 def _opened(stem: str, number: int, round_: str, text: str, mark: str | None = None) -> dict[str, Any]:

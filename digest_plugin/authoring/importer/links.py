@@ -8,8 +8,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from ...core.model import Outline, ValueRating
+from ...core.model import Outline, PlacementAction, ValueRating
 from .common import ITEM_NUMBERS, At, Code, Draft, unique_ids
+from .numbers import ENCLOSED
 from .placement import known_section, section_entries
 
 YEAR_IN_PROSE = re.compile(r"(?P<year>(?:19|20)\d{2})\s*年")
@@ -37,6 +38,7 @@ def link_references(brief: dict[str, Any], outline: Outline | None, draft: Draft
     labels = {item["id"]: f"条目 {item['number']}" for item in items}
     for i, item in enumerate(items):
         _resolve_cross_refs(item, items, outline, draft, ("items", i, "placement", "cross_refs"))
+        _under_tonights_entry(item, items, draft, ("items", i, "placement"))
     for i, c in enumerate(brief.get("contradictions", [])):
         _touches(c, items, item_names, labels, outline, draft, ("contradictions", i, "touches"))
         _withheld_figure(c, items)
@@ -55,6 +57,33 @@ def link_references(brief: dict[str, Any], outline: Outline | None, draft: Draft
         _citation_links(citation, brief.get("contradictions", []), draft, ("citations", i))
     for c in brief.get("contradictions", []):
         c.pop("_line", None)
+
+
+TONIGHTS_ENTRY = re.compile(r"^\s*(?:(?P<circled>[①-⑩])|条目\s*(?P<n>\d{1,2}))\s*(?:那一?条|这一?条)")
+"""「①那条挂一行线索」: 建议归入 that names, instead of a §, the entry one of tonight's items makes."""
+
+
+def _under_tonights_entry(item: dict[str, Any], items: list[dict[str, Any]], draft: Draft, at: tuple[Any, ...]) -> None:
+    """A lead or note with no § whose 建议归入 opens with tonight's item that makes an entry (「①那条挂一行线索」):
+    it hangs under that entry, in that entry's section."""
+    placement = item["placement"]
+    if placement.get("section") or placement.get("action") not in (
+        PlacementAction.mount_lead,
+        PlacementAction.footnote,
+    ):
+        return
+    m = TONIGHTS_ENTRY.match(str(placement.get("text") or ""))
+    if m is None:
+        return
+    number = ENCLOSED.get(m["circled"]) if m["circled"] else int(m["n"])
+    target = next((x for x in items if x["number"] == number and x is not item), None)
+    if target is None or not target["placement"].get("section"):
+        return
+    if not PlacementAction(target["placement"]["action"]).creates_entry:
+        return
+    placement["section"] = target["placement"]["section"]
+    placement["after"] = Code(target["id"])
+    draft.settled(at + ("section",))  # the entry it names says where
 
 
 def _apply_ratings(

@@ -15,6 +15,7 @@ restates that follow-up instead of opening a new one.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -54,13 +55,13 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 ENTRY = _compiled(
     r"^\s*(?:#{1,6}\s+)?(?:[-•*·・]\s+)?(?:\[(?P<box>[ xX✓>/-]?)\]\s*)?(?P<tag>〔[^〕]{1,8}〕\s*)?"
     r"(?:(?P<circled>[{CIRCLED}])|(?P<num>\d{1,2})(?:\s*[.、．)）](?!\d)|\s+[·|｜—–-]\s)|[（(](?P<paren>\d{1,2}|[{STEMS}])[）)]"
-    r"{MORE}|(?P<cnum>[{ORDINALS}])[）)]|〈(?P<angle>\d{1,2})〉|(?P<stem2>[{STEMS}])(?=[（(])|〔[^〕\d]{0,3}\s*(?P<tagnum>\d{1,2})〕|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s)"
+    r"{MORE}|(?P<cnum>[{ORDINALS}])[）)]|〈(?P<angle>\d{1,2})〉|(?P<stem2>[{STEMS}])(?=[（(])|〔[^〕\d]{0,3}\s*(?P<tagnum>\d{1,2})〕|(?P<letter>[A-Z]|[A-Z]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}[-‐－]|[\u4e00-\u9fff]{1,2}\s(?=\d{1,2}\s*[|｜])|{SYMBOL})(?P<lnum>\d{1,2})(?=\s*[［\[【（(·|｜:：]|\s)"
     r"|(?P<alpha>[A-J])[.．](?=\s))"
     r"\s*(?P<text>\S.*)$"
 )
 """A numbered entry on a line of its own: 「① …」, 「1. …」, 「- ② …」, 「（3）…」, 「- [ ] 1. …」 (a task
 list; ``box`` keeps its status: 「[x]」, 「[>]」 …), 「1 · @洛 · …」, 「（甲）…」, 「甲（…）…」, 「其一　…」, 「一）…」, 「〈1〉…」, 「〔待 1〕…」, 「⑴ …」, 「子　…」, 「T1［钟］…」
-(a letter and the number), 「A. …」 (a capital letter alone, A to J), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), 「⏭1 …」 (a symbol), each also as a Markdown heading (an Org file's 「*** DONE R1 …」),
+(a letter and the number), 「催 1｜…」 (a word, a space and the number before a bar), 「A. …」 (a capital letter alone, A to J), 「I-1 …」, 「接-1 …」 (a tag and a hyphen before it), 「⏭1 …」 (a symbol), each also as a Markdown heading (an Org file's 「*** DONE R1 …」),
 and after a tag in 〔〕 (「· 〔收讫〕ⅰ …」), which stays in the entry's text: it says the entry's status."""
 HEADING = _compiled(
     r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]+?)\*\*|——\s*(?P<dash>[^—]+?)\s*——|【(?P<lent>[^】]+)】|[▍▎▌]\s*(?P<bar>[^（({CIRCLED}]+?(?:[（(][^）)]*[）)])?)(?=\s*$|\s*[（(][\d{STEMS}]|\s*[{CIRCLED}])"
@@ -198,14 +199,31 @@ def _bare_heading(lines: list[Line], i: int) -> str | None:
     return MARKDOWN_MARKS.sub("", text).strip() if first is not None and _number(first) == 1 else None
 
 
-def block_lists(lines: list[Line]) -> list[NumberedList]:
-    """Lists written one entry a line under a heading line (or a Markdown heading)."""
+@functools.cache
+def _labelled_entry(labels: tuple[str, ...]) -> re.Pattern[str]:
+    """An entry led by one of ``labels`` and its number (「- 工单 1（Dynamo 的 tag）：…」), with :data:`ENTRY`'s groups."""
+    words = "|".join(re.escape(w) for w in sorted(labels, key=len, reverse=True))
+    unused = "".join(f"(?P<{g}>(?!))?" for g in ENTRY.groupindex if g not in ("letter", "lnum", "text"))
+    return re.compile(
+        rf"^\s*(?:[-•*·・]\s+)?{unused}(?P<letter>(?:{words})\s?)(?P<lnum>\d{{1,2}})"
+        r"(?=\s*[（(〔［\[｜|:：\s])\s*(?P<text>\S.*)$"
+    )
+
+
+def block_lists(lines: list[Line], labels: tuple[str, ...] = ()) -> list[NumberedList]:
+    """Lists written one entry a line under a heading line (or a Markdown heading); ``labels``: the words
+    earlier nights led their follow-ups with (:meth:`.History.follow_up_labels`), which lead entries too."""
+    labelled = _labelled_entry(labels) if labels else None
+
+    def entry(text: str) -> re.Match[str] | None:
+        return ENTRY.match(text) or (labelled.match(text) if labelled is not None else None)
+
     found: list[NumberedList] = []
     i = 0
     while i < len(lines):
         head = HEADING.match(lines[i].text)
         title = heading_title(head) if head else _bare_heading(lines, i)
-        if title is None or ENTRY.match(lines[i].text):
+        if title is None or entry(lines[i].text):
             i += 1
             continue
         current = NumberedList(title, lines[i].number, lines={lines[i].number})
@@ -221,9 +239,12 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
                 current.lines.add(lines[j].number)
             elif row and not current.entries:
                 current.lines.add(lines[j].number)  # the header and rule rows above the first entry
-            elif m := ENTRY.match(text):
+            elif m := entry(text):
                 box = None if m["box"] is None else m["box"].strip()
                 said = (m["tag"] or "").strip() + m["text"].strip()  # 「〔收讫〕ⅰ …」: the tag is its status word
+                said = (
+                    said[1:].lstrip() if said[:1] in "|｜" else said
+                )  # 「催 1｜Jay｜…」: the bar only parts the number
                 current.entries.append(Entry(_number(m), said, lines[j].number, box, _mark(m)))
                 current.lines.add(lines[j].number)
             elif text.strip() and current.entries and not HEADING.match(text) and not text.lstrip().startswith("#"):
@@ -231,7 +252,7 @@ def block_lists(lines: list[Line]) -> list[NumberedList]:
                 current.lines.add(lines[j].number)
             elif text.strip() or not current.entries:
                 break
-            elif j + 1 < len(lines) and not ENTRY.match(lines[j + 1].text):
+            elif j + 1 < len(lines) and not entry(lines[j + 1].text):
                 break  # a blank line, then something else
             j += 1
         if current.entries:

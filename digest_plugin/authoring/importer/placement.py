@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from ...core.model import Entry, Outline, PlacementAction
+from ...core.model import Brief, Entry, Outline, PlacementAction
 from ...core.vocabulary import fold
 from .common import QUOTED, SECTION_REF, At, Code, Draft, Field, split_outside, unique_ids
 
@@ -97,7 +98,7 @@ def read_placement(
         return {"section": "", "action": PlacementAction.mount_lead}
     text = f.text
     sections = [m["section"] for m in SECTION_REF.finditer(text)]
-    titled = None if sections else titled_at_head(text, outline)
+    titled = None if sections else titled_at_head(text, outline) or held_at_head(text, outline, draft.earlier)
     if titled is not None:
         sections = [titled.section]  # 「『Kapitsa』原地换数」: the entry it names says where
     placement: dict[str, Any] = {"section": sections[0] if sections else "", "text": text}
@@ -294,6 +295,42 @@ def titled_at_head(text: str, outline: Outline | None) -> Entry | None:
     name = fold(first["a"] or first["b"])
     found = [e for e in outline.entries if fold(e.title) == name]
     return found[0] if len(found) == 1 else None
+
+
+HOLDING = re.compile(r"(?:写着|写有|记着|带着?)\s*「(?P<figure>[^」]{2,40})」\s*的那[条项行]")
+"""「写着「54–72 TB」的那条」: an entry named by a figure or phrase it holds, as one finds a line in a price sheet."""
+
+
+def held_at_head(text: str, outline: Outline | None, earlier: Sequence[Brief]) -> Entry | None:
+    """The one entry 建议归入 names first by what it holds (「写着「−18%」的那条加一行」), when exactly one entry
+    of the doc holds it: in its title or text, or in what the earlier items that made or updated it said."""
+    first = HOLDING.search(text)
+    if first is None or outline is None:
+        return None
+    held = entries_holding(first["figure"], outline, earlier)
+    return held[0] if len(held) == 1 else None
+
+
+def entries_holding(figure: str, outline: Outline, earlier: Sequence[Brief]) -> list[Entry]:
+    """Every entry of the doc whose words hold ``figure`` (spaces and width aside)."""
+    wanted = fold(figure).replace(" ", "")
+    if not wanted:
+        return []
+    by_id = {entry.id: entry for entry in outline.entries}
+    found: dict[str, Entry] = {}
+    for entry in outline.entries:
+        if wanted in fold(f"{entry.title} {entry.text or ''}").replace(" ", ""):
+            found[entry.id] = entry
+    for brief in earlier:
+        for item in brief.items:
+            said = " ".join([item.title, *item.points, item.points_note or "", item.placement.text or ""])
+            if wanted not in fold(said).replace(" ", ""):
+                continue
+            targets = [item.id] if item.placement.action.creates_entry else []
+            if item.placement.action is PlacementAction.update_in_place:
+                targets = [t for t in (item.placement.entry, *item.placement.entries) if t]
+            found.update({t: by_id[t] for t in targets if t in by_id})
+    return list(found.values())
 
 
 def named_at_head(text: str, section: str, outline: Outline | None) -> list[Entry]:

@@ -92,7 +92,10 @@ STATUS_HEADING = re.compile(
     re.S,
 )
 """A conclusion that reports what became of earlier follow-ups (or heads the lines that do)."""
-PAST = re.compile(r"已于|已经|此前已|自\s*\S{0,10}?(?:更正|证实|解决)后|(?:更正|证实)后未再")
+PAST = re.compile(r"自\s*\S{0,10}?(?:更正|证实|解决)后|(?:更正|证实)后未再")
+PAST_LEAD = re.compile(r"已于|已经|此前已")
+"""「已于 10-27 更正」, 「已经证实」: a change an earlier night made, when a word for one follows within a few
+characters; 「慢的那截已经不在拥塞上了」 says how things stand, not that anything was done before."""
 DISPOSITION_PHRASE = re.compile(r"(?P<label>暂挂\w{0,2}|转交\s*[\w-]+\s*主题|转交|移交)")
 
 
@@ -257,16 +260,30 @@ class _State:
         phrase = re.split(r"[，,；;。]", scope, maxsplit=1)[0]
         verb = self.retract.search(phrase)
         # 「1.1.1 已被维护者撤掉」 tells what someone else did to a release, not what tonight does to the item
-        return verb is not None and not PAST.search(phrase) and not re.search(r"[已被]", phrase[: verb.start()][-8:])
+        return (
+            verb is not None
+            and not PAST.search(phrase)
+            and not PAST_LEAD.search(phrase)
+            and not re.search(r"[已被]", phrase[: verb.start()][-8:])
+        )
 
     def says_change(self, text: str) -> bool:
         """Whether ``text`` has a word for what happened to a contradiction (any of the team's)."""
         return any(words.search(text) for _, words in self.contradiction_words)
 
+    def _told_as_past(self, scope: str) -> bool:
+        """「已于 10-27 更正」: 已于 / 已经 / 此前已 and, within fourteen characters of the same clause, a word
+        for a change."""
+        for lead in PAST_LEAD.finditer(scope):
+            after = re.split(r"[，,。；;]", scope[lead.end() : lead.end() + 14], maxsplit=1)[0]
+            if any(words.search(after) for _, words in self.contradiction_words):
+                return True
+        return False
+
     def change(self, scope: str, whole: str) -> str | None:
         """What the words around a reference say happened; 「已于 10-27 更正」, 「自 10-29 更正后」 tell
         of an earlier night's change, which that night's brief recorded: nothing happens tonight."""
-        if PAST.search(scope):
+        if PAST.search(scope) or self._told_as_past(scope):
             return "kept"
         # 「23/11 疑点 1（…，26/11 改列暂挂）纠正：…」: the bracket retells a past night; the words outside it
         # say what happens tonight, and are read first
@@ -311,8 +328,8 @@ class _State:
             if (
                 change == "corrected"
                 and said.get("new") == ""
-                and ARROW.search(scope)  # a later line says how
-                and (fix := self.correction(cid, self.earlier.get(cid), scope)) is not None
+                and (ARROW.search(scope) or QUOTED_PAIR.search(text))  # a later line says how
+                and (fix := self.correction(cid, self.earlier.get(cid), scope, text)) is not None
             ):
                 known["text"] = text.strip()
                 known["corrections"] = [fix]
@@ -367,7 +384,7 @@ class _State:
             update["change"] = ContradictionChange.resolved
             update["outcome"] = Outcome.confirmed
         elif change == "corrected":
-            fix = self.correction(cid, earlier, scope or text)
+            fix = self.correction(cid, earlier, scope or text, text)
             if fix is None:
                 return None
             update["change"] = ContradictionChange.resolved
@@ -391,10 +408,14 @@ class _State:
         spelled = sorted(self.draft.words.spellings("dispositions"), key=lambda sc: -len(sc[0]))
         return next((code for spelling, code in spelled if len(spelling) >= 2 and spelling in text), None)
 
-    def correction(self, cid: str, earlier: Contradiction | None, scope: str) -> dict[str, Any] | None:
+    def correction(self, cid: str, earlier: Contradiction | None, scope: str, whole: str = "") -> dict[str, Any] | None:
         """「（+175 → +58，采集器把…混用）」: the wrong value, the right one, and why; about the
-        figure the contradiction withheld, else its one withheld claim."""
+        figure the contradiction withheld, else its one withheld claim.  ``whole``: the line the verb stands
+        in, whose 「旧「…」→ 新「…」」 counts when the words after the verb give none (「改读数：旧「…」→ 新「…」。
+        ——改读数」, the verb said again at the end)."""
         arrow = QUOTED_PAIR.search(scope) or ARROW.search(scope)
+        if arrow is None and whole and (arrow := QUOTED_PAIR.search(whole)) is not None:
+            scope = whole
         old, new = (
             (
                 _value(arrow.groupdict().get("old") or arrow["qold"]),
