@@ -280,7 +280,7 @@ def _quoted_answers(out: dict[str, Any], draft: Draft) -> None:
     (``wordings: follow_up_*``) is its status.  An answer with no such word says nothing read here,
     and the follow-up stays for the editor's question (:mod:`.unread`).  The paragraphs stay conclusions."""
     conclusions = out["conclusions"]
-    for quote, answer in zip(conclusions, [*conclusions[1:], ""], strict=True):
+    for quote, answer in zip(conclusions, [*conclusions[1:], ""][: len(conclusions)], strict=True):
         if not QUOTE.match(quote) or not answer or QUOTE.match(answer):
             continue
         target = _quoted_follow_up(QUOTE.sub("", quote), draft)
