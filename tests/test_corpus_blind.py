@@ -390,3 +390,17 @@ def test_the_seventeenth_corpus_stays_where_it_is(scores):
     # wrong ≤ 10 until the scorer stopped counting the mark above an item's notes as asking about its placement
     # (thirteenth session): one placement of 01-15 was counted asked for that mark alone, and is counted wrong now
     assert held["correct"] + held["asked"] >= 42 and held["wrong"] <= 11, table(scores)
+
+
+def test_the_eighteenth_corpus_stays_where_it_is(scores):
+    """blind18/ (2027-01-16 … 01-19): 澄 returning (ISO week dates, 「分两路」, a list ending part 丁 under 「W02-7 值守交接」
+    after an inline recap of tonight) and 苒 new (a procurement group's words: lunar dates keyed in the header, items
+    「行 10」 …, fields 「［入库］」, entries named by a figure they hold, follow-ups 「催 N｜owner｜…」 with no bullet) on the
+    tuned nights, written by a helper session after blind17/ was tuned on.  First run before any change (2026-12-07,
+    fourteenth session, main f7c22a6): 25 correct, 32 asked, 45 wrong of 102; nothing published; all four nights
+    check clean.  01-18 and 01-19 are held out (``HOLDOUT``; ``HOLDOUT.md`` is not read): 3 / 9 / 13 and 5 / 6 / 16
+    untuned, 3 / 13 / 9 and 14 / 2 / 11 after the session (the tuned two: 17 / 17 / 16 untuned, 43 / 6 / 1 after)."""
+    eighteenth = totals(_of(scores, "blind18"))
+    assert eighteenth["correct"] >= 58 and eighteenth["correct"] + eighteenth["asked"] >= 79, table(scores)
+    held = totals([s for s in _of(scores, "blind18") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 31 and held["wrong"] <= 21, table(scores)

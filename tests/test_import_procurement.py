@@ -165,3 +165,19 @@ def test_lunar_days_follow_from_the_key_the_header_gives():
     assert lunar.resolve("十二月初九", starts) == dt.date(2027, 1, 16)  # 十二月 is 腊月
     assert lunar.resolve("正月十五", starts) is None  # no key for that month: never guessed
     assert lunar.month_starts("腊月初十有雪。", dt.date(2027, 1, 17)) == {}  # a lunar day alone is no key
+
+
+def test_a_re_judged_contradiction_takes_the_disposition_its_line_ends_on():
+    """「出处已经不在了；之前记成暂挂观察……——结论：归丢弃级」: the line retells an earlier disposition and ends on
+    tonight's (「已经」 there says how things stand, not that an earlier night changed it)."""
+    night = SECOND_NIGHT.format(
+        author="岑",
+        two="""旧案：
+- 10-21 矛盾 2（vLLM 版本口径）：维护者把那句删了，出处已经不在了；之前记成暂挂观察，等的是维护者回帖，现在没有要等的了。——结论：归丢弃级""",
+        four="- 无。",
+    )
+    brief = _yaml(import_full(night, outline=shipped_outline(), known_briefs=[FIRST]).text)
+    updates = [
+        (u["contradiction"], u["change"], u.get("disposition")) for u in brief.get("contradiction_updates") or []
+    ]
+    assert updates == [("vllm-version-basis", "redisposed", "discarded")]

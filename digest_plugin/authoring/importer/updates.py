@@ -367,8 +367,16 @@ class _State:
             )
         elif change == "redisposed":
             phrase = DISPOSITION_PHRASE.search(scope) or DISPOSITION_PHRASE.search(text)
+            where = scope if DISPOSITION_PHRASE.search(scope) else text
+            said = list(DISPOSITION_PHRASE.finditer(where))
+            ending = None
+            last = self.last_known_disposition(where) if phrase is not None and said else None
+            if last is not None and last[1] > said[-1].start():
+                # 「平安夜岑记成暂挂观察……——结论：归丢弃级」: the disposition the line ends on is tonight's; the
+                # phrase before it retells an earlier night's
+                phrase, ending = None, last[0]
             if phrase is None:  # 「改判丢弃级」: a disposition the vocabulary has, by its label or an alias
-                named = self.known_disposition(scope) or self.known_disposition(text)
+                named = ending or self.known_disposition(scope) or self.known_disposition(text)
                 if named is None:
                     return None
                 update["change"] = ContradictionChange.redisposed
@@ -402,6 +410,14 @@ class _State:
             update["change"] = ContradictionChange.resolved
         self.contradictions[cid] = update
         return update
+
+    def last_known_disposition(self, text: str) -> tuple[str, int] | None:
+        """The disposition the text names last by its label or an alias, and where (longest spelling first)."""
+        found: tuple[str, int] | None = None
+        for spelling, code in sorted(self.draft.words.spellings("dispositions"), key=lambda sc: -len(sc[0])):
+            if len(spelling) >= 2 and (at := text.rfind(spelling)) >= 0 and (found is None or at > found[1]):
+                found = (code, at)
+        return found
 
     def known_disposition(self, text: str) -> str | None:
         """The disposition whose label or alias the text spells (the longest, so 丢弃级 is not 丢弃)."""
