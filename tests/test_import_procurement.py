@@ -181,3 +181,14 @@ def test_a_re_judged_contradiction_takes_the_disposition_its_line_ends_on():
         (u["contradiction"], u["change"], u.get("disposition")) for u in brief.get("contradiction_updates") or []
     ]
     assert updates == [("vllm-version-basis", "redisposed", "discarded")]
+
+
+def test_a_line_headed_by_its_verb_retracts_what_follows_the_colon():
+    """「退货，不换：10-21 条目 3 …」: the head before the colon says what happens to the item it names, comma and all."""
+    night = SECOND_NIGHT.format(
+        author="苒", two="无。", four="- 退货，不换：10-21 条目 3 那一行的出处撤了，活文档里拿掉。"
+    )
+    brief = _yaml(import_full(night, outline=shipped_outline(), known_briefs=[FIRST]).text)
+    assert [(r["item"], r.get("superseded_by")) for r in brief.get("retractions") or []] == [
+        ("modelexpress-weight-transfer", None)
+    ]

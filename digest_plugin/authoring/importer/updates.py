@@ -248,7 +248,10 @@ class _State:
                     )
                 self.follow_up_update(ref.id, said, piece, _sentence_after(piece.text, ref.end))
             elif ref.kind == "item" and (
-                self.retract.search(before) or self.retract.search(scope[:4]) or self._retracts_in_phrase(scope)
+                self.retract.search(before)
+                or self.retract.search(_head_before(piece.text, ref.start))
+                or self.retract.search(scope[:4])
+                or self._retracts_in_phrase(scope)
             ):
                 self.retraction(ref.id, piece)
             elif ref.kind in ("item", "entry") and piece.item is not None:
@@ -745,6 +748,14 @@ def _sentence_after(text: str, start: int) -> str:
     """From ``start`` to the end of its sentence (「。」 or the line's end)."""
     line = text[start:].split("\n", 1)[0]
     return line.split("。", 1)[0]
+
+
+def _head_before(text: str, end: int) -> str:
+    """The head a line opens with when it ends in a colon right before ``end`` (「退货，不换：腊月初九澄 ④ …」: the
+    head 「退货，不换」 says what happens to what follows, commas and all); empty when there is none."""
+    start = max(text.rfind(c, 0, end) for c in "；;。\n") + 1
+    head = text[start:end].rstrip()
+    return head if head.endswith(("：", ":")) and len(head) <= 16 else ""
 
 
 def _clause_before(text: str, start: int, end: int) -> str:
