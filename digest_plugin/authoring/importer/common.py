@@ -5,8 +5,9 @@ lines and parts of the Markdown, and small text helpers.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -350,3 +351,21 @@ def shared_run(a: str, b: str) -> int:
             else:
                 break
     return best
+
+
+def own_labels(texts: Sequence[str], pattern: re.Pattern[str], *, rising: bool = False) -> list[tuple[str, str]] | None:
+    """(mark, rest) of each text when every one is led by one word of the writer's and a number (``pattern``'s
+    ``word``, ``n`` and ``text``): the writer's own numbering, which a later night names (「行 20」, 「工单 1」).
+    The numbers must run 1, 2, 3 …, or with ``rising`` only rise, from two texts on (「行 10」, 「行 20」 …, as
+    a purchase order numbers its lines); anything else is no numbering: None."""
+    found = [pattern.match(text) for text in texts]
+    matches = [m for m in found if m is not None]
+    if not found or len(matches) < len(found) or len({m["word"] for m in matches}) != 1:
+        return None
+    numbers = [int(m["n"]) for m in matches]
+    if rising:
+        if len(numbers) < 2 or any(b <= a for a, b in itertools.pairwise(numbers)):
+            return None
+    elif numbers != list(range(1, len(numbers) + 1)):
+        return None
+    return [(f"{m['word']} {m['n']}", m["text"]) for m in matches]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from ...core.model import FollowUpStatus
@@ -19,6 +18,7 @@ from .common import (
     Line,
     Part,
     one_line,
+    own_labels,
     shared_run,
     split_outside,
     strip_end,
@@ -188,7 +188,7 @@ def _last_list_as_follow_ups(
     out["follow_ups_heading"] = title
     follow_ups = out.setdefault("follow_ups", [])
     handed = lists.hands_on(title, draft.words.wording("days_ahead"))
-    labels = _labelled(text for _, text in texts)
+    labels = own_labels([text for _, text in texts], LABELLED)
     for number, (line, text) in enumerate(texts, 1):
         draft.origins[("follow_ups", number - 1)] = line.number
         mark, text = labels[number - 1] if labels else (None, text)
@@ -212,19 +212,6 @@ LABELLED = re.compile(
     r"^(?P<word>[\u4e00-\u9fffA-Za-z]{1,4})\s?(?P<n>\d{1,2})(?=\s*[〔［\[（(｜|:：\s])\s*(?P<text>.*)$"
 )
 """「工单 1〔Jay〕…」: a bullet led by the list's own label and its number."""
-
-
-def _labelled(texts: Iterable[str]) -> list[tuple[str, str]] | None:
-    """(mark, text) of each bullet, when every one is led by one label and the numbers run 1, 2, 3 …
-    (「工单 1〔Jay〕…」, 「工单 2〔Jay〕…」): a later night names them so (「腊月初九澄工单 1」)."""
-    found = [LABELLED.match(text) for text in texts]
-    if not found or any(m is None for m in found):
-        return None
-    words = {m["word"] for m in found if m is not None}
-    numbers = [int(m["n"]) for m in found if m is not None]
-    if len(words) != 1 or numbers != list(range(1, len(numbers) + 1)):
-        return None
-    return [(f"{m['word']} {m['n']}", m["text"]) for m in found if m is not None]
 
 
 def _trailing_list(part: Part, draft: Draft) -> tuple[Line, str, list[tuple[Line, str]]] | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -11,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.model import Outline, ValueRating
-from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_lines
+from .common import BULLET, At, Code, Draft, Field, Line, Part, bare_text, join_lines, own_labels
 from .evidence import GAP_SHAPE, read_evidence, read_points, read_sources
 from .markdown import ATX, BOLD_LINE, paragraphs_of
 from .numbering import check_numbering
@@ -412,7 +411,7 @@ def _number_by_place(items: list[dict[str, Any]], stem: str, draft: Draft) -> No
         item["id"] = Code(f"{stem}-item-{place}")
 
 
-LEAD_LABEL = re.compile(r"^(?P<word>[\u4e00-\u9fff]{1,3})\s?(?P<n>\d{1,3})[\u3000\s]+(?P<title>\S.*)$")
+LEAD_LABEL = re.compile(r"^(?P<word>[\u4e00-\u9fff]{1,3})\s?(?P<n>\d{1,3})[\u3000\s]+(?P<text>\S.*)$")
 """「行 10　第二批 H200 节点…」: a heading that leads its title with the writer's own word and number."""
 
 
@@ -420,17 +419,12 @@ def _lead_labels(items: list[dict[str, Any]]) -> None:
     """Every title led by one word and a number that rises from item to item (「行 10」, 「行 20」 … as a
     purchase order numbers its lines): that is the writer's numbering, kept as each item's mark (a later
     night names 「行 20」), not part of the title.  The items keep the numbers of their places."""
-    found = [LEAD_LABEL.match(str(item.get("title") or "")) for item in items]
-    if len(found) < 2 or any(m is None for m in found) or any(item.get("mark") for item in items):
+    if any(item.get("mark") for item in items):
         return
-    words = {m["word"] for m in found if m is not None}
-    numbers = [int(m["n"]) for m in found if m is not None]
-    if len(words) != 1 or any(b <= a for a, b in itertools.pairwise(numbers)):
-        return
-    for index, (item, m) in enumerate(zip(items, found, strict=True)):
-        assert m is not None
-        items[index] = {"id": item["id"], "number": item["number"], "mark": f"{m['word']} {m['n']}", **item}
-        items[index]["title"] = m["title"]
+    labels = own_labels([str(item.get("title") or "") for item in items], LEAD_LABEL, rising=True)
+    for index, (item, (mark, title)) in enumerate(zip(items, labels or [], strict=False)):
+        items[index] = {"id": item["id"], "number": item["number"], "mark": mark, **item}
+        items[index]["title"] = title
 
 
 PLAIN_MARK = re.compile(r"^(?:条目|第)?\s*\d{1,2}\s*(?:条)?$")
