@@ -114,6 +114,11 @@ EIGHTEENTH = ROOT / "tests" / "corpus" / "blind18"
 (new, hardware procurement: 第一栏–第四栏, PO lines 行 10, 20 …, ［label］ fields, lunar dates, entries named by a figure
 they hold), written after blind17 was tuned on (2026-12-07, fourteenth session).  01-18 and 01-19 are held out
 (``HOLDOUT``, chosen before the ledgers were written; described in ``HOLDOUT.md``, not read)."""
+NINETEENTH = ROOT / "tests" / "corpus" / "blind19"
+"""Four nights (2027-01-20 … 01-23); the tuned two by 汀 (returning, drifting) and 蔚 (new, from the on-call team:
+days of the year, D021), written after blind18 was tuned on (2026-12-07, fifteenth session).  01-22 (钟, returning)
+and 01-23 (蔚 again) are held out (``HOLDOUT``, chosen before the ledgers were written; described in ``HOLDOUT.md``,
+not read).  The writing session's slips (a glob that walked folder names, python3 on its own files) are in its README."""
 CORPORA = (
     BLIND,
     SECOND,
@@ -133,6 +138,7 @@ CORPORA = (
     SIXTEENTH,
     SEVENTEENTH,
     EIGHTEENTH,
+    NINETEENTH,
 )
 
 
