@@ -81,6 +81,9 @@ class _Indexed:
     citations: list[str] = field(default_factory=list)
     follow_up_marks: dict[str, str] = field(default_factory=dict)
     """A follow-up's label as its list wrote it (「T4」, spaces aside) → its id."""
+    item_labels: dict[str, int] = field(default_factory=dict)
+    """An item's own label that is not its number (「行40」 of a night numbering its lines 行 10, 行 20 …, spaces
+    aside) → the item's number: a later night names it so (「T-3 苒 行 40」)."""
     texts: dict[tuple[str, str], str] = field(default_factory=dict)
     """(kind, id) → the object's own words, for matching a descriptive reference (「10-24 的 Braintrust 待办」)."""
     circled_items: bool = False
@@ -196,13 +199,16 @@ class History:
         for brief in sorted(briefs, key=lambda b: (b.date, b.round)):
             self.add(brief)
 
-    def _learn_item_mark(self, mark: str | None, number: int) -> None:
+    def _learn_item_mark(self, mark: str | None, number: int, index: _Indexed | None = None) -> None:
         """「#增1」 → 「#增」, 「（五）」 → 「（）」: how that night's writer numbered items, when the mark agrees
         with the item's number."""
         if not mark:
             return
         own = _ITEM_MARK.match(mark)
         if own and int(own["n"]) == number and own["mark"] not in _NOT_ITEM_MARKS:
+            self.item_marks.add(own["mark"])
+        elif own and own["mark"] not in _NOT_ITEM_MARKS and index is not None:
+            index.item_labels[_no_space(mark)] = number  # 「行 40」, the fourth line: named so later
             self.item_marks.add(own["mark"])
         bracketed = _PAREN_MARK.match(mark)
         if bracketed and small_number(bracketed["n"]) == number:
@@ -220,7 +226,7 @@ class History:
         )
         for item in brief.items:
             index.items[item.number] = item.id
-            self._learn_item_mark(item.mark, item.number)
+            self._learn_item_mark(item.mark, item.number, index)
             if item.placement.action.creates_entry:
                 self._entry_of[item.id] = item.id
             elif item.placement.action is PlacementAction.update_in_place and item.placement.entry:
@@ -358,6 +364,7 @@ def _date_pattern(relative: tuple[str, ...], named: tuple[str, ...] = ()) -> re.
         r"(?P<iso>(?<!\d)20\d\d(?P<isosep>[-/.])\d{1,2}(?P=isosep)\d{1,2}(?![\d/.]\d))"
         r"|(?P<isowk>(?<![A-Za-z\d])(?:20\d\d-?)?W\d{2}-?[1-7](?!\d))"
         r"|(?P<tminus>(?<![A-Za-z\d\-])T\s?[-−–]\s?\d{1,2}(?![\d.]))"
+        r"|(?P<ordinal>(?<![A-Za-z\d\-])(?:D|20\d\d-)\d{3}(?![\d.\-]))"
         r"|(?P<dmy>(?<![\d/.v])\d{1,2}/\d{1,2}/(?:20)?\d\d(?![\d/]))"
         r"|(?P<md>(?<![\d\-.v/])\d{1,2}-\d{1,2}(?![\d\-.%]))"
         r"|(?P<cn>(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日)"
@@ -621,6 +628,8 @@ def _dates(text: str, today: dt.date, history: History, round_: str | None) -> l
             day = _calendar(y, m, d)
         elif kind == "isowk":  # 「W01-5」, 「2026-W53-5」: an ISO week date, the week's year this one or the last
             day = _iso_week(today, spelled)
+        elif kind == "ordinal":  # 「D020」, 「2027-020」: the day of the year, as an alerting system writes dates
+            day = _ordinal(today, spelled)
         elif kind == "tminus":  # 「T-1」, 「T-4」: days counted back from today, as a test team counts to a release
             day = today - dt.timedelta(days=int(re.findall(r"\d+", spelled)[0]))
         elif kind == "dmy":  # 「31/12/26」, 「10/12/26」: a day, a month and the year, in either order of the two
@@ -696,6 +705,18 @@ def _day_first_if_recent(
     if _recent(month_first, today, history) or not _recent(day_first, today, history):
         return month_first
     return day_first
+
+
+def _ordinal(today: dt.date, spelled: str) -> dt.date | None:
+    """The day an ordinal date names (「D005」 is 5 January, 「2027-021」 the 21st day of 2027): of the year it gives,
+    else of this year when that day has come, else of the year before (「D360」 in January)."""
+    m = re.fullmatch(r"(?:(?P<year>20\d\d)-)?D?(?P<day>\d{3})", spelled)
+    if m is None or not 1 <= int(m["day"]) <= 366:
+        return None
+    number = int(m["day"])
+    year = int(m["year"]) if m["year"] else today.year if number <= today.timetuple().tm_yday else today.year - 1
+    day = dt.date(year, 1, 1) + dt.timedelta(days=number - 1)
+    return day if day.year == year else None
 
 
 def _iso_week(today: dt.date, spelled: str) -> dt.date | None:
@@ -825,6 +846,9 @@ def find_references(
                 briefs = tuple(b for b in briefs if _no_space(match.group(0)) in b.follow_up_marks)
                 if not briefs:
                     continue
+            if group == "imark" and (labelled := [b for b in briefs if _no_space(match.group(0)) in b.item_labels]):
+                # 「T-3 苒 行 40」: that night labelled its items 行 10, 行 20 …; the label names the item, not its number
+                briefs, numbers = tuple(labelled), [labelled[0].item_labels[_no_space(match.group(0))]]
             if group == "iof":  # 「1/4」: only a night of four items has it; else a fraction or a date
                 briefs = tuple(b for b in briefs if len(b.numbered("item")) == int(match["iof_total"]))
                 if not briefs:

@@ -353,6 +353,15 @@ def shared_run(a: str, b: str) -> int:
     return best
 
 
+OWN_LABEL = re.compile(
+    r"^(?P<word>[\u4e00-\u9fff]{1,4}\s*[A-Z]{0,3}|[A-Z]{1,4})\s*[-‐－]?\s*(?P<n>\d{1,2})(?![\d.:：/\-])[\s\u3000]*(?P<text>\S.*)$",
+    re.S,
+)
+"""A writer's own label of a new doubt with its number (「缺陷 Q-2　…」, 「PRB-1　…」, 「乙-3 …」): the number later
+nights name it by (「D020 汀 Q-2」), so it is kept when the numbers only rise (the list may restate an earlier
+doubt first, as 「缺陷 Q-1」, and open new ones from 2)."""
+
+
 def own_labels(texts: Sequence[str], pattern: re.Pattern[str], *, rising: bool = False) -> list[tuple[str, str]] | None:
     """(mark, rest) of each text when every one is led by one word of the writer's and a number (``pattern``'s
     ``word``, ``n`` and ``text``): the writer's own numbering, which a later night names (「行 20」, 「工单 1」).

@@ -10,7 +10,21 @@ from typing import Any
 from ...core import arxiv, spelling
 from ...core.model import Disposition, Status
 from .backrefs import History, find_references
-from .common import BULLETS, QUOTED, SECTION_REF, SYMBOL_TAG, TAG_NUMBER, At, Code, Draft, Line, Part, unrolled_tables
+from .common import (
+    BULLETS,
+    OWN_LABEL,
+    QUOTED,
+    SECTION_REF,
+    SYMBOL_TAG,
+    TAG_NUMBER,
+    At,
+    Code,
+    Draft,
+    Line,
+    Part,
+    own_labels,
+    unrolled_tables,
+)
 from .markdown import label_colon, list_entries
 from .numbering import check_numbering, dedupe_ids
 
@@ -62,11 +76,11 @@ LEAD_MARKS = re.compile(rf"^\s*(?:>\s*)?(?:[{BULLETS}]\s+)?")
 LIST_ITEM = re.compile(rf"^\s*(?:>\s*)?[{BULLETS}]\s+\S")
 """A list item at any depth (a quote block's too)."""
 SECTION_HOLD = re.compile(
-    r"§\s*\d+(?:\.\d+)*\s*(?:[、,，和与及]\s*§?\s*\d+(?:\.\d+)*\s*)*[^。；;，,\n「」]{0,4}?"
-    r"(?:别|不|勿|缓|冻结|封|禁|停|挡|拦|隐|免|按住|搁|压)"
+    r"§\s*\d+(?:\.\d+)*\s*(?:[、,，和与及]\s*§?\s*\d+(?:\.\d+)*\s*)*(?:[^。；;，,\n「」]{0,4}[，,])?[^。；;，,\n「」]{0,4}?"
+    r"(?:别|不|勿|缓|冻结|封|禁|停|挡|拦|隐|免|按住|搁|压|锁|熔断)"
 )
 """A hold said right after the section it applies to, in whatever words (「§1.1 先别…」, 「在 §3.1 中暂不
-采信」, 「§5.4 冻结此句」, 「§1.1 封口」): bans are worded anew by every writer, but they name the section
+采信」, 「§5.4 冻结此句」, 「§1.1 封口」, 「§5.1 重新锁上，不出包」, 「§2.6 这句熔断」): bans are worded anew by every writer, but they name the section
 and then hold.  With quoted claims and no ban the wordings know, the safe reading withholds them and
 asks, even when the text also says what is left to check (待核实)."""
 
@@ -180,11 +194,19 @@ def _by_position(
         if quotes and not earlier:
             body = text[lead:]
             entries.append((line, f"{len(entries) + 1}. {body}"))
-            draft.warn(
-                line, f"section 二: «{body[:30]}…» is numbered no way this importer knows; read as 矛盾 {len(entries)}"
-            )
         else:
             others.append((line, text))
+    own = own_labels([text[len(str(k + 1)) + 2 :] for k, (_, text) in enumerate(entries)], OWN_LABEL, rising=True)
+    if own is None and len(entries) == 1 and (m := OWN_LABEL.match(entries[0][1][3:])) and m["n"] == "1":
+        own = [(f"{m['word']} {m['n']}", m["text"])]
+    for k, (line, text) in enumerate(entries):
+        body = text[len(str(k + 1)) + 2 :]
+        if own is not None:
+            number = int(own[k][0].rsplit(" ", 1)[1])
+            entries[k] = (line, f"{number}. {body}")
+            draft.warn(line, f"section 二: «{body[:30]}…» is read as 矛盾 {number}, by the writer's own number; check")
+        else:
+            draft.warn(line, f"section 二: «{body[:30]}…» is numbered no way this importer knows; read as 矛盾 {k + 1}")
     return entries, others
 
 

@@ -142,7 +142,7 @@ def read_evidence(
             at + ("level",),
         )
     where = f.line if f else line
-    tagged_kinds, tagged_gaps = head_tags(boundary, source_heads(source_text), draft, where, source_text)
+    tagged_kinds, tagged_gaps = _clause_tags(boundary, source_heads(source_text), draft, where, source_text)
     gaps = _merged(
         gap_codes(boundary), named_words(boundary, "gaps", draft), new_gaps(boundary, draft, where), tagged_gaps
     )
@@ -291,6 +291,21 @@ def head_tags(
         for tag in tags[1:]
         if not draft.words.level_reading(tag) and not draft.words.find("source_kinds", tag)
     ]
+    return kinds, gaps
+
+
+def _clause_tags(
+    boundary: str, heads: list[str], draft: Draft, line: int, source: str = ""
+) -> tuple[list[SourceKind], list[Gap]]:
+    """:func:`head_tags` of the boundary's first clause, and of each later clause headed by the kind of another of
+    the item's sources (「验收测试报告，仅预发环境：…；厂商兼容性矩阵，未列本型号：…」): a boundary of two sources
+    says each one's kind and gaps in its own clause."""
+    kinds, gaps = head_tags(boundary, heads, draft, line, source)
+    for clause in re.split(r"[；;。]\s*", boundary)[1:]:
+        tags = _tags(clause)
+        if tags and tags[0] in heads and tags[0] not in kinds:
+            more, also = head_tags(clause, heads, draft, line, source)
+            kinds, gaps = _merged(kinds, more), _merged(gaps, also)
     return kinds, gaps
 
 

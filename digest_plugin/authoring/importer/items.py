@@ -36,12 +36,13 @@ ITEM_HEADINGS = [
     re.compile(r"^\s*[#＃][^\s\d#＃]{1,3}(?P<number>\d{1,2})(?!\d)\s*[：:.、．·・|｜—–]?\s+(?P<title>\S.*?)\s*$"),
     re.compile(rf"^\s*(?P<number>{ROMAN_NUMERAL})\s*[.．、)）]\s*(?P<title>\S.*?)\s*$"),
     re.compile(r"^\s*[\[［](?P<number>\d{1,2})[\]］]\s*(?P<title>[^\s(（].*?)\s*$"),
+    re.compile(r"^\s*[\[［]\d{1,4}\s*[-‐－]\s*(?P<number>\d{1,2})[\]］]\s*(?P<title>[^\s(（].*?)\s*$"),
     re.compile(r"^\s*(?P<number>[①-⑳❶-❿])\s*[：:.、．·・|｜—–]?\s*(?P<title>\S.*?)\s*$"),
 ]
 """How writers head an item: 「条目 N：…」 (also 「▍条目 N …」, 「条 N　…」), 「第一条｜…」 (or 「第 1 项 · …」, 「第一则」, 「【第 1 笔】…」), 「1 号　…」, 「（一）…」, 「#1 …」, 「1/4 …」 (N of
 M), 「D1 · …」, 「A1　…」 or 「I-1 · …」 (a letter or two, a hyphen or none, and the number), 「No.1　…」, 「#增1 …」 (a tag and the number),
-「iv. …」 (a lower-case Roman numeral), 「[1] …」 (the number in square brackets, not a link's), 「① …」 (a circled
-digit).  One
+「iv. …」 (a lower-case Roman numeral), 「[1] …」 (the number in square brackets, not a link's), 「[021-1] …」 (a day's
+number and the item's, in square brackets, as an on-call log numbers events), 「① …」 (a circled digit).  One
 brief keeps to one way: the first way that heads a line of part 一 is the one its items use (so a
 「（1）」 inside a 要点 of a 「条目 N」 brief is not an item)."""
 ITEM_HEADING = ITEM_HEADINGS[0]
@@ -113,15 +114,15 @@ def _labels(spellings: tuple[tuple[str, str], ...]) -> _Labels:
     note2 = note.replace("?P<note>", "?P<note2>")
     return _Labels(
         canonical,
-        # 「来源：…」, 「- **来源**：…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
+        # 「来源：…」, 「- **来源**：…」, 「`来源`　…」, 「【来源】…」 (or [来源], 〔来源〕), 「来源 —— …」, 「来源　…」 (a full-width space)
         re.compile(
-            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:\**(?P<label>{alternation})\**\s*{note}\s*\**(?:[：:｜／]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
+            rf"^\s*(?:[-•*·]\s+)?{LEAD}(?:[*`]*(?P<label>{alternation})[*`]*\s*{note}\s*\**(?:[：:｜／]|——|—|(?<=[^\s])\u3000(?=\S)|(?<=`)\s+(?=\S)|(?<=\s)[=▸►](?=\s|$))\**"
             rf"|{OPEN}(?P<label2>{alternation}){CLOSE}\s*{note2}\s*[：:]?)\s*(?P<text>.*)$",
             re.S,
         ),
         # a label alone on its line, as a Markdown heading or in bold: the text is the lines below
         re.compile(
-            rf"^\s*(?:#{{1,6}}\s+|\*\*)?{LEAD}(?:(?P<label>{alternation})|{OPEN}(?P<label2>{alternation}){CLOSE})\s*{note}\s*(?:\*\*)?\s*[：:]?\s*$"
+            rf"^\s*(?:#{{1,6}}\s+|\*\*|`)?{LEAD}(?:(?P<label>{alternation})|{OPEN}(?P<label2>{alternation}){CLOSE})\s*{note}\s*(?:\*\*|`)?\s*[：:]?\s*$"
         ),
         # a label inside another field's paragraph: "… - 建议归入：…"
         re.compile(rf"(?:\s+|(?<=[。；;）)」]))-\s*(?=(?:{alternation})\s*(?:[（(][^）)]*[）)])?\s*[：:])"),
@@ -139,21 +140,23 @@ def _label_spellings(draft: Draft) -> tuple[tuple[str, str], ...]:
 
 BRACKET_LABEL = re.compile(
     rf"^\s*(?:[-•*·]\s+)?(?:{OPEN}(?P<label>[^\]】〕］\s\d]{{1,6}}){CLOSE}"
-    r"|\*\*(?P<bold>[^*\s\d]{1,6}|[A-Za-z][A-Za-z_-]{5,15})\*\*(?:\s*[：:]|\u3000+(?=\S)|\s*$))"
+    r"|\*\*(?P<bold>[^*\s\d]{1,6}|[A-Za-z][A-Za-z_-]{5,15})\*\*(?:\s*[：:]|\u3000+(?=\S)|\s*$)"
+    r"|`(?P<tick>[^`\s\d]{1,6})`(?:\s*[：:]|[\s\u3000]+(?=\S)|\s*$))"
 )
 """A short label in brackets or in bold at the start of a line (「[源] …」, 「〔边界〕…」, 「**看到的**：…」, an
-English word up to 16 letters, 「**BOUNDARY**：…」); a bold one ends in a colon, a full-width space
-(「**证据到哪**　…」) or the line (the label alone above its text)."""
+English word up to 16 letters, 「**BOUNDARY**：…」), or in backticks as a postmortem's fields are written
+(「`盲区`　…」); a bold or backticked one ends in a colon, a space (「**证据到哪**　…」) or the line (the label
+alone above its text)."""
 FIELD_ORDER = ("来源", "要点", "证据边界", "与活文档脉络的关系", "建议归入")
 """The order the team's format gives an item's fields (the first real brief's)."""
 _KNOWN_LEAD = re.compile(r"^\s*(?:[-•*·]\s+)?\**(?P<plain>[^\s*：:／\d]{1,9})\**\s*[：:／]")
 """Any short label and its colon at the start of a line: only its place is used, for a known one."""
 PLAIN_LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
+    r"^(?:[-•*·]\s+)?(?P<label>[A-Za-z][A-Za-z_-]{1,15}|[^\W\d_]{1,6})\s+[=▸►](?:\s+|$)|^(?P<latin>[A-Za-z][A-Za-z_-]{1,15})\s*:(?:\s+|$)"
     r"|^(?:[-•*·]\s+)?(?P<cjk>[^\W\d_A-Za-z]{2,8})\s*[：｜／:]"
 )
 """A plain label at the start of an unindented line: 「src = …」 or 「来路 ▸ …」 (any short word and an equals
-sign or a pointer between spaces), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a colon, full-width or not (「评估: …」),
+sign or a pointer between spaces, a bullet before it or not: 「- 波及 = …」), 「src: …」 (an English word and a colon) or 「哪来的：…」 (a few Chinese characters, a colon, full-width or not (「评估: …」),
 a full-width bar or a full-width slash: 「取自｜…」, 「出处／…」; a bullet may stand before them: 「- 凭证：…」).  Read as a label only where the part has fields of this
 shape: three labels or more, each heading two lines or more (see :func:`_lead_label`)."""
 
@@ -175,7 +178,7 @@ def _lead_label(text: str, plain: set[str]) -> tuple[str, str] | None:
     (:data:`BRACKET_LABEL`), or a plain one of this part (``plain``)."""
     if m := BRACKET_LABEL.match(text):
         rest = re.sub(r"^\s*\**\s*[：:]?\s*", "", text[m.end() :])
-        return m["label"] or m["bold"], rest
+        return m["label"] or m["bold"] or m["tick"], rest
     if (m := PLAIN_LABEL.match(text)) and (m["label"] or m["latin"] or m["cjk"]) in plain:
         return m["label"] or m["latin"] or m["cjk"], text[m.end() :]
     return None
@@ -577,9 +580,9 @@ def _inline_fields(f: Field, labels: _Labels) -> Iterator[Field]:
 
 
 RATING_LINE = re.compile(
-    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=｜／])?\s*(?P<rating>.+)$"
+    r"^(?:[\[【〔［(（〈<][^\]】〕］)）〉>]{1,4}[\]】〕］)）〉>]|`[^`\s]{1,6}`|[^\w\s]{1,2}\uFE0F?\s*\w{1,4}[：:\s]|(?:\w{1,4}|[A-Za-z]{1,12})\s*[：:=｜／])?\s*(?P<rating>.+)$"
 )
-"""A line that may hold only the item's value rating, after a short label of any kind."""
+"""A line that may hold only the item's value rating, after a short label of any kind (「`级别`　高价值」 too)."""
 
 
 def _line_rating(text: str, line: int, draft: Draft) -> list[ValueRating]:

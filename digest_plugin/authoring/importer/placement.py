@@ -18,9 +18,9 @@ CROSS_REF = re.compile(r"§\s*(?P<section>\d+(?:\.\d+)?)\s*(?:与|和)?\s*(?P<na
 
 ENTRY_NAME = re.compile(
     r"「(?P<name>[^」]+)」\s*(?:一行)?(?:分支|子条目|子节点|小节|补充|小注|注脚|条目|段落)"
-    r"|(?:新增|新建|新开|新)\s*(?:子条目|子节点|分支|小注)\s*「(?P<after>[^」]+)」"
+    r"|(?:新增|新建|新开|新)\s*(?:子条目|子节点|分支|小注|条目)\s*「(?P<after>[^」]+)」"
 )
-"""The name of a new entry: 「TPU 后端」分支, or 新增子条目「LMCache 分层 KV 卸载」 (新子条目「…」, 新开分支「…」)."""
+"""The name of a new entry: 「TPU 后端」分支, or 新增子条目「LMCache 分层 KV 卸载」 (新子条目「…」, 新开分支「…」, 新条目「…」)."""
 
 
 AFTER = re.compile(r"(?P<name>[^\s，,；;。、（(「」]+)\s*段落?(?:之后|后|下)")

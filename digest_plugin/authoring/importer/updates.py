@@ -24,7 +24,8 @@ from typing import Any
 from ...core.model import UNPLACED, Contradiction, ContradictionChange, FollowUpStatus, Outcome, PlacementAction
 from ...core.vocabulary import Vocabulary, fold
 from .backrefs import UNDATED, History, Reference, find_references
-from .common import Code, Draft, split_outside, without_asides
+from .common import OWN_LABEL, QUOTED, Code, Draft, split_outside, without_asides
+from .contradictions import SECTION_HOLD
 from .numbers import ROMAN, small_number
 
 # What happened to what a reference names, by the acts of ``wordings:`` in the vocabulary file (the
@@ -144,6 +145,14 @@ class _State:
         self.rows: list[dict[str, Any]] = []
         self.earlier: dict[str, Contradiction] = {c.id: c for b in draft.earlier for c in b.contradictions}
         self.earlier_follow_ups = {f.id: f for b in draft.earlier for f in b.follow_ups}
+        self.released: set[str] = set()
+        """Earlier doubts whose claim a later night confirmed, and none has re-opened since."""
+        for b in sorted(draft.earlier, key=lambda b: b.date):
+            for u in b.contradiction_updates:
+                if u.change is ContradictionChange.resolved and u.outcome is Outcome.confirmed:
+                    self.released.add(u.contradiction)
+                elif u.change is ContradictionChange.reopened:
+                    self.released.discard(u.contradiction)
         self.created = {i.id for b in draft.earlier for i in b.items if i.placement.action.creates_entry}
         """Items of earlier briefs that are entries of their own (an in-place update may name them)."""
         self.line = 1
@@ -209,6 +218,34 @@ class _State:
         self.brief["contradictions"] = kept
         self.draft.renumbered("contradictions", indexes)
 
+    def banned_again(self, cid: str, after: str) -> bool:
+        """A doubt an earlier night released, named again in part 二 with a quoted claim and a hold on a section
+        (「…放行作废，打回：「X」——§5.1 重新锁上，不出包」), in words the team has not named: read as re-opened, the
+        reading that withholds the claim again, and asked.  A released claim held again cannot mean anything else
+        that publishes less."""
+        if cid not in self.released or not (QUOTED.search(after) and SECTION_HOLD.search(after)):
+            return False
+        self.doubts.setdefault(
+            (cid, "reopened"),
+            (
+                self.line,
+                f"contradiction {cid} was released on an earlier night and is held again here in words no wording "
+                "names: read as re-opened (its claim withheld again); check, and add the verb to wordings: reopened",
+            ),
+        )
+        return True
+
+    def restated_by_label(self, update: dict[str, Any], head: str) -> None:
+        """A paragraph of part 二 led by the writer's own label and number, then the earlier doubt it is about
+        (「缺陷 Q-1（回归失败，打回）T-4 澄 乙-2——…」): it restates that doubt as tonight's number 1, which a later
+        night names (「D020 汀 Q-1」), when tonight's new doubts do not hold that number."""
+        m = OWN_LABEL.match(head.strip())
+        if m is None or "number" in update:
+            return
+        number = int(m["n"])
+        if number not in {c["number"] for c in self.brief.get("contradictions", [])}:
+            update["number"] = number
+
     # ------------------------------------------------------------------ reading one piece
 
     def read(self, piece: _Piece) -> None:
@@ -239,7 +276,11 @@ class _State:
                 if not self.says_change(scope):
                     scope += _item_status(piece.text, ref.end)  # 「…；§3.2 照写。【成立】」 ends its list item
                 change = self.change(scope, before + scope)
-                self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
+                if change is None and self.banned_again(ref.id, piece.text[ref.end :]):
+                    change = "reopened"
+                update = self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
+                if update is not None and k == 0 and piece.part == "contradictions":
+                    self.restated_by_label(update, piece.text[: ref.start])
             elif ref.kind == "follow_up":
                 said = scope or before
                 if (lead := LEAD_TAG.search(before)) and last_status(said, self.draft.words) is None:
@@ -568,7 +609,8 @@ class _State:
         """Tonight's item that replaces a retracted one, named 「由 <it> <verb>」 with any verb the team
         uses to retract or supersede (「由本条顶掉」, 「整行由 iii 顶掉」, 「由 No.2 撤换」): 「本条」 is the
         item the text belongs to; any other name must be one of tonight's items exactly (its mark as
-        written, its number, a roman numeral), or nothing is read."""
+        written, its number, a roman numeral), or nothing is read.  An item named by its mark (「由 I-03 重写」)
+        needs no known verb: a retraction's clause that hands the line to one of tonight's items names its successor."""
         verbs = [self.draft.words.wording(act) for act in ("retracted", "superseded")]
         for by in re.finditer(r"由\s*", text):
             window = text[by.end() : by.end() + 16]
@@ -579,6 +621,11 @@ class _State:
             if who in THIS_ITEM:
                 return piece.item
             named = {str(i["id"]) for i in self.brief.get("items", []) if who and _names_item(who, i)}
+            if len(named) == 1:
+                return named.pop()
+        for by in re.finditer(r"由\s*(?P<who>[A-Za-z]{0,3}[-‐]?\d{1,2}|[①-⑳])\s*(?=[\u4e00-\u9fff]{1,3})", text):
+            # 「由 I-03 重写」: one of tonight's items by its own mark, then a verb the wordings may not know
+            named = {str(i["id"]) for i in self.brief.get("items", []) if _names_item(by["who"], i)}
             if len(named) == 1:
                 return named.pop()
         return self._retracting_item(text, verbs)
