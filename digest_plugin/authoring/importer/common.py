@@ -354,7 +354,7 @@ def shared_run(a: str, b: str) -> int:
 
 
 OWN_LABEL = re.compile(
-    r"^(?P<word>[\u4e00-\u9fff]{1,4}\s*[A-Z]{0,3}|[A-Z]{1,4})\s*[-‐－]?\s*(?P<n>\d{1,2})(?![\d.:：/\-])[\s\u3000]*(?P<text>\S.*)$",
+    r"^(?P<word>[\u4e00-\u9fff]{1,4}\s*[A-Z]{0,3}|[A-Z]{1,4})\s*[-‐－]?\s*(?P<n>\d{1,2})(?![\d.:：/\-])[\s\u3000]*(?P<text>.*)$",
     re.S,
 )
 """A writer's own label of a new doubt with its number (「缺陷 Q-2　…」, 「PRB-1　…」, 「乙-3 …」): the number later
