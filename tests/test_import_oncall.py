@@ -39,8 +39,8 @@ ON_CALL = (
 `信号源`　https://github.com/nace-ai/kapitsa
 `时间线`
 - Stars 188
-`盲区`　自动采集；未复现。
-`受影响条目`　D294 条目 5 换过数的那条。
+`没盯到`　自动采集；未复现。
+`碰到的`　D294 条目 5 换过数的那条。
 `处置`　§1.1 Kapitsa 原地更新。
 
 ## 〈二〉待定位
@@ -79,12 +79,12 @@ def test_an_on_call_writers_events_and_backticked_fields_are_items_and_fields():
 
 
 def test_labels_no_wording_knows_are_read_by_their_place_and_the_editor_is_told():
-    """「`盲区`」 and 「`受影响条目`」 stand between the points and the placement: the boundary and the relation, each
+    """「`没盯到`」 and 「`碰到的`」 stand between the points and the placement: the boundary and the relation, each
     marked with the wording to add so that the next brief needs no guess."""
     brief, text = _import(ON_CALL)
     assert brief["items"][0]["relation"] == "D294 条目 5 换过数的那条。"
-    assert "the label «盲区» is read as 证据边界" in text and "wordings: field_evidence" in text
-    assert "the label «受影响条目» is read as 与活文档脉络的关系" in text
+    assert "the label «没盯到» is read as 证据边界" in text and "wordings: field_evidence" in text
+    assert "the label «碰到的» is read as 与活文档脉络的关系" in text
 
 
 def test_a_day_of_the_year_names_that_nights_item():

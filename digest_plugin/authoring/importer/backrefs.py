@@ -127,7 +127,7 @@ _NOT_MARKS = frozenset("#(（[［【〔-*§$¥~@+=/.<>第其约近") | {"No", "T
 """Leads that number other things (items, follow-ups, rounds, versions) or count (第, 约): never learned as a
 mark."""
 _FOLLOW_UP_MARK = re.compile(
-    r"^(?P<lead>[A-Za-z]{1,3}|[\u4e00-\u9fff][-‐－]|〔\s*[\u4e00-\u9fff]{1,2}|[\u4e00-\u9fff]{2,4}(?=\s))\s*(?P<n>\d{1,2})〕?$"
+    r"^(?P<lead>[A-Za-z]{1,3}[-‐－]?|[\u4e00-\u9fff][-‐－]|〔\s*[\u4e00-\u9fff]{1,2}|[\u4e00-\u9fff]{2,4}(?=\s))\s*(?P<n>\d{1,2})〕?$"
 )
 """A follow-up's label that is a letter, a tag or a word and its number: 「T4」, 「N1」, 「接-1」, 「工单 1」, 「〔办 1〕」 (a tag and the number
 in brackets: the key leaves the closing bracket out, as a reference's match does)."""

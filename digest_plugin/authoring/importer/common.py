@@ -377,4 +377,10 @@ def own_labels(texts: Sequence[str], pattern: re.Pattern[str], *, rising: bool =
             return None
     elif numbers != list(range(1, len(numbers) + 1)):
         return None
-    return [(f"{m['word']} {m['n']}", m["text"]) for m in matches]
+    return [(f"{m['word']}{_separator(m)}{m['n']}", m["text"]) for m in matches]
+
+
+def _separator(m: re.Match[str]) -> str:
+    """What stands between a label's word and its number, as written when it is a hyphen (「F-1」), else a space."""
+    sep = m.groupdict().get("sep")
+    return sep if sep and sep.strip() else " "

@@ -209,9 +209,9 @@ def _last_list_as_follow_ups(
 
 
 LABELLED = re.compile(
-    r"^(?P<word>[\u4e00-\u9fffA-Za-z]{1,4})\s?(?P<n>\d{1,2})(?=\s*[〔［\[（(｜|:：\s])\s*(?P<text>.*)$"
+    r"^(?P<word>[\u4e00-\u9fffA-Za-z]{1,4})(?P<sep>[-‐－]|\s?)(?P<n>\d{1,2})(?=\s*[〔［\[（(｜|:：\s])\s*(?P<text>.*)$"
 )
-"""「工单 1〔Jay〕…」: a bullet led by the list's own label and its number."""
+"""「工单 1〔Jay〕…」, 「F-1〔Jay〕…」: a bullet led by the list's own label and its number."""
 
 
 def _trailing_list(part: Part, draft: Draft) -> tuple[Line, str, list[tuple[Line, str]]] | None:

@@ -64,7 +64,7 @@ def read_reshape(brief: dict[str, Any], outline: Outline | None, history: Histor
         ]
     ]
     texts += [(draft.origins.get(("conclusions", i), 1), t, None) for i, t in enumerate(brief.get("conclusions", []))]
-    renames = _renames(texts, draft)
+    renames = _renames(texts, draft, _section_titles(outline, draft))
     if renames:
         brief["section_renames"] = renames
     moves = _moves(texts, today, history, draft, outline)
@@ -207,15 +207,43 @@ def _titled(text: str, entries: list[Entry]) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
-def _renames(texts: list[tuple[int, str, Any]], draft: Draft) -> list[dict[str, Any]]:
+def _section_titles(outline: Outline | None, draft: Draft) -> dict[str, set[str]]:
+    """Each section's titles so far, folded: the outline's, and each an earlier night renamed it to."""
+    titles: dict[str, set[str]] = {}
+    for section in outline.sections if outline is not None else []:
+        if section.title:
+            titles.setdefault(section.number, set()).add(fold(section.title))
+    for brief in draft.earlier:
+        for rename in brief.section_renames:
+            if rename.title:
+                titles.setdefault(rename.section, set()).add(fold(rename.title))
+    return titles
+
+
+def _renames(
+    texts: list[tuple[int, str, Any]], draft: Draft, titles: dict[str, set[str]] | None = None
+) -> list[dict[str, Any]]:
     """「§5.2 改名为「新」」, 「§1.1 更名：「旧」→「新」」 or 「改名：§5.2「旧」→「新」」: the section and its new title
-    (the last of an arrow's chain); one rename a section."""
+    (the last of an arrow's chain); one rename a section.  In words no wording names, a section given its own
+    title and then another (「§2.6「旧」重命名为「新」」, ``titles`` knowing 「旧」 as §2.6's) is read as renamed
+    too, and asked."""
     said = draft.words.wording("renamed")
     out: list[dict[str, Any]] = []
-    for _line, text, _item in texts:
+    for line, text, _item in texts:
         for clause in CLAUSE.findall(text):
             said_at = list(said.finditer(clause))
             section = SECTION_REF.search(clause)
+            if section and not said_at and (retitled := _retitled(clause, section, titles or {})):
+                entry = {"section": section["section"], "title": retitled, "text": clause.strip()}
+                if all(r["section"] != entry["section"] for r in out):
+                    out.append(entry)
+                    draft.warn(
+                        line,
+                        f"§{section['section']} is given its title and then «{retitled}» in words no wording names: read "
+                        "as renamed; check, and add the verb to wordings: renamed",
+                        ("section_renames",),
+                    )
+                continue
             if not said_at or not section:
                 continue
             # 「户头改为：§5.2「旧」户头改为「新」」: the verb after the section, when it comes again there, says the title
@@ -230,6 +258,22 @@ def _renames(texts: list[tuple[int, str, Any]], draft: Draft) -> list[dict[str, 
             if all(r["section"] != entry["section"] for r in out):
                 out.append(entry)
     return out
+
+
+def _retitled(clause: str, section: re.Match[str], titles: dict[str, set[str]]) -> str | None:
+    """The other title a clause gives a section right after naming it by its own title (「§2.6「旧」……「新」」)."""
+    own = QUOTED.match(clause, _skip_space(clause, section.end()))
+    if own is None or fold(own["text"]) not in titles.get(section["section"], set()):
+        return None
+    other = QUOTED.search(clause, own.end())
+    if (
+        other is None
+        or fold(other["text"]) == fold(own["text"])
+        or SECTION_REF.search(clause, own.end(), other.start())
+    ):
+        return None
+    last = _last_title(clause, other)
+    return last["text"] if last is not None else None
 
 
 def _last_title(clause: str, title: re.Match[str] | None) -> re.Match[str] | None:

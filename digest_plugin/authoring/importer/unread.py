@@ -33,9 +33,11 @@ from .backrefs import History, Reference, find_references
 from .common import SECTION_REF, Draft, corrected_to, one_line, shared_run
 from .earlier import night_before
 
-CHANGE = re.compile(r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}\s*[：:]")
+CHANGE = re.compile(
+    r"→|->|⇒|应为|应是|改为|改成|换成|^\s*[^\s，,。；;：:「」]{1,8}(?:[，,][^\s，,。；;：:「」]{1,6})?\s*[：:]"
+)
 """A clause that says something changes, whatever its verb: an arrow, 「应为」, or a short head
-before a colon (「勾销：」, 「挪条目：」, 「补正：」)."""
+before a colon (「勾销：」, 「挪条目：」, 「补正：」, 「摘流，不补：」)."""
 ACTS = ("retracted", "erratum", "moved", "renamed", "superseded", "replaced_by_this", "corrected", "withdrawn")
 """The acts whose wordings also say an earlier item changes."""
 CLAUSE = re.compile(r"[^。；;\n]+")
