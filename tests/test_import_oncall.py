@@ -266,3 +266,17 @@ def test_each_sources_clause_of_a_boundary_gives_its_kind_and_gaps():
     imported = import_full(night, outline=shipped_outline(), known_briefs=[FIRST])
     labels = {label for words in imported.new_words.values() for label in words.values()}
     assert {"验收测试报告", "厂商兼容性矩阵", "未列本型号"} <= labels
+
+
+def test_a_released_claim_called_confirmed_again_changes_nothing_and_is_asked():
+    """A doubt released on 10-22 and called confirmed again on 10-23 is no news: no update is read (the claim stays
+    as it is), and the editor is asked whether the line re-opens it."""
+    released = Brief.model_validate(_import(RELEASE)[0])
+    later = (
+        SECOND_NIGHT.replace("2026-10-22", "2026-10-23")
+        .format(author="汀", two="- 10-21 矛盾 1（周增那句）：昨天证实过，统计页口径又变了。", four="- 无。")
+        .replace("Kapitsa 周四卡", "Kapitsa 周五卡")
+    )
+    brief, text = _import(later, released)
+    assert not brief.get("contradiction_updates")
+    assert "kapitsa-weekly-gain was released on an earlier night and is called confirmed here again" in text

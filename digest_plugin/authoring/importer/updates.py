@@ -218,22 +218,33 @@ class _State:
         self.brief["contradictions"] = kept
         self.draft.renumbered("contradictions", indexes)
 
-    def banned_again(self, cid: str, after: str) -> bool:
-        """A doubt an earlier night released, named again in part 二 with a quoted claim and a hold on a section
-        (「…放行作废，打回：「X」——§5.1 重新锁上，不出包」), in words the team has not named: read as re-opened, the
-        reading that withholds the claim again, and asked.  A released claim held again cannot mean anything else
-        that publishes less."""
-        if cid not in self.released or not (QUOTED.search(after) and SECTION_HOLD.search(after)):
-            return False
-        self.doubts.setdefault(
-            (cid, "reopened"),
-            (
-                self.line,
-                f"contradiction {cid} was released on an earlier night and is held again here in words no wording "
-                "names: read as re-opened (its claim withheld again); check, and add the verb to wordings: reopened",
-            ),
-        )
-        return True
+    def released_again(self, cid: str, change: str | None, after: str) -> str | None:
+        """A doubt an earlier night released, named again.  With a quoted claim and a hold on a section
+        (「…放行作废，打回：「X」——§5.1 重新锁上，不出包」) in words the team has not named, it is read as re-opened:
+        the reading that withholds the claim again, and asked.  A word that confirms it is no news (it was
+        confirmed already; the line retells that, or says something a word of it hides): no change is read, and the
+        editor is asked whether it was re-opened."""
+        if QUOTED.search(after) and SECTION_HOLD.search(after):
+            self.doubts.setdefault(
+                (cid, "reopened"),
+                (
+                    self.line,
+                    f"contradiction {cid} was released on an earlier night and is held again here in words no "
+                    "wording names: read as re-opened (its claim withheld again); check, and add the verb to "
+                    "wordings: reopened",
+                ),
+            )
+            return "reopened"
+        if change == "confirmed":
+            self.doubts.setdefault(
+                (cid, "confirmed again"),
+                (
+                    self.line,
+                    f"contradiction {cid} was released on an earlier night and is called confirmed here again: read "
+                    "as no change; was it re-opened (its claim withheld again)?",
+                ),
+            )
+        return None
 
     def restated_by_label(self, update: dict[str, Any], head: str) -> None:
         """A paragraph of part 二 led by the writer's own label and number, then the earlier doubt it is about
@@ -276,8 +287,8 @@ class _State:
                 if not self.says_change(scope):
                     scope += _item_status(piece.text, ref.end)  # 「…；§3.2 照写。【成立】」 ends its list item
                 change = self.change(scope, before + scope)
-                if change is None and self.banned_again(ref.id, piece.text[ref.end :]):
-                    change = "reopened"
+                if change in (None, "confirmed") and ref.id in self.released:
+                    change = self.released_again(ref.id, change, piece.text[ref.end :])
                 update = self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
                 if update is not None and k == 0 and piece.part == "contradictions":
                     self.restated_by_label(update, piece.text[: ref.start])
