@@ -216,7 +216,8 @@ LABELLED = re.compile(
 
 def _trailing_list(part: Part, draft: Draft) -> tuple[Line, str, list[tuple[Line, str]]] | None:
     """The bullets part 四 ends on, under a heading of their own that does not point back at an earlier
-    night, none of them saying what became of a follow-up: (heading, its title, (line, text) of each)."""
+    night, most of them saying nothing of what became of a follow-up (a list for the next round may restate
+    one or two carried on, 「（顺延）」; a report says it of most): (heading, its title, (line, text) of each)."""
     tail: list[Line] = []
     heading: Line | None = None
     nested = False  # 「- 后续：」 over indented bullets: the bullet heads them
@@ -236,10 +237,11 @@ def _trailing_list(part: Part, draft: Draft) -> tuple[Line, str, list[tuple[Line
         return None
     title = lists.heading_title(head)
     texts = [(line, strip_end(TASK_BOX.sub("", BULLET.match(line.text)["text"]))) for line in reversed(tail)]  # type: ignore[index]
+    said = sum(last_status(text, draft.words) is not None for _, text in texts)
     if (
         lists.EARLIER.search(title)
         or (STATUS_LIST.match(title + "：") and not BARE_FOLLOW_UPS.match(title))
-        or any(last_status(text, draft.words) is not None for _, text in texts)
+        or said * 2 > len(texts)
     ):
         return None
     return heading, title, texts
