@@ -280,3 +280,45 @@ def test_a_released_claim_called_confirmed_again_changes_nothing_and_is_asked():
     brief, text = _import(later, released)
     assert not brief.get("contradiction_updates")
     assert "kapitsa-weekly-gain was released on an earlier night and is called confirmed here again" in text
+
+
+def test_a_list_ending_part_four_that_restates_one_carried_on_is_still_tonights():
+    """A list for the next round may restate one follow-up carried on (「（顺延）」); most of its lines say no
+    status, so it is tonight's list, not a report on the old one."""
+    night = SECOND_NIGHT.format(
+        author="钟",
+        two="无。",
+        four="""- 今晚一条。
+
+### 交给周五
+
+- 盯 Kapitsa 的 release（顺延）
+- 问维护者要 benchmark 脚本
+- 复跑长 prefill 的冻结""",
+    )
+    brief, _ = _import(night)
+    assert [f["text"] for f in brief["follow_ups"]] == [
+        "盯 Kapitsa 的 release（顺延）",
+        "问维护者要 benchmark 脚本",
+        "复跑长 prefill 的冻结",
+    ]
+
+
+def test_a_section_given_its_title_then_another_is_renamed_and_asked():
+    """「§1.1「六引擎格局与 2026 Q4 生态快照」换作「…」」: no wording names the verb, but the section's own title and then
+    another, joined by a short verb ending in 作, rename it; the editor is asked."""
+    night = SECOND_NIGHT.format(
+        author="蔚", two="无。", four="- §1.1「六引擎格局与 2026 Q4 生态快照」换作「引擎格局与生态快照」，编号不变。"
+    )
+    brief, text = _import(night)
+    assert [(r["section"], r["title"]) for r in brief.get("section_renames") or []] == [("1.1", "引擎格局与生态快照")]
+    assert "read as renamed" in text
+
+
+def test_a_section_given_its_title_then_an_entrys_name_is_not_renamed():
+    """「§1.1「六引擎格局与 2026 Q4 生态快照」下设「Kapitsa 推理后端」子条目」 names an entry of the section."""
+    night = SECOND_NIGHT.format(
+        author="蔚", two="无。", four="- §1.1「六引擎格局与 2026 Q4 生态快照」下设「Kapitsa 推理后端」子条目。"
+    )
+    brief, _ = _import(night)
+    assert not brief.get("section_renames")

@@ -260,6 +260,12 @@ def _renames(
     return out
 
 
+RETITLING = re.compile(r"\s*[^\s「」，,。；;§]{0,6}(?:为|成|作|→|->)\s*")
+"""What stands between a section's own title and its new one: a short verb ending in 为 / 成 / 作, or an arrow
+(「重命名为」, 「换成」, 「→」)."""
+ENTRY_WORD = re.compile(r"\s*(?:一行)?(?:子条目|条目|子节点|分支|小节|小注|段落?|那条)")
+
+
 def _retitled(clause: str, section: re.Match[str], titles: dict[str, set[str]]) -> str | None:
     """The other title a clause gives a section right after naming it by its own title (「§2.6「旧」……「新」」)."""
     own = QUOTED.match(clause, _skip_space(clause, section.end()))
@@ -269,9 +275,10 @@ def _retitled(clause: str, section: re.Match[str], titles: dict[str, set[str]]) 
     if (
         other is None
         or fold(other["text"]) == fold(own["text"])
-        or SECTION_REF.search(clause, own.end(), other.start())
+        or not RETITLING.fullmatch(clause[own.end() : other.start()])
+        or ENTRY_WORD.match(clause, other.end())
     ):
-        return None
+        return None  # 「§2.6「旧」下设「ModelExpress 加载开关」子条目」 names an entry, not a new title
     last = _last_title(clause, other)
     return last["text"] if last is not None else None
 
