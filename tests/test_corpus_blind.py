@@ -404,3 +404,19 @@ def test_the_eighteenth_corpus_stays_where_it_is(scores):
     assert eighteenth["correct"] >= 58 and eighteenth["correct"] + eighteenth["asked"] >= 79, table(scores)
     held = totals([s for s in _of(scores, "blind18") if s.night in holdout()])
     assert held["correct"] + held["asked"] >= 31 and held["wrong"] <= 21, table(scores)
+
+
+def test_the_nineteenth_corpus_stays_where_it_is(scores):
+    """blind19/ (2027-01-20 … 01-23): 汀 returning (「- label = value」 fields with labels of her own, entries named by
+    a PR they cite, a status table) and 蔚 new (an on-call team's words: days of the year 「D020」, items 「[021-1]」,
+    fields in backticks, doubts 「PRB-1」, a follow-up list inline in one paragraph) on the tuned nights, written by a
+    helper session after blind18/ was tuned on.  First run before any change (2026-12-07, fifteenth session, main
+    04a80ec): 19 correct, 42 asked, 39 wrong of 100; three withheld claims published (01-20's doubts 「缺陷 Q-2」 …
+    were numbered by place, so its ledger's numbers found other doubts' claims); all four nights check clean.  01-22
+    and 01-23 are held out (``HOLDOUT``; ``HOLDOUT.md`` is not read): 5 / 13 / 7 and 3 / 7 / 13 untuned, 5 / 13 / 7 and
+    8 / 6 / 9 after the session (the tuned two: 11 / 22 / 19 untuned, 36 / 16 / 0 after)."""
+    nineteenth = totals(_of(scores, "blind19"))
+    assert nineteenth["correct"] >= 49 and nineteenth["correct"] + nineteenth["asked"] >= 84, table(scores)
+    held = totals([s for s in _of(scores, "blind19") if s.night in holdout()])
+    assert held["correct"] + held["asked"] >= 32 and held["wrong"] <= 16, table(scores)
+    assert not any(s.publishes for s in _of(scores, "blind19")), table(scores)
