@@ -322,3 +322,12 @@ def test_a_section_given_its_title_then_an_entrys_name_is_not_renamed():
     )
     brief, _ = _import(night)
     assert not brief.get("section_renames")
+
+
+def test_a_brief_whose_list_for_the_next_round_is_not_found_says_so():
+    """Nine held-out nights gave no list the importer found, and nothing asked: a brief of the team's pattern ends on
+    one, so a part 四 with conclusions and no list read is marked for the editor."""
+    _, text = _import(SECOND_NIGHT.format(author="钟", two="无。", four="- 今晚只有一条结论。"))
+    assert "no list for the next round was found in part 四" in text
+    _, text = _import(SECOND_NIGHT.format(author="钟", two="无。", four="- 结论一条。\n\n### 交给周五\n\n- 盯 release"))
+    assert "no list for the next round was found" not in text

@@ -127,6 +127,13 @@ def read_conclusions(
                 )
     if not out.get("follow_ups"):
         _last_list_as_follow_ups(part, out, stem, round_, draft)
+        if not out.get("follow_ups") and out.get("conclusions"):
+            draft.warn(
+                part.line,
+                "follow-ups: no list for the next round was found in part 四 (every brief of the team's pattern "
+                "ends on one); if this one has it, move its lines to follow_ups",
+                ("conclusions",),
+            )
     elif in_paragraph and len(in_paragraph) == len(out["follow_ups"]) and _trailing_list(part, draft) is not None:
         # 「今晚七条：①…⑦」 in a paragraph, then 「### W02-7 值守交接」 over the bullets that end part 四: the
         # inline run recaps tonight; the list the brief ends on is its next round
