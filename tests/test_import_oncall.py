@@ -331,3 +331,13 @@ def test_a_brief_whose_list_for_the_next_round_is_not_found_says_so():
     assert "no list for the next round was found in part 四" in text
     _, text = _import(SECOND_NIGHT.format(author="钟", two="无。", four="- 结论一条。\n\n### 交给周五\n\n- 盯 release"))
     assert "no list for the next round was found" not in text
+
+
+def test_a_boundary_opening_with_a_kind_of_document_proposes_it():
+    """「交期确认函；…」: the boundary's first phrase ends in a noun the team's wordings name a source by (函), so the
+    kind is proposed for the vocabulary file rather than lost."""
+    night = SECOND_NIGHT.format(author="苒", two="无。", four="- 无。").replace(
+        "证据边界：自动采集；未复现。", "证据边界：交期确认函；纸面上的日子，未复现。"
+    )
+    imported = import_full(night, outline=shipped_outline(), known_briefs=[FIRST])
+    assert "交期确认函" in imported.new_words.get("source_kinds", {}).values()
