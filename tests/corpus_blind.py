@@ -588,7 +588,25 @@ def score_night(ledger: dict, text: str, data: Data, known_before: Data | None =
             scorer(d, brief, marks, data, score)
         except Exception as exc:  # noqa: BLE001 - a ledger or YAML shape the scorer did not expect: count it, say it
             score.verdicts.append(("wrong", f"{d.get('kind')} {d.get('number', '')}", f"scorer: {exc!r}"))
+    _unasked_releases(ledger, brief, data, score)
     return score
+
+
+def _unasked_releases(ledger: dict, brief: dict, data: Data, score: Score) -> None:
+    """A contradiction the YAML confirms that no decision of the ledger confirms publishes its claim, whether or not
+    the ledger says anything else about it that night (a line that retells an earlier confirmation, read as tonight's)."""
+    confirmed = {
+        data.contradiction(d["target"])
+        for d in ledger.get("decisions") or []
+        if d.get("kind") == "contradiction" and d.get("change") == "resolved" and d.get("outcome") == "confirmed"
+    }
+    scored = {
+        data.contradiction(d["target"]) for d in ledger.get("decisions") or [] if d.get("kind") == "contradiction"
+    }
+    for u in brief.get("contradiction_updates") or []:
+        target = u.get("contradiction")
+        if u.get("change") == "resolved" and u.get("outcome") == "confirmed" and target not in confirmed | scored:
+            score.publishes.append(f"contradiction {target}: confirmed, the ledger says nothing of it tonight")
 
 
 # --------------------------------------------------------------------------- the run

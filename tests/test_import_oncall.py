@@ -341,3 +341,18 @@ def test_a_boundary_opening_with_a_kind_of_document_proposes_it():
     )
     imported = import_full(night, outline=shipped_outline(), known_briefs=[FIRST])
     assert "交期确认函" in imported.new_words.get("source_kinds", {}).values()
+
+
+def test_a_confirmation_told_as_done_is_no_release_tonight():
+    """「…把 10-21 矛盾 1 证实了」 tells a thing done, maybe on an earlier night: confirming is the one reading that
+    publishes a withheld claim, so nothing is read and the editor is asked; 「今天…证实了」 is tonight's."""
+    told = _doubts("- 10-21 矛盾 1（周增那句）：前几天有人把它证实了，统计页今天又改了口径，见条目 1。")
+    assert not told.get("contradiction_updates")
+    _, text = _import(
+        SECOND_NIGHT.format(author="汀", two="- 10-21 矛盾 1（周增那句）：前几天有人把它证实了。", four="- 无。")
+    )
+    assert "is called confirmed as a thing done" in text
+    tonight = _doubts("- 10-21 矛盾 1（周增那句）：今天证实了，仓库统计页给了数。")
+    assert [(u["change"], u.get("outcome")) for u in tonight.get("contradiction_updates") or []] == [
+        ("resolved", "confirmed")
+    ]

@@ -94,6 +94,19 @@ STATUS_HEADING = re.compile(
 )
 """A conclusion that reports what became of earlier follow-ups (or heads the lines that do)."""
 PAST = re.compile(r"自\s*\S{0,10}?(?:更正|证实|解决)后|(?:更正|证实)后未再")
+TOLD_CONFIRMED = "told-confirmed"
+"""What :meth:`_State.change` says of a confirmation told as a thing done (「…转绿了」): no change, and a question."""
+TONIGHT = re.compile(r"今天|今晚|今日|本轮|刚刚")
+
+
+def _told_as_done(text: str, m: re.Match[str]) -> bool:
+    """A word that confirms a claim, right before 「了」 and with no 「今天」 before it in its clause (「把异议 2 转绿了」):
+    a confirmation told as done, which may be an earlier night's.  Confirming is the one reading that publishes a
+    withheld claim, so it is not read from a retelling."""
+    clause_start = max(text.rfind(c, 0, m.start()) for c in "，,。；;：:") + 1
+    return text[m.end() : m.end() + 1] == "了" and not TONIGHT.search(text[clause_start : m.start()])
+
+
 PAST_LEAD = re.compile(r"已于|已经|此前已")
 """「已于 10-27 更正」, 「已经证实」: a change an earlier night made, when a word for one follows within a few
 characters; 「慢的那截已经不在拥塞上了」 says how things stand, not that anything was done before."""
@@ -287,6 +300,17 @@ class _State:
                 if not self.says_change(scope):
                     scope += _item_status(piece.text, ref.end)  # 「…；§3.2 照写。【成立】」 ends its list item
                 change = self.change(scope, before + scope)
+                if change == TOLD_CONFIRMED:
+                    change = None
+                    self.doubts.setdefault(
+                        (ref.id, "told"),
+                        (
+                            piece.line,
+                            f"contradiction {ref.id} is called confirmed as a thing done (「…了」), which may retell "
+                            "an earlier night: read as no change tonight (its claim stays as it was); was it confirmed "
+                            "tonight?",
+                        ),
+                    )
                 if change in (None, "confirmed") and ref.id in self.released:
                     change = self.released_again(ref.id, change, piece.text[ref.end :])
                 update = self.contradiction_update(ref.id, change, _clause(piece.text, ref.start), scope)
@@ -345,7 +369,9 @@ class _State:
         bare = without_asides(scope)
         for text in (bare, scope, whole):
             for change, words in self.contradiction_words:
-                if words.search(text):
+                if m := words.search(text):
+                    if change == "confirmed" and _told_as_done(text, m):
+                        return TOLD_CONFIRMED
                     return change
             if text is bare and QUOTED_ARROW.search(bare):
                 # 「旧「低 52%」→ 新「约低 26%」」 in no words the team has named: one claim replaced by another
