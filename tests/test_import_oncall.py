@@ -356,3 +356,10 @@ def test_a_confirmation_told_as_done_is_no_release_tonight():
     assert [(u["change"], u.get("outcome")) for u in tonight.get("contradiction_updates") or []] == [
         ("resolved", "confirmed")
     ]
+
+
+def test_a_negated_confirmation_releases_nothing():
+    """「…不够解封，原样封着」 (blind/'s 11-05): a confirming word the line negates says it did not happen."""
+    for said in ("例会纪要里多了一次口头测量，不够解封，原样封着。", "维护者的回帖尚未证实这个数。"):
+        brief = _doubts(f"- 10-21 矛盾 1（周增那句）：{said}")
+        assert not [u for u in brief.get("contradiction_updates") or [] if u.get("outcome") == "confirmed"], said

@@ -94,6 +94,8 @@ STATUS_HEADING = re.compile(
 )
 """A conclusion that reports what became of earlier follow-ups (or heads the lines that do)."""
 PAST = re.compile(r"自\s*\S{0,10}?(?:更正|证实|解决)后|(?:更正|证实)后未再")
+NEGATED = re.compile(r"(?:不够|不足以|不能|不可|不会|尚未|还没有?|没有|并未|未能|不|未|没|难以?)\s*$")
+"""Words right before a confirming word that say it did not happen (「不够解封」, 「尚未证实」)."""
 TOLD_CONFIRMED = "told-confirmed"
 """What :meth:`_State.change` says of a confirmation told as a thing done (「…转绿了」): no change, and a question."""
 TONIGHT = re.compile(r"今天|今晚|今日|本轮|刚刚")
@@ -370,6 +372,8 @@ class _State:
         for text in (bare, scope, whole):
             for change, words in self.contradiction_words:
                 if m := words.search(text):
+                    if change == "confirmed" and NEGATED.search(text[max(0, m.start() - 4) : m.start()]):
+                        return "kept"  # 「不够解封，原样封着」, 「尚未证实」: what did not happen
                     if change == "confirmed" and _told_as_done(text, m):
                         return TOLD_CONFIRMED
                     return change
