@@ -180,7 +180,7 @@ def _by_position(
     paragraphs: list[tuple[int, str]], today: dt.date, history: History, draft: Draft
 ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """(entries numbered by their place, the other paragraphs): see :func:`read_contradictions`."""
-    entries: list[tuple[int, str]] = []
+    bodies: list[tuple[int, str]] = []
     others: list[tuple[int, str]] = []
     for line, text in paragraphs:
         quotes = QUOTED.search(text) or OTHER_QUOTES.search(text)
@@ -192,22 +192,31 @@ def _by_position(
             and (history.dates.match(r.text) or r.start > lead + 2)  # 「疑点 1　…」 opening it, undated: its own label
         ]
         if quotes and not earlier:
-            body = text[lead:]
-            entries.append((line, f"{len(entries) + 1}. {body}"))
+            bodies.append((line, text[lead:]))
         else:
             others.append((line, text))
-    own = own_labels([text[len(str(k + 1)) + 2 :] for k, (_, text) in enumerate(entries)], OWN_LABEL, rising=True)
-    if own is None and len(entries) == 1 and (m := OWN_LABEL.match(entries[0][1][3:])) and m["n"] == "1":
-        own = [(f"{m['word']} {m['n']}", m["text"])]
-    for k, (line, text) in enumerate(entries):
-        body = text[len(str(k + 1)) + 2 :]
-        if own is not None:
-            number = int(own[k][0].rsplit(" ", 1)[1])
-            entries[k] = (line, f"{number}. {body}")
-            draft.warn(line, f"section 二: «{body[:30]}…» is read as 矛盾 {number}, by the writer's own number; check")
-        else:
-            draft.warn(line, f"section 二: «{body[:30]}…» is numbered no way this importer knows; read as 矛盾 {k + 1}")
+    own = _own_numbers([body for _, body in bodies])
+    entries: list[tuple[int, str]] = []
+    for k, (line, body) in enumerate(bodies):
+        number = own[k] if own is not None else k + 1
+        entries.append((line, f"{number}. {body}"))
+        said = (
+            f"is read as 矛盾 {number}, by the writer's own number; check"
+            if own is not None
+            else f"is numbered no way this importer knows; read as 矛盾 {number}"
+        )
+        draft.warn(line, f"section 二: «{body[:30]}…» {said}")
     return entries, others
+
+
+def _own_numbers(bodies: list[str]) -> list[int] | None:
+    """The numbers the writer's own labels give the doubts (:data:`.common.OWN_LABEL`, rising: 「缺陷 Q-2」,
+    「缺陷 Q-3」; one doubt alone only as number 1), or None: numbered by place."""
+    matches = [OWN_LABEL.match(body) for body in bodies]
+    numbers = [int(m["n"]) for m in matches if m is not None]
+    if len(numbers) == 1 == len(bodies) and numbers[0] == 1:
+        return numbers
+    return numbers if own_labels(bodies, OWN_LABEL, rising=True) is not None else None
 
 
 def _heading_title(lines: list[Line], number: int) -> str | None:

@@ -303,7 +303,7 @@ def _clause_tags(
     kinds, gaps = head_tags(boundary, heads, draft, line, source)
     for clause in re.split(r"[；;。]\s*", boundary)[1:]:
         tags = _tags(clause)
-        if tags and tags[0] in heads and tags[0] not in kinds:
+        if tags and tags[0] in heads:
             more, also = head_tags(clause, heads, draft, line, source)
             kinds, gaps = _merged(kinds, more), _merged(gaps, also)
     return kinds, gaps
